@@ -1,0 +1,43 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// OpenCoreNFC — Apple's Core NFC, open, in Swift, everywhere Swift runs.
+/// Layers (see ../shared/design/ARCHITECTURE.md): a module imports only modules on lower rows.
+let package = Package(
+    name: "OpenCoreNFC",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "OpenCoreNFC", targets: ["OpenCoreNFC"]),
+        .library(name: "NDEF", targets: ["NDEF"]),
+        .library(name: "NFCBytes", targets: ["NFCBytes"]),
+        .executable(name: "nfc", targets: ["nfc"]),
+        .executable(name: "nfc-bench", targets: ["nfc-bench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // Row 0
+        .target(name: "NFCBytes"),
+        // Row 1
+        .target(name: "NDEF", dependencies: ["NFCBytes"]),
+        // Row 4
+        .target(name: "OpenCoreNFC", dependencies: ["NDEF", "NFCBytes"]),
+        // Row 5
+        .executableTarget(
+            name: "nfc",
+            dependencies: [
+                "OpenCoreNFC", "NDEF", "NFCBytes",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "nfc-bench", dependencies: ["NDEF", "NFCBytes"]),
+        // Test support (no product ships it)
+        .target(name: "NFCTestSupport", dependencies: ["NDEF", "NFCBytes"]),
+        .testTarget(name: "NFCBytesTests", dependencies: ["NFCBytes", "NFCTestSupport"]),
+        .testTarget(name: "NDEFTests", dependencies: ["NDEF", "NFCBytes", "NFCTestSupport"]),
+        .testTarget(name: "OpenCoreNFCTests", dependencies: ["OpenCoreNFC", "NDEF", "NFCTestSupport"]),
+        .testTarget(name: "nfcTests", dependencies: ["NFCTestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
