@@ -1,0 +1,47 @@
+/// Text helpers shared by the typed records (Foundation-free).
+enum TextCoding {
+    /// Decodes UTF-8; strict mode rejects ill-formed input, lenient mode substitutes U+FFFD.
+    static func utf8<C: Collection>(_ bytes: C, strict: Bool, field: String) throws(NDEFError) -> String
+    where C.Element == UInt8 {
+        if strict {
+            guard let s = String(validating: bytes, as: UTF8.self) else {
+                throw NDEFError(.invalidEncoding, "\(field) is not valid UTF-8")
+            }
+            return s
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Whether every byte is printable ASCII (0x20–0x7E).
+    static func isPrintableASCII<C: Collection>(_ bytes: C) -> Bool where C.Element == UInt8 {
+        bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+    }
+
+    /// Decodes the one-character-per-byte (Latin-1) form used for types and identifiers in text.
+    static func latin1<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
+        var s = String.UnicodeScalarView()
+        for b in bytes { s.append(Unicode.Scalar(b)) }
+        return String(s)
+    }
+
+    /// Encodes text in the one-character-per-byte form, or nil if a character is above U+00FF.
+    static func latin1Bytes(_ text: String) -> [UInt8]? {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.unicodeScalars.count)
+        for scalar in text.unicodeScalars {
+            guard scalar.value <= 0xFF else { return nil }
+            out.append(UInt8(scalar.value))
+        }
+        return out
+    }
+}
+
+extension NDEFRecord {
+    /// The type as one character per byte (lossless for any bytes).
+    public var typeLatin1: String { TextCoding.latin1(type) }
+    /// The identifier as one character per byte (lossless for any bytes).
+    public var identifierLatin1: String { TextCoding.latin1(identifier) }
+
+    /// Bytes from the one-character-per-byte form, or nil if a character is above U+00FF.
+    public static func latin1Bytes(_ text: String) -> [UInt8]? { TextCoding.latin1Bytes(text) }
+}

@@ -1,0 +1,60 @@
+/// A media-type record (TNF 2): a payload described by an RFC 2046 media type.
+///
+/// NFC Forum NDEF 1.0 §3.2.6: the TYPE field holds `type/subtype` (RFC 2046, with optional
+/// parameters); media types are compared case-insensitively.
+public struct MIMERecord: NDEFRecordConvertible, Hashable, Sendable {
+    /// The media type, e.g. `text/plain` or `image/png`.
+    public var mimeType: String
+    /// The payload.
+    public var data: [UInt8]
+    /// The record identifier (empty when absent).
+    public var identifier: [UInt8]
+
+    public init(mimeType: String, data: [UInt8], identifier: [UInt8] = []) {
+        self.mimeType = mimeType
+        self.data = data
+        self.identifier = identifier
+    }
+
+    public init(_ record: NDEFRecord, options: NDEFDecodingOptions) throws(NDEFError) {
+        guard record.typeNameFormat == .media else {
+            throw NDEFError(.unexpectedRecordType, "expected a media-type record (TNF 2), found \(record.typeNameFormat)")
+        }
+        if options.isStrict && !Self.isValidMediaType(record.type) {
+            throw NDEFError(.invalidValue, "\"\(record.typeString)\" is not a media type (type/subtype)")
+        }
+        mimeType = String(decoding: record.type, as: UTF8.self)
+        data = record.payload
+        identifier = record.identifier
+    }
+
+    public func record() throws(NDEFError) -> NDEFRecord {
+        let type = Array(mimeType.utf8)
+        guard Self.isValidMediaType(type) else {
+            throw NDEFError(.invalidValue, "\"\(mimeType)\" is not a media type (type/subtype)")
+        }
+        return NDEFRecord(typeNameFormat: .media, type: type, identifier: identifier, payload: data)
+    }
+
+    /// The `type/subtype` part, lower-cased, without parameters.
+    public var essence: String {
+        let base = mimeType.split(separator: ";", maxSplits: 1).first.map(String.init) ?? mimeType
+        return String(base.filter { $0 != " " }).lowercased()
+    }
+
+    /// Whether `type` is `token "/" token` optionally followed by `;` parameters (RFC 2045 §5.1).
+    public static func isValidMediaType(_ type: [UInt8]) -> Bool {
+        let end = type.firstIndex(of: UInt8(ascii: ";")) ?? type.endIndex
+        let essence = type[..<end]
+        guard let slash = essence.firstIndex(of: UInt8(ascii: "/")) else { return false }
+        let major = essence[..<slash], minor = essence[(slash + 1)...]
+        return !major.isEmpty && !minor.isEmpty && major.allSatisfy(isTokenByte) && minor.allSatisfy(isTokenByte)
+            && TextCoding.isPrintableASCII(type)
+    }
+
+    /// RFC 2045 §5.1 token characters: printable ASCII except space and tspecials.
+    static func isTokenByte(_ b: UInt8) -> Bool {
+        guard b > 0x20 && b < 0x7F else { return false }
+        return !"()<>@,;:\\\"/[]?=".utf8.contains(b)
+    }
+}
