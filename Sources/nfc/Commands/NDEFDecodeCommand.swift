@@ -1,0 +1,84 @@
+import ArgumentParser
+import NDEF
+import NFCBytes
+
+/// `nfc ndef decode [HEX | --file F | -] [--json] [--lenient] [--lines]`
+struct NDEFDecodeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "decode",
+        abstract: "Decode an NDEF message and print its records.",
+        discussion: """
+            The message comes from a hex argument, a file of raw bytes (--file), or standard input \
+            (- or no argument; read as hex when it holds only hex digits and separators, else as raw bytes). \
+            With --lines, standard input holds one hex message per line and one compact JSON object is \
+            printed per line. The JSON form is documented in docs/ndef-json.md.
+            """
+    )
+
+    @Argument(help: "The message as hex, or - for standard input.")
+    var hex: String?
+
+    @Option(name: .long, help: "Read the message as raw bytes from this file.")
+    var file: String?
+
+    @Flag(name: .long, help: "Print the stable JSON form instead of text.")
+    var json = false
+
+    @Flag(name: .long, help: "Repair what can be safely repaired (missing MB/ME, trailing bytes…) instead of failing.")
+    var lenient = false
+
+    @Flag(name: .long, help: "Batch mode: one hex message per input line, one JSON object per output line.")
+    var lines = false
+
+    func validate() throws {
+        if hex != nil && file != nil { throw ValidationError("give either HEX or --file, not both") }
+        if lines && (file != nil || (hex != nil && hex != "-")) {
+            throw ValidationError("--lines reads standard input only")
+        }
+    }
+
+    var options: NDEFDecodingOptions { lenient ? .lenient : .strict }
+
+    func run() throws {
+        if lines {
+            runLines()
+            return
+        }
+        let bytes: [UInt8]
+        if let file {
+            bytes = try Input.readFile(file)
+        } else if let hex, hex != "-" {
+            bytes = try Input.hex(hex)
+        } else {
+            bytes = try Input.standardInputBytes()
+        }
+        let message: NDEFMessage
+        do {
+            message = try NDEFMessage(decoding: bytes, options: options)
+        } catch {
+            if json { Output.line(NDEFJSON.errorJSON(error).serialized(pretty: true)) }
+            throw CLIError("malformed NDEF: \(error)")
+        }
+        if json {
+            Output.line(NDEFJSON.json(for: message, options: options, length: bytes.count).serialized(pretty: true))
+        } else {
+            Output.line(NDEFTextRenderer.render(message, length: bytes.count, options: options))
+        }
+    }
+
+    private func runLines() {
+        while let line = readLine(strippingNewline: true) {
+            let out: JSONValue
+            do {
+                let bytes = try Hex.decode(line)
+                let message = try NDEFMessage(decoding: bytes, options: options)
+                out = NDEFJSON.json(for: message, options: options)
+            } catch let error as NDEFError {
+                out = NDEFJSON.errorJSON(error)
+            } catch {
+                out = .object([("error", .object([("code", .string("invalidHex")), ("reason", .string("\(error)"))]))])
+            }
+            Output.line(out.serialized())
+        }
+    }
+}

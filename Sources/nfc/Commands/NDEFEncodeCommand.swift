@@ -1,0 +1,98 @@
+import ArgumentParser
+import Foundation
+import NDEF
+import NFCBytes
+
+/// `nfc ndef encode (--uri U | --text T [--lang L] | --mime TYPE --file F | --external TYPE --hex H)... | --json F`
+struct NDEFEncodeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "encode",
+        abstract: "Build an NDEF message and print it as hex (or write raw bytes with -o).",
+        discussion: """
+            Records are given in order with --uri, --text (with an optional --lang after it), \
+            --mime TYPE with --file F or --hex H after it, and --external DOMAIN:TYPE with --hex H or --file F \
+            after it; or as the JSON form of docs/ndef-json.md with --json FILE (- for standard input). \
+            With --lines, standard input holds one compact JSON message per line and one hex line is printed per line.
+            """
+    )
+
+    @Option(name: .long, help: "A URI record (repeatable; records keep their order).")
+    var uri: [String] = []
+    @Option(name: .long, help: "A Text record (repeatable).")
+    var text: [String] = []
+    @Option(name: .long, help: "The language of the --text before it (default en).")
+    var lang: [String] = []
+    @Option(name: .long, help: "A media-type record of this type; its payload from the --file or --hex after it.")
+    var mime: [String] = []
+    @Option(name: .long, help: "An external-type record DOMAIN:TYPE; its payload from the --hex or --file after it.")
+    var external: [String] = []
+    @Option(name: .long, help: "A file holding the payload of the --mime or --external before it.")
+    var file: [String] = []
+    @Option(name: .long, help: "Hex payload of the --mime or --external before it.")
+    var hex: [String] = []
+    @Option(name: .long, help: "Read the message from a JSON file (- for standard input).")
+    var json: String?
+    @Option(name: .customLong("chunk-size"), help: "Chunk payloads longer than this many bytes.")
+    var chunkSize: Int?
+    @Option(name: .shortAndLong, help: "Write the raw bytes to this file instead of printing hex.")
+    var output: String?
+    @Flag(name: .long, help: "Batch mode: one compact JSON message per input line, one hex line per output line.")
+    var lines = false
+
+    var hasRecordOptions: Bool { !(uri.isEmpty && text.isEmpty && mime.isEmpty && external.isEmpty) }
+
+    func validate() throws {
+        let modes = [hasRecordOptions, json != nil, lines].filter { $0 }.count
+        if modes == 0 { throw ValidationError("give records (--uri, --text, --mime, --external), --json FILE, or --lines") }
+        if modes > 1 { throw ValidationError("record options, --json and --lines are alternatives") }
+        if let chunkSize, chunkSize < 1 { throw ValidationError("--chunk-size must be at least 1") }
+        if lines && output != nil { throw ValidationError("--lines prints hex lines; -o is not available") }
+    }
+
+    func run() throws {
+        if lines {
+            runLines()
+            return
+        }
+        let message: NDEFMessage
+        if let json {
+            let bytes = json == "-" ? Input.readStandardInput() : try Input.readFile(json)
+            let value: JSONValue
+            do {
+                value = try JSONParser.parse(String(decoding: bytes, as: UTF8.self))
+            } catch {
+                throw CLIError("\(json == "-" ? "standard input" : json): \(error)")
+            }
+            message = try NDEFJSON.message(from: value)
+        } else {
+            let arguments = Array(CommandLine.arguments.dropFirst())
+            message = NDEFMessage(records: try RecordArguments.records(from: try RecordArguments.specs(from: arguments)))
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = try message.encoded(chunkSize: chunkSize)
+        } catch {
+            throw CLIError("cannot encode: \(error)")
+        }
+        if let output {
+            try Output.writeFile(output, bytes)
+        } else {
+            Output.line(Hex.encode(bytes))
+        }
+    }
+
+    private func runLines() {
+        while let line = readLine(strippingNewline: true) {
+            do {
+                let value = try JSONParser.parse(line)
+                let message = try NDEFJSON.message(from: value)
+                Output.line(Hex.encode(try message.encoded(chunkSize: chunkSize)))
+            } catch let error as NDEFError {
+                Output.line(NDEFJSON.errorJSON(error).serialized())
+            } catch {
+                let e: JSONValue = .object([("code", .string("invalidInput")), ("reason", .string("\(error)"))])
+                Output.line(JSONValue.object([("error", e)]).serialized())
+            }
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import NDEF
+import NFCBytes
+
+/// An error in a JSON message description given to `nfc ndef encode`.
+struct NDEFJSONError: Error, CustomStringConvertible {
+    let path: String
+    let reason: String
+    var description: String { "\(path): \(reason)" }
+}
+
+/// Converts NDEF messages to and from the JSON form documented in docs/ndef-json.md.
+enum NDEFJSON {
+    // MARK: Decoding side (message → JSON)
+
+    static func json(for message: NDEFMessage, options: NDEFDecodingOptions, length: Int? = nil) -> JSONValue {
+        var o = JSONObjectBuilder()
+        if let length { o.set("length", length) }
+        o.set("records", .array(message.records.map { json(for: $0, options: options) }))
+        return o.value
+    }
+
+    static func json(for record: NDEFRecord, options: NDEFDecodingOptions) -> JSONValue {
+        var o = JSONObjectBuilder()
+        o.set("tnf", record.typeNameFormat.description)
+        o.set("type", record.typeLatin1)
+        o.set("id", record.identifierLatin1)
+        o.set("payload", Hex.encode(record.payload))
+        do {
+            if let typed = try record.typed(options: options) {
+                typedFields(typed, into: &o)
+            }
+        } catch {
+            o.set("invalid", error.description)
+        }
+        return o.value
+    }
+
+    static func typedFields(_ typed: NDEFTypedRecord, into o: inout JSONObjectBuilder) {
+        switch typed {
+        case .text(let t):
+            o.set("text", t.text)
+            o.set("language", t.languageCode)
+            o.set("encoding", t.encoding == .utf8 ? "utf8" : "utf16")
+        case .uri(let u):
+            o.set("uri", u.uri)
+        case .smartPoster(let sp):
+            o.set("smartPoster", smartPosterJSON(sp))
+        case .deviceInformation(let di):
+            o.set("deviceInformation", deviceInformationJSON(di))
+        case .signature(let s):
+            o.set("signature", signatureJSON(s))
+        case .mime(let m):
+            o.set("mimeType", m.mimeType)
+        case .external(let e):
+            var x = JSONObjectBuilder()
+            x.set("domain", e.domain)
+            x.set("type", e.name)
+            o.set("external", x.value)
+        }
+    }
+
+    static func textJSON(_ t: TextRecord) -> JSONValue {
+        var o = JSONObjectBuilder()
+        o.set("text", t.text)
+        o.set("language", t.languageCode)
+        o.set("encoding", t.encoding == .utf8 ? "utf8" : "utf16")
+        return o.value
+    }
+
+    static func smartPosterJSON(_ sp: SmartPosterRecord) -> JSONValue {
+        var o = JSONObjectBuilder()
+        o.set("uri", sp.uri.uri)
+        o.set("titles", .array(sp.titles.map(textJSON)))
+        if let action = sp.action {
+            o.set("action", action.isDefined ? .string(action.description) : .int(Int64(action.rawValue)))
+        }
+        o.set("size", sp.size.map { JSONValue.int(Int64($0)) })
+        o.set("type", sp.type)
+        o.set(
+            "icons",
+            .array(sp.icons.map { icon in
+                var i = JSONObjectBuilder()
+                i.set("type", icon.mimeType)
+                i.set("data", Hex.encode(icon.data))
+                return i.value
+            }))
+        return o.value
+    }
+
+    static func deviceInformationJSON(_ di: DeviceInformationRecord) -> JSONValue {
+        var o = JSONObjectBuilder()
+        o.set("manufacturer", di.manufacturer)
+        o.set("model", di.model)
+        o.set("deviceName", di.deviceName)
+        o.set("uuid", di.uuidString)
+        o.set("firmwareVersion", di.firmwareVersion)
+        o.set(
+            "other",
+            .array(di.otherElements.map { e in
+                var x = JSONObjectBuilder()
+                x.set("tag", Int(e.tag))
+                x.set("value", Hex.encode(e.value))
+                return x.value
+            }))
+        return o.value
+    }
+
+    static func signatureJSON(_ s: SignatureRecord) -> JSONValue {
+        var o = JSONObjectBuilder()
+        o.set("version", Int(s.version))
+        o.set("signatureType", Int(s.signatureType))
+        o.set("hashType", Int(s.hashType))
+        o.set("signature", Hex.encode(s.signature))
+        o.set("signatureURI", s.signatureURI)
+        o.set("certificateFormat", Int(s.certificateFormat))
+        o.set("certificates", .array(s.certificates.map { .string(Hex.encode($0)) }))
+        o.set("certificateURI", s.certificateURI)
+        return o.value
+    }
+
+    static func errorJSON(_ error: NDEFError) -> JSONValue {
+        var e = JSONObjectBuilder()
+        e.set("code", error.code.name)
+        e.set("offset", error.offset)
+        e.set("record", error.recordIndex)
+        e.set("reason", error.reason)
+        return .object([("error", e.value)])
+    }
+}

@@ -1,0 +1,13 @@
+import ArgumentParser
+
+/// `nfc` — the OpenCoreNFC command-line tool.
+@main
+struct NFCCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "nfc",
+        abstract: "NFC from the command line: NDEF, tags, readers and the simulator.",
+        discussion: "See README.md and docs/ for the JSON forms and the exit statuses.",
+        version: "0.1.0",
+        subcommands: [NDEFCommand.self]
+    )
+}

@@ -1,0 +1,63 @@
+import Foundation
+import NFCBytes
+
+/// Reading the bytes a command works on: a hex argument, a file, or standard input.
+enum Input {
+    /// Reads a whole file as raw bytes.
+    static func readFile(_ path: String) throws -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CLIError("cannot read file \(path)")
+        }
+        return [UInt8](data)
+    }
+
+    /// Reads standard input to its end.
+    static func readStandardInput() -> [UInt8] {
+        [UInt8](FileHandle.standardInput.readDataToEndOfFile())
+    }
+
+    /// Bytes from hex text, with a clear error.
+    static func hex(_ text: String, what: String = "input") throws -> [UInt8] {
+        do {
+            return try Hex.decode(text)
+        } catch {
+            throw CLIError("\(what) is not hex: \(error)")
+        }
+    }
+
+    /// Whether these bytes are hex text (digits, white space and separators only).
+    static func looksLikeHex(_ bytes: [UInt8]) -> Bool {
+        !bytes.isEmpty
+            && bytes.allSatisfy { b in
+                (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66)
+                    || b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D || b == 0x3A || b == 0x2D || b == 0x78
+            }
+    }
+
+    /// Standard input as bytes: hex text when it is only hex digits and separators, raw bytes otherwise.
+    static func standardInputBytes() throws -> [UInt8] {
+        let raw = readStandardInput()
+        if looksLikeHex(raw) { return try hex(String(decoding: raw, as: UTF8.self), what: "standard input") }
+        return raw
+    }
+}
+
+/// Writing to standard output and standard error.
+enum Output {
+    static func line(_ text: String) {
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+
+    static func error(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    static func writeFile(_ path: String, _ bytes: [UInt8]) throws {
+        let url = URL(fileURLWithPath: path)
+        do {
+            try Data(bytes).write(to: url, options: .atomic)
+        } catch {
+            throw CLIError("cannot write \(path): \(error.localizedDescription)")
+        }
+    }
+}

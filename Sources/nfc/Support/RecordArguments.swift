@@ -1,0 +1,90 @@
+import NDEF
+import NFCBytes
+
+/// Rebuilds the ordered list of records from `--uri`, `--text [--lang]`, `--mime TYPE (--file F | --hex H)`
+/// and `--external TYPE (--hex H | --file F)` options as they stand on the command line.
+///
+/// ArgumentParser collects each repeated option into its own array and so loses the order between
+/// different options; the order matters here (it is the order of the records), so it is read back
+/// from the raw arguments, which ArgumentParser has already checked.
+enum RecordArguments {
+    static let recordOptions: Set<String> = ["--uri", "--text", "--lang", "--mime", "--file", "--external", "--hex"]
+
+    /// A record spec before its payload is read.
+    enum Spec: Equatable {
+        case uri(String)
+        case text(String, language: String)
+        case mime(String, payload: Payload)
+        case external(String, payload: Payload)
+    }
+
+    enum Payload: Equatable {
+        case none
+        case file(String)
+        case hex(String)
+    }
+
+    /// Parses the option pairs in order.
+    static func specs(from arguments: [String]) throws -> [Spec] {
+        var pairs: [(String, String)] = []
+        var i = 0
+        while i < arguments.count {
+            let arg = arguments[i]
+            if arg == "--" { break }
+            if let eq = arg.firstIndex(of: "="), recordOptions.contains(String(arg[..<eq])) {
+                pairs.append((String(arg[..<eq]), String(arg[arg.index(after: eq)...])))
+            } else if recordOptions.contains(arg), i + 1 < arguments.count {
+                pairs.append((arg, arguments[i + 1]))
+                i += 1
+            }
+            i += 1
+        }
+        var specs: [Spec] = []
+        for (name, value) in pairs {
+            switch name {
+            case "--uri": specs.append(.uri(value))
+            case "--text": specs.append(.text(value, language: "en"))
+            case "--mime": specs.append(.mime(value, payload: .none))
+            case "--external": specs.append(.external(value, payload: .none))
+            case "--lang":
+                guard case .text(let text, _)? = specs.last else {
+                    throw CLIError("--lang \(value) must follow the --text it applies to")
+                }
+                specs[specs.count - 1] = .text(text, language: value)
+            case "--file", "--hex":
+                let payload: Payload = name == "--file" ? .file(value) : .hex(value)
+                switch specs.last {
+                case .mime(let type, .none)?: specs[specs.count - 1] = .mime(type, payload: payload)
+                case .external(let type, .none)?: specs[specs.count - 1] = .external(type, payload: payload)
+                default: throw CLIError("\(name) \(value) must follow the --mime or --external it gives the payload of")
+                }
+            default: break
+            }
+        }
+        return specs
+    }
+
+    /// Builds the records.
+    static func records(from specs: [Spec]) throws -> [NDEFRecord] {
+        try specs.map { spec in
+            switch spec {
+            case .uri(let uri):
+                return try URIRecord(uri: uri).record()
+            case .text(let text, let language):
+                return try TextRecord(text: text, languageCode: language).record()
+            case .mime(let type, let payload):
+                return try MIMERecord(mimeType: type, data: try bytes(payload, for: "--mime \(type)")).record()
+            case .external(let type, let payload):
+                return try ExternalRecord(typeName: type, payload: try bytes(payload, for: "--external \(type)")).record()
+            }
+        }
+    }
+
+    private static func bytes(_ payload: Payload, for what: String) throws -> [UInt8] {
+        switch payload {
+        case .none: throw CLIError("\(what) needs its payload: --file F or --hex H")
+        case .file(let path): return try Input.readFile(path)
+        case .hex(let hex): return try Input.hex(hex, what: "--hex")
+        }
+    }
+}
