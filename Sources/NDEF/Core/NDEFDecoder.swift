@@ -191,12 +191,13 @@ public struct NDEFDecoder: Sendable {
             if reader.isAtEnd {
                 if pending != nil {
                     throw NDEFError(
-                        .invalidChunk, "the input ends inside a chunked record", offset: reader.offset,
+                        .truncated, "the input ends inside a chunked record", offset: reader.offset,
                         recordIndex: records.count)
                 }
                 if strict {
                     throw NDEFError(
-                        .missingMessageEnd, "the last record lacks the ME flag", offset: start, recordIndex: index)
+                        .truncated, "the input ends before a record with the ME flag", offset: reader.offset,
+                        recordIndex: records.count)
                 }
                 break
             }

@@ -11,7 +11,7 @@ public struct NDEFError: Error, Hashable, Sendable, CustomStringConvertible {
         private init(_ name: String) { self.name = name }
         public var description: String { name }
 
-        /// The input ended inside a record.
+        /// The input ended inside a record, or before the record with the ME flag.
         public static let truncated = Code("truncated")
         /// A message with no record at all.
         public static let emptyMessage = Code("emptyMessage")
@@ -19,8 +19,6 @@ public struct NDEFError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let missingMessageBegin = Code("missingMessageBegin")
         /// A record after the first carries the MB flag.
         public static let unexpectedMessageBegin = Code("unexpectedMessageBegin")
-        /// The input ended without a record carrying the ME flag.
-        public static let missingMessageEnd = Code("missingMessageEnd")
         /// Bytes follow the record with the ME flag.
         public static let trailingBytes = Code("trailingBytes")
         /// TNF 7, reserved by the NFC Forum.
