@@ -48,8 +48,8 @@ extension NFCNDEFPayload {
         return (record.text, Locale(identifier: record.languageCode))
     }
 
-    /// The iOS 13.0 SDK's spelling of ``wellKnownTypeTextPayload()``.
-    @available(*, deprecated, renamed: "wellKnownTypeTextPayload()")
+    /// The iOS 13.0 SDK's spelling of ``wellKnownTypeTextPayload()``, kept so code written against
+    /// that SDK compiles unchanged (not marked deprecated, so it builds without warnings).
     public func wellKnowTypeTextPayload() -> (String?, Locale?) {
         wellKnownTypeTextPayload()
     }
