@@ -85,7 +85,13 @@ do {
         var copy: Double? = nil
         if w == .b {
             copy = measure(seconds: seconds) {
-                let c = Array(bytes[...])
+                // A real copy: new storage, then memcpy (Array(bytes) would share the buffer).
+                let c = [UInt8](unsafeUninitializedCapacity: bytes.count) { out, n in
+                    bytes.withUnsafeBufferPointer { src in
+                        if let d = out.baseAddress, let s = src.baseAddress { d.update(from: s, count: src.count) }
+                    }
+                    n = bytes.count
+                }
                 return c.count &+ Int(c[c.count / 2])
             }
         }

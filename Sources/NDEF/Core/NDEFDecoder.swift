@@ -1,5 +1,3 @@
-import NFCBytes
-
 /// Decodes NDEF messages from bytes, reassembling chunked records.
 ///
 /// NFC Forum NDEF 1.0 §3.2 (record layout), §2.3.3 and §3.2.3 (chunking), §2.5 (a parser must
@@ -45,66 +43,86 @@ public struct NDEFDecoder: Sendable {
             if strict { throw NDEFError(.emptyMessage, "no records", offset: bytes.startIndex) }
             return []
         }
-        var reader = ByteReader(bytes)
+        let base = bytes.startIndex
+        return try bytes.withUnsafeBufferPointer { (buffer) throws(NDEFError) -> [NDEFRecord] in
+            try decode(buffer, base: base, strict: strict)
+        }
+    }
+
+    /// The record loop over raw memory: every read is bounds-checked against `buffer.count` by hand
+    /// (no retain/release per field, which dominated the cost of slice-based reading).
+    private func decode(_ buffer: UnsafeBufferPointer<UInt8>, base: Int, strict: Bool) throws(NDEFError) -> [NDEFRecord] {
+        let count = buffer.count
+        var p = 0
         var records: [NDEFRecord] = []
         var pending: PendingChunk? = nil
         var rawCount = 0
 
+        @inline(__always) func copy(_ from: Int, _ length: Int) -> [UInt8] {
+            length == 0 ? [] : Array(UnsafeBufferPointer(rebasing: buffer[from..<(from + length)]))
+        }
+
         while true {
-            let start = reader.offset
+            let start = p
             let index = records.count
             rawCount += 1
             if rawCount > options.maxRecordCount {
                 throw NDEFError(
-                    .limitExceeded, "more than \(options.maxRecordCount) records", offset: start,
+                    .limitExceeded, "more than \(options.maxRecordCount) records", offset: base + start,
                     recordIndex: index)
             }
-            let header: UInt8
-            let typeLength: Int
-            let payloadLength: Int
-            var identifierLength = 0
-            do {
-                header = try reader.readUInt8()
-                typeLength = Int(try reader.readUInt8())
-                if header & NDEFRecordFlags.shortRecord.rawValue != 0 {
-                    payloadLength = Int(try reader.readUInt8())
-                } else {
-                    payloadLength = Int(try reader.readUInt32())
-                }
-                if header & NDEFRecordFlags.identifierLength.rawValue != 0 {
-                    identifierLength = Int(try reader.readUInt8())
-                }
-            } catch {
-                throw NDEFError(.truncated, "record header: \(error)", offset: error.offset, recordIndex: index)
+            // Header: flags+TNF, TYPE_LENGTH, PAYLOAD_LENGTH (1 or 4 bytes), ID_LENGTH if IL.
+            guard p + 2 <= count else {
+                throw NDEFError(.truncated, "record header: input ends at offset \(base + count)", offset: base + count, recordIndex: index)
             }
+            let header = buffer[p]
+            let typeLength = Int(buffer[p + 1])
+            p += 2
+            let short = header & NDEFRecordFlags.shortRecord.rawValue != 0
+            let hasID = header & NDEFRecordFlags.identifierLength.rawValue != 0
+            let lengthBytes = (short ? 1 : 4) + (hasID ? 1 : 0)
+            guard p + lengthBytes <= count else {
+                throw NDEFError(.truncated, "record header: input ends at offset \(base + count)", offset: base + count, recordIndex: index)
+            }
+            let payloadLength: Int
+            if short {
+                payloadLength = Int(buffer[p])
+                p += 1
+            } else {
+                payloadLength = Int(buffer[p]) << 24 | Int(buffer[p + 1]) << 16 | Int(buffer[p + 2]) << 8 | Int(buffer[p + 3])
+                p += 4
+            }
+            var identifierLength = 0
+            if hasID {
+                identifierLength = Int(buffer[p])
+                p += 1
+            }
+            let typeOffset = p
+            let fieldsLength = typeLength + identifierLength + payloadLength
+            guard fieldsLength <= count - p else {
+                throw NDEFError(
+                    .truncated,
+                    "record fields (type \(typeLength), id \(identifierLength), payload \(payloadLength) bytes) need \(fieldsLength) bytes, \(count - p) remain",
+                    offset: base + typeOffset, recordIndex: index)
+            }
+            let identifierOffset = typeOffset + typeLength
+            let payloadOffset = identifierOffset + identifierLength
+            p = payloadOffset + payloadLength
             let flags = NDEFRecordFlags(rawValue: header)
             var format = NDEFTypeNameFormat(rawValue: header & 0x07) ?? .reserved
-            let typeOffset = reader.offset
-            let type: ArraySlice<UInt8>
-            let identifier: ArraySlice<UInt8>
-            let payload: ArraySlice<UInt8>
-            do {
-                type = try reader.readSlice(typeLength)
-                identifier = try reader.readSlice(identifierLength)
-                payload = try reader.readSlice(payloadLength)
-            } catch {
-                throw NDEFError(
-                    .truncated, "record fields (type \(typeLength), id \(identifierLength), payload \(payloadLength) bytes): \(error)",
-                    offset: error.offset, recordIndex: index)
-            }
 
             // MB: only on the first record (§3.2.1).
             if strict {
                 if rawCount == 1 && !flags.contains(.messageBegin) {
-                    throw NDEFError(.missingMessageBegin, "first record lacks the MB flag", offset: start, recordIndex: index)
+                    throw NDEFError(.missingMessageBegin, "first record lacks the MB flag", offset: base + start, recordIndex: index)
                 }
                 if rawCount > 1 && flags.contains(.messageBegin) {
-                    throw NDEFError(.unexpectedMessageBegin, "MB flag on a record after the first", offset: start, recordIndex: index)
+                    throw NDEFError(.unexpectedMessageBegin, "MB flag on a record after the first", offset: base + start, recordIndex: index)
                 }
             }
             if format == .reserved {
                 if strict {
-                    throw NDEFError(.reservedTypeNameFormat, "TNF 7 is reserved", offset: start, recordIndex: index)
+                    throw NDEFError(.reservedTypeNameFormat, "TNF 7 is reserved", offset: base + start, recordIndex: index)
                 }
                 format = .unknown
             }
@@ -114,21 +132,22 @@ public struct NDEFDecoder: Sendable {
                 guard format == .unchanged else {
                     throw NDEFError(
                         .invalidChunk, "a later chunk must have TNF 6 (unchanged), found \(format)",
-                        offset: start, recordIndex: index)
+                        offset: base + start, recordIndex: index)
                 }
                 guard typeLength == 0 else {
-                    throw NDEFError(.invalidChunk, "a later chunk must have no type", offset: typeOffset, recordIndex: index)
+                    throw NDEFError(.invalidChunk, "a later chunk must have no type", offset: base + typeOffset, recordIndex: index)
                 }
-                guard !flags.contains(.identifierLength) || identifierLength == 0 else {
-                    throw NDEFError(.invalidChunk, "a later chunk must have no identifier", offset: start, recordIndex: index)
+                guard identifierLength == 0 else {
+                    throw NDEFError(.invalidChunk, "a later chunk must have no identifier", offset: base + start, recordIndex: index)
                 }
-                if strict && flags.contains(.identifierLength) {
-                    throw NDEFError(.invalidChunk, "a later chunk must not set IL", offset: start, recordIndex: index)
+                if strict && hasID {
+                    throw NDEFError(.invalidChunk, "a later chunk must not set IL", offset: base + start, recordIndex: index)
                 }
-                chunk.payload.append(contentsOf: payload)
+                pending = nil  // release the buffer's second reference so appending does not copy
+                chunk.payload.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[payloadOffset..<(payloadOffset + payloadLength)]))
                 if flags.contains(.chunk) {
                     if flags.contains(.messageEnd) {
-                        throw NDEFError(.invalidChunk, "ME flag on a middle chunk", offset: start, recordIndex: index)
+                        throw NDEFError(.invalidChunk, "ME flag on a middle chunk", offset: base + start, recordIndex: index)
                     }
                     pending = chunk
                 } else {
@@ -136,76 +155,72 @@ public struct NDEFDecoder: Sendable {
                         NDEFRecord(
                             typeNameFormat: chunk.typeNameFormat, type: chunk.type,
                             identifier: chunk.identifier, payload: chunk.payload))
-                    pending = nil
                 }
             } else {
-                var type = type
+                var keepType = true
                 switch format {
                 case .unchanged:
                     throw NDEFError(
-                        .invalidChunk, "TNF 6 (unchanged) outside a chunked record", offset: start, recordIndex: index)
+                        .invalidChunk, "TNF 6 (unchanged) outside a chunked record", offset: base + start, recordIndex: index)
                 case .empty:
                     if typeLength != 0 || identifierLength != 0 || payloadLength != 0 {
                         throw NDEFError(
                             .fieldNotAllowed, "an empty record (TNF 0) must have zero type, id and payload lengths",
-                            offset: start, recordIndex: index)
+                            offset: base + start, recordIndex: index)
                     }
                     if flags.contains(.chunk) {
-                        throw NDEFError(.invalidChunk, "an empty record cannot be chunked", offset: start, recordIndex: index)
+                        throw NDEFError(.invalidChunk, "an empty record cannot be chunked", offset: base + start, recordIndex: index)
                     }
                 case .unknown:
                     if typeLength != 0 {
                         if strict {
                             throw NDEFError(
-                                .fieldNotAllowed, "an unknown record (TNF 5) must have no type", offset: typeOffset,
+                                .fieldNotAllowed, "an unknown record (TNF 5) must have no type", offset: base + typeOffset,
                                 recordIndex: index)
                         }
-                        type = []
+                        keepType = false
                     }
                 case .wellKnown, .media, .absoluteURI, .external:
                     if typeLength == 0 && strict {
-                        throw NDEFError(.missingType, "a \(format) record needs a type", offset: start, recordIndex: index)
+                        throw NDEFError(.missingType, "a \(format) record needs a type", offset: base + start, recordIndex: index)
                     }
                 case .reserved:
                     break  // mapped to unknown above
                 }
+                let type = keepType ? WellKnownTypes.shared(buffer, typeOffset, typeLength) ?? copy(typeOffset, typeLength) : []
+                let identifier = copy(identifierOffset, identifierLength)
+                let payload = copy(payloadOffset, payloadLength)
                 if flags.contains(.chunk) {
                     if flags.contains(.messageEnd) {
-                        throw NDEFError(.invalidChunk, "ME flag on the first chunk", offset: start, recordIndex: index)
+                        throw NDEFError(.invalidChunk, "ME flag on the first chunk", offset: base + start, recordIndex: index)
                     }
-                    pending = PendingChunk(
-                        typeNameFormat: format, type: Array(type), identifier: Array(identifier),
-                        payload: Array(payload))
+                    pending = PendingChunk(typeNameFormat: format, type: type, identifier: identifier, payload: payload)
                 } else {
-                    records.append(
-                        NDEFRecord(
-                            typeNameFormat: format, type: type.isEmpty ? [] : Array(type),
-                            identifier: identifier.isEmpty ? [] : Array(identifier),
-                            payload: payload.isEmpty ? [] : Array(payload)))
+                    records.append(NDEFRecord(typeNameFormat: format, type: type, identifier: identifier, payload: payload))
                 }
             }
 
             if flags.contains(.messageEnd) {
                 break
             }
-            if reader.isAtEnd {
+            if p == count {
                 if pending != nil {
                     throw NDEFError(
-                        .truncated, "the input ends inside a chunked record", offset: reader.offset,
+                        .truncated, "the input ends inside a chunked record", offset: base + p,
                         recordIndex: records.count)
                 }
                 if strict {
                     throw NDEFError(
-                        .truncated, "the input ends before a record with the ME flag", offset: reader.offset,
+                        .truncated, "the input ends before a record with the ME flag", offset: base + p,
                         recordIndex: records.count)
                 }
                 break
             }
         }
-        if !reader.isAtEnd && strict {
+        if p != count && strict {
             throw NDEFError(
-                .trailingBytes, "\(reader.remaining) bytes follow the record with the ME flag",
-                offset: reader.offset, recordIndex: records.count)
+                .trailingBytes, "\(count - p) bytes follow the record with the ME flag",
+                offset: base + p, recordIndex: records.count)
         }
         return records
     }

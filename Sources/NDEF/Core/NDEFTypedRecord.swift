@@ -17,20 +17,28 @@ public enum NDEFTypedRecord: Hashable, Sendable {
     {
         switch record.typeNameFormat {
         case .wellKnown:
-            switch record.type {
-            case TextRecord.recordType: return .text(try TextRecord(record, options: options))
-            case URIRecord.recordType: return .uri(try URIRecord(record, options: options))
-            case SmartPosterRecord.recordType: return .smartPoster(try SmartPosterRecord(record, options: options))
-            case DeviceInformationRecord.recordType:
-                return .deviceInformation(try DeviceInformationRecord(record, options: options))
-            case SignatureRecord.recordType: return .signature(try SignatureRecord(record, options: options))
-            default: return nil
+            switch WellKnownTypes.kind(of: record.type) {
+            case .text?: return .text(try TextRecord(payload: record.payload, strict: options.isStrict))
+            case .uri?: return .uri(try URIRecord(payload: record.payload, strict: options.isStrict))
+            case .smartPoster?: return .smartPoster(try SmartPosterRecord(record, options: options))
+            case .deviceInformation?: return .deviceInformation(try DeviceInformationRecord(record, options: options))
+            case .signature?: return .signature(try SignatureRecord(record, options: options))
+            case nil:
+                if options.isStrict && !TextCoding.isRTDName(record.type) {
+                    throw NDEFError(.invalidValue, "well-known type \"\(record.typeLatin1)\" has characters RTD names do not allow")
+                }
+                return nil
             }
         case .media:
             return .mime(try MIMERecord(record, options: options))
         case .external:
             return .external(try ExternalRecord(record, options: options))
-        case .empty, .absoluteURI, .unknown, .unchanged, .reserved:
+        case .absoluteURI:
+            if options.isStrict && !TextCoding.isAbsoluteURI(record.type) {
+                throw NDEFError(.invalidValue, "absolute-URI type \"\(record.typeLatin1)\" is not an absolute URI (scheme:…)")
+            }
+            return nil
+        case .empty, .unknown, .unchanged, .reserved:
             return nil
         }
     }

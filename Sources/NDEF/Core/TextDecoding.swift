@@ -17,6 +17,24 @@ enum TextCoding {
         bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
     }
 
+    /// Whether `type` is a valid RTD name: URN "other" characters (NFC Forum RTD 1.0 §2.1, RFC 2141 §2.2).
+    static func isRTDName(_ type: [UInt8]) -> Bool {
+        !type.isEmpty && type.allSatisfy { b in
+            (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A)
+                || "()+,-.:=@;$_!*'%/?#".utf8.contains(b)
+        }
+    }
+
+    /// Whether `type` starts with an RFC 3986 §3.1 scheme and a colon, and is printable ASCII.
+    static func isAbsoluteURI(_ type: [UInt8]) -> Bool {
+        guard let colon = type.firstIndex(of: UInt8(ascii: ":")), colon > 0, isPrintableASCII(type),
+            let first = type.first, (first >= 0x41 && first <= 0x5A) || (first >= 0x61 && first <= 0x7A)
+        else { return false }
+        return type[..<colon].allSatisfy { b in
+            (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x2B || b == 0x2D || b == 0x2E
+        }
+    }
+
     /// Decodes the one-character-per-byte (Latin-1) form used for types and identifiers in text.
     static func latin1<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
         var s = String.UnicodeScalarView()

@@ -54,7 +54,9 @@ public struct MIMERecord: NDEFRecordConvertible, Hashable, Sendable {
 
     /// RFC 2045 §5.1 token characters: printable ASCII except space and tspecials.
     static func isTokenByte(_ b: UInt8) -> Bool {
-        guard b > 0x20 && b < 0x7F else { return false }
-        return !"()<>@,;:\\\"/[]?=".utf8.contains(b)
+        switch b {
+        case 0x21, 0x23...0x27, 0x2A, 0x2B, 0x2D, 0x2E, 0x30...0x39, 0x41...0x5A, 0x5E...0x7E: return true
+        default: return false  // controls, space, and the tspecials ( ) < > @ , ; : \\ " / [ ] ? =
+        }
     }
 }

@@ -44,11 +44,31 @@ public struct TextRecord: NDEFRecordConvertible, Hashable, Sendable {
 
     public init(_ record: NDEFRecord, options: NDEFDecodingOptions) throws(NDEFError) {
         try record.expect(.wellKnown, Self.recordType, "Text")
-        try self.init(payload: record.payload[...], strict: options.isStrict)
+        try self.init(payload: record.payload, strict: options.isStrict)
     }
 
     /// Decodes a Text payload.
-    init(payload: ArraySlice<UInt8>, strict: Bool) throws(NDEFError) {
+    init(payload: [UInt8], strict: Bool) throws(NDEFError) {
+        // Fast path for the common case: UTF-8 text after a short ASCII language code.
+        if let first = payload.first, first & 0x80 == 0, first & 0x3F != 0, Int(first & 0x3F) < payload.count {
+            let decoded: (String, String)? = payload.withUnsafeBufferPointer { buffer in
+                let n = Int(first & 0x3F)
+                let language = UnsafeBufferPointer(rebasing: buffer[1..<(1 + n)])
+                guard TextCoding.isPrintableASCII(language),
+                    let text = String(validating: UnsafeBufferPointer(rebasing: buffer[(1 + n)...]), as: UTF8.self)
+                else { return nil }
+                return (String(decoding: language, as: UTF8.self), text)
+            }
+            if let (language, text) = decoded {
+                self.init(text: text, languageCode: language)
+                return
+            }
+        }
+        try self.init(slice: payload[...], strict: strict)
+    }
+
+    /// Decodes a Text payload: the general path, which also explains every failure.
+    init(slice payload: ArraySlice<UInt8>, strict: Bool) throws(NDEFError) {
         guard let status = payload.first else {
             throw NDEFError(.invalidPayload, "Text payload is empty: the status byte is missing")
         }

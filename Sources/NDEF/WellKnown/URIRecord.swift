@@ -30,14 +30,23 @@ public struct URIRecord: NDEFRecordConvertible, Hashable, Sendable {
 
     public init(_ record: NDEFRecord, options: NDEFDecodingOptions) throws(NDEFError) {
         try record.expect(.wellKnown, Self.recordType, "URI")
-        try self.init(payload: record.payload[...], strict: options.isStrict)
+        try self.init(payload: record.payload, strict: options.isStrict)
     }
 
-    init(payload: ArraySlice<UInt8>, strict: Bool) throws(NDEFError) {
+    init(payload: [UInt8], strict: Bool) throws(NDEFError) {
         guard let code = payload.first else {
             throw NDEFError(.invalidPayload, "URI payload is empty: the identifier code is missing")
         }
-        let rest = try TextCoding.utf8(payload.dropFirst(), strict: strict, field: "URI")
+        let decoded: String? = payload.withUnsafeBufferPointer { buffer in
+            let rest = UnsafeBufferPointer(rebasing: buffer[1...])
+            return strict ? String(validating: rest, as: UTF8.self) : String(decoding: rest, as: UTF8.self)
+        }
+        guard let rest = decoded else {
+            throw NDEFError(.invalidEncoding, "URI is not valid UTF-8")
+        }
+        if strict, rest.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
+            throw NDEFError(.invalidPayload, "URI holds control characters, which RFC 3987 does not allow")
+        }
         if let known = URIPrefix(rawValue: code) {
             prefix = known
         } else if strict {

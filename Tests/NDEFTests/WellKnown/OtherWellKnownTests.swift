@@ -84,5 +84,10 @@ import Testing
         #expect(try NDEFRecord(typeNameFormat: .wellKnown, type: "Zz", payload: [1]).typed() == nil)
         #expect(try NDEFRecord(typeNameFormat: .absoluteURI, type: "http://x").typed() == nil)
         #expect(ndefError { try NDEFRecord(typeNameFormat: .wellKnown, type: "T", payload: []).typed() }?.code == .invalidPayload)
+        // Types that break the naming rules (found by the ndeflib differential run).
+        #expect(ndefError { try NDEFRecord(typeNameFormat: .absoluteURI, type: "Hi").typed() }?.code == .invalidValue)
+        #expect(ndefError { try NDEFRecord(typeNameFormat: .wellKnown, type: [0xD5]).typed() }?.code == .invalidValue)
+        #expect(try NDEFRecord(typeNameFormat: .absoluteURI, type: [0xD5]).typed(options: .lenient) == nil)
+        #expect(ndefError { try URIRecord(NDEFRecord(typeNameFormat: .wellKnown, type: "U", payload: [4, 0x61, 0x0F])) }?.code == .invalidPayload)
     }
 }
