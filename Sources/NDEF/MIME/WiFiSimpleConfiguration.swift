@@ -85,6 +85,9 @@ public struct WiFiSimpleConfiguration: NDEFRecordConvertible, Hashable, Sendable
             if strict && type == .version && length != 1 {
                 throw cursor.invalid("Version must be 1 byte, its length field says \(length)", at: start)
             }
+            if strict && type == .vendorExtension && length < 3 {
+                throw cursor.invalid("Vendor Extension needs a 3-byte vendor id, its length field says \(length)", at: start)
+            }
             do throws(NDEFError) {
                 switch type {
                 case .credential: _ = try Credential.parse(value, strict: strict)
