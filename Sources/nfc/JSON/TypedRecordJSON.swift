@@ -124,3 +124,82 @@ func genericRecord(json: JSONValue, path: String) throws(TypedJSONError) -> NDEF
         typeNameFormat: tnf, type: r.has("type") ? try r.latin1("type") : [],
         identifier: r.has("id") ? try r.latin1("id") : [], payload: r.has("payload") ? try r.hex("payload") : [])
 }
+
+/// The typed JSON field of a Handover, Wi-Fi or Bluetooth record, for `decode --json`.
+enum ConnectivityJSONField {
+    /// The key (`handoverSelect`, `wifiSimpleConfig`, …) and its value.
+    case typed(String, JSONValue)
+    /// The record has one of these types but its payload breaks the type's definition.
+    case invalid(String)
+}
+
+/// The typed field for `record` if it is a Handover, Wi-Fi Simple Configuration or Bluetooth
+/// OOB record; nil for other record types.
+func connectivityJSONField(_ record: NDEFRecord, options: NDEFDecodingOptions = .strict) -> ConnectivityJSONField? {
+    func field(_ key: String, _ body: () throws(NDEFError) -> JSONValue) -> ConnectivityJSONField {
+        do { return .typed(key, try body()) } catch { return .invalid("\(error)") }
+    }
+    switch record.typeNameFormat {
+    case .wellKnown:
+        switch record.typeString {
+        case "Hs": return field("handoverSelect") { () throws(NDEFError) in try HandoverSelectRecord(record, options: options).json }
+        case "Hr": return field("handoverRequest") { () throws(NDEFError) in try HandoverRequestRecord(record, options: options).json }
+        case "Hm": return field("handoverMediation") { () throws(NDEFError) in try HandoverMediationRecord(record, options: options).json }
+        case "Hi": return field("handoverInitiate") { () throws(NDEFError) in try HandoverInitiateRecord(record, options: options).json }
+        case "Hc": return field("handoverCarrier") { () throws(NDEFError) in try HandoverCarrierRecord(record, options: options).json }
+        case "ac": return field("alternativeCarrier") { () throws(NDEFError) in try AlternativeCarrierRecord(record, options: options).json }
+        case "cr": return field("collisionResolution") { () throws(NDEFError) in try CollisionResolutionRecord(record, options: options).json }
+        case "err": return field("handoverError") { () throws(NDEFError) in try HandoverErrorRecord(record, options: options).json }
+        default: return nil
+        }
+    case .media:
+        switch record.typeString {
+        case WiFiSimpleConfiguration.mimeType:
+            return field("wifiSimpleConfig") { () throws(NDEFError) in try WiFiSimpleConfiguration(record, options: options).json }
+        case BluetoothOOB.BREDR.mimeType:
+            return field("bluetoothBREDR") { () throws(NDEFError) in try BluetoothOOB.BREDR(record, options: options).json }
+        case BluetoothOOB.LowEnergy.mimeType:
+            return field("bluetoothLE") { () throws(NDEFError) in try BluetoothOOB.LowEnergy(record, options: options).json }
+        default: return nil
+        }
+    default:
+        return nil
+    }
+}
+
+/// Builds a record from the first Handover / Wi-Fi / Bluetooth key present in a JSON record
+/// object (for `encode --json`), keeping its `id`; nil when none of those keys is present.
+func connectivityRecord(fromJSON object: JSONValue, path: String = "record") throws(TypedJSONError) -> NDEFRecord? {
+    let r = try JSONReader(object, path: path)
+    func build(_ key: String, _ make: (JSONValue, String) throws(TypedJSONError) -> any NDEFRecordConvertible)
+        throws(TypedJSONError) -> NDEFRecord
+    {
+        guard let value = object[key] else { throw r.fail(key, "missing") }
+        let typed = try make(value, "\(path).\(key)")
+        let identifier: [UInt8] = r.has("id") ? try r.latin1("id") : []
+        do throws(NDEFError) {
+            var record = try typed.record()
+            record.identifier = identifier
+            return record
+        } catch {
+            throw r.fail(key, "\(error)")
+        }
+    }
+    for key in r.value.objectKeys {
+        switch key {
+        case "handoverSelect": return try build(key) { (v, p) throws(TypedJSONError) in try HandoverSelectRecord(json: v, path: p) }
+        case "handoverRequest": return try build(key) { (v, p) throws(TypedJSONError) in try HandoverRequestRecord(json: v, path: p) }
+        case "handoverMediation": return try build(key) { (v, p) throws(TypedJSONError) in try HandoverMediationRecord(json: v, path: p) }
+        case "handoverInitiate": return try build(key) { (v, p) throws(TypedJSONError) in try HandoverInitiateRecord(json: v, path: p) }
+        case "handoverCarrier": return try build(key) { (v, p) throws(TypedJSONError) in try HandoverCarrierRecord(json: v, path: p) }
+        case "alternativeCarrier": return try build(key) { (v, p) throws(TypedJSONError) in try AlternativeCarrierRecord(json: v, path: p) }
+        case "collisionResolution": return try build(key) { (v, p) throws(TypedJSONError) in try CollisionResolutionRecord(json: v, path: p) }
+        case "handoverError": return try build(key) { (v, p) throws(TypedJSONError) in try HandoverErrorRecord(json: v, path: p) }
+        case "wifiSimpleConfig": return try build(key) { (v, p) throws(TypedJSONError) in try WiFiSimpleConfiguration(json: v, path: p) }
+        case "bluetoothBREDR": return try build(key) { (v, p) throws(TypedJSONError) in try BluetoothOOB.BREDR(json: v, path: p) }
+        case "bluetoothLE": return try build(key) { (v, p) throws(TypedJSONError) in try BluetoothOOB.LowEnergy(json: v, path: p) }
+        default: continue
+        }
+    }
+    return nil
+}
