@@ -43,7 +43,7 @@ let handoverVectors: [HandoverVector] = [
     .init(type: "Hs", payload: "12", note: "1.2, no carrier"),
     .init(type: "Hs", payload: "12d103056572720201020304", note: "1.2, error only (ndeflib)"),
     .init(type: "Hs", payload: "12910204616301013000510302657272010a", note: "1.2, ac + err"),
-    .init(type: "Hs", payload: "13910204616301013000510201446901", note: "1.3, ac + unknown 'Di'"),
+    .init(type: "Hs", payload: "13910204616301013000510201587801", note: "1.3, ac + unknown local type Xx"),
     .init(type: "Hr", payload: "12910202637201025102096163010130010461757831", note: "1.2, cr + ac (ndeflib)"),
     .init(type: "Hr", payload: "11d10204616301013000", note: "1.1, no cr needed"),
     .init(type: "Hm", payload: "14d10204616301013000", note: "1.4, one ac"),
