@@ -62,4 +62,7 @@ extension NDEFRecord {
 
     /// Bytes from the one-character-per-byte form, or nil if a character is above U+00FF.
     public static func latin1Bytes(_ text: String) -> [UInt8]? { TextCoding.latin1Bytes(text) }
+
+    /// Bytes in the one-character-per-byte form (lossless for any bytes).
+    public static func latin1String(_ bytes: [UInt8]) -> String { TextCoding.latin1(bytes) }
 }

@@ -25,6 +25,17 @@ enum NDEFJSON {
         o.set("type", record.typeLatin1)
         o.set("id", record.identifierLatin1)
         o.set("payload", Hex.encode(record.payload))
+        switch connectivityJSONField(record, options: options) {
+        case .typed(let key, let value)?:
+            if record.typeNameFormat == .media { o.set("mimeType", record.typeLatin1) }
+            o.set(key, value)
+            return o.value
+        case .invalid(let reason)?:
+            o.set("invalid", reason)
+            return o.value
+        case nil:
+            break
+        }
         do {
             if let typed = try record.typed(options: options) {
                 typedFields(typed, into: &o)

@@ -64,6 +64,7 @@ extension NDEFJSON {
     /// Builds one record: from a typed field when one is present, else from tnf/type/payload.
     static func record(from json: JSONValue, path: String) throws -> NDEFRecord {
         guard case .object = json else { throw NDEFJSONError(path: path, reason: "expected an object") }
+        if let record = try connectivityRecord(fromJSON: json, path: path) { return record }
         let id = try latin1(json, "id", path) ?? []
         var record: NDEFRecord
         if let uri = try string(json, "uri", path) {

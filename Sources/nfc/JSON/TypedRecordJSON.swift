@@ -75,35 +75,13 @@ struct JSONReader {
 }
 
 /// Bytes as text, one character per byte (U+0000–U+00FF).
-func latin1String(_ bytes: [UInt8]) -> String {
-    var s = ""
-    s.unicodeScalars.append(contentsOf: bytes.map { Unicode.Scalar($0) })
-    return s
-}
+func latin1String(_ bytes: [UInt8]) -> String { NDEFRecord.latin1String(bytes) }
 
 /// The bytes of one-character-per-byte text; nil when a character is above U+00FF.
-func latin1Bytes(_ text: String) -> [UInt8]? {
-    var out: [UInt8] = []
-    for scalar in text.unicodeScalars {
-        guard scalar.value <= 0xFF else { return nil }
-        out.append(UInt8(truncatingIfNeeded: scalar.value))
-    }
-    return out
-}
+func latin1Bytes(_ text: String) -> [UInt8]? { NDEFRecord.latin1Bytes(text) }
 
 /// UTF-8 text if the bytes are valid UTF-8, else nil.
-func utf8Text(_ bytes: [UInt8]) -> String? {
-    var iterator = bytes.makeIterator()
-    var decoder = UTF8()
-    var s = ""
-    while true {
-        switch decoder.decode(&iterator) {
-        case .scalarValue(let v): s.unicodeScalars.append(v)
-        case .emptyInput: return s
-        case .error: return nil
-        }
-    }
-}
+func utf8Text(_ bytes: [UInt8]) -> String? { String(validating: bytes, as: UTF8.self) }
 
 /// A nested record in the generic JSON form: `tnf`, `type`, `id`, `payload`.
 func genericRecordJSON(_ record: NDEFRecord) -> JSONValue {

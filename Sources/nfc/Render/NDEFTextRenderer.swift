@@ -13,6 +13,17 @@ enum NDEFTextRenderer {
             if !record.identifier.isEmpty { head += " id \"\(record.identifierLatin1)\"" }
             head += ", \(record.payload.count) byte payload"
             lines.append(head)
+            switch connectivityJSONField(record, options: options) {
+            case .typed(let key, let value)?:
+                lines.append("    \(key): \(value.serialized())")
+                continue
+            case .invalid(let reason)?:
+                lines.append("    invalid: \(reason)")
+                lines.append("    payload: " + preview(record.payload))
+                continue
+            case nil:
+                break
+            }
             do {
                 if let typed = try record.typed(options: options) {
                     lines.append(contentsOf: describe(typed).map { "    " + $0 })

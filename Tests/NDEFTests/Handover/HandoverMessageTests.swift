@@ -38,7 +38,7 @@ struct HandoverMessageTests {
 
     @Test func selectNestedErrors() {
         // Nested message without ME.
-        #expect(errorCode { _ = try HandoverSelectRecord(wellKnown("Hs", bytes("13910204616301013000"))) } == .missingMessageEnd)
+        #expect(errorCode { _ = try HandoverSelectRecord(wellKnown("Hs", bytes("13910204616301013000"))) } == .truncated)
         // Bad nested ac: the error names the nested record.
         do {
             _ = try HandoverSelectRecord(wellKnown("Hs", bytes("13d10204616381013000")))
