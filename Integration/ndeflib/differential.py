@@ -495,7 +495,9 @@ def g_handover(rng):
     """A whole handover message: Hs/Hr/Hm/Hi first, then carrier (and auxiliary) records."""
     kind = rng.choice(["Hs", "Hs", "Hr", "Hr", "Hm", "Hi"])
     carriers, acs = [], []
-    for i in range(rng.choice([0, 1, 1, 2, 3])):
+    # A Handover Request carries at least one alternative carrier (Connection Handover 1.4,
+    # Handover Request Record); ndeflib accepts none, our strict decoder rightly does not.
+    for i in range(rng.choice([1, 1, 2, 3] if kind == "Hr" else [0, 1, 1, 2, 3])):
         ref = rng.choice(["0", "1", "bt", "wifi", "c%d" % i, "ü"]) + str(i)
         if kind == "Hr" and rng.random() < 0.3:
             ct = rng.choice(["application/vnd.bluetooth.ep.oob", "application/vnd.wfa.wsc",

@@ -22,11 +22,17 @@ public struct WiFiSimpleConfiguration: NDEFRecordConvertible, Hashable, Sendable
 
     /// The attributes, verbatim and in order.
     public var attributes: [Attribute]
+    /// Whether the payload starts with a 16-bit total length of the attributes. The WSC
+    /// specification uses both layouts under this media type (the NFC password token without,
+    /// the configuration token of some writers with); a payload is read as prefixed when its first
+    /// two bytes equal the length of the rest, and is written back the same way.
+    public var hasLengthPrefix: Bool
 
     /// Creates a configuration from its attributes.
     @inlinable
-    public init(attributes: [Attribute]) {
+    public init(attributes: [Attribute], hasLengthPrefix: Bool = false) {
         self.attributes = attributes
+        self.hasLengthPrefix = hasLengthPrefix
     }
 
     /// Creates the usual password token: Version 1.0, the credentials, and a WFA vendor
@@ -35,7 +41,7 @@ public struct WiFiSimpleConfiguration: NDEFRecordConvertible, Hashable, Sendable
         var attributes = [Attribute(type: .version, value: [0x10])]
         for credential in credentials { attributes.append(try credential.attribute()) }
         attributes.append(try WFAVendorExtension(version2: version2).attribute())
-        self.attributes = attributes
+        self.init(attributes: attributes)
     }
 
     /// Version (0x104A; high nibble major, low nibble minor; 0x10 in every v2 message), if present
@@ -71,7 +77,9 @@ public struct WiFiSimpleConfiguration: NDEFRecordConvertible, Hashable, Sendable
         guard !record.payload.isEmpty else {
             throw NDEFError(.truncated, "\(context): the payload holds no attribute", offset: 0)
         }
-        var cursor = PayloadCursor(record.payload[...], context: context)
+        let p = record.payload
+        let prefixed = p.count >= 2 && Int(p[0]) << 8 | Int(p[1]) == p.count - 2
+        var cursor = PayloadCursor(prefixed ? p[2...] : p[...], context: context)
         var attributes: [Attribute] = []
         while !cursor.isAtEnd {
             let start = cursor.offset
@@ -101,13 +109,20 @@ public struct WiFiSimpleConfiguration: NDEFRecordConvertible, Hashable, Sendable
             attributes.append(Attribute(type: type, value: value))
         }
         self.attributes = attributes
+        self.hasLengthPrefix = prefixed
     }
 
     public func record() throws(NDEFError) -> NDEFRecord {
         guard !attributes.isEmpty else {
             throw NDEFError(.invalidValue, "a Wi-Fi Simple Configuration record needs at least one attribute")
         }
-        return NDEFRecord(
-            typeNameFormat: .media, type: Self.mimeType, payload: try Self.encodeAttributes(attributes))
+        var payload = try Self.encodeAttributes(attributes)
+        if hasLengthPrefix {
+            guard payload.count <= 0xFFFF else {
+                throw NDEFError(.fieldTooLong, "attributes of \(payload.count) bytes do not fit a 16-bit length prefix")
+            }
+            payload.insert(contentsOf: [UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)], at: 0)
+        }
+        return NDEFRecord(typeNameFormat: .media, type: Self.mimeType, payload: payload)
     }
 }

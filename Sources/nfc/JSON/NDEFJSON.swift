@@ -31,6 +31,7 @@ enum NDEFJSON {
             o.set(key, value)
             return o.value
         case .invalid(let reason)?:
+            if record.typeNameFormat == .media { o.set("mimeType", record.typeLatin1) }
             o.set("invalid", reason)
             return o.value
         case nil:

@@ -118,6 +118,7 @@ extension WiFiSimpleConfiguration {
     /// `{"version": "1.0", "version2": "2.0", "credentials": [...], "attributes": [...]}`.
     var json: JSONValue {
         var o = JSONObjectBuilder()
+        if hasLengthPrefix { o.set("lengthPrefix", true) }
         o.set("version", version.map(versionString))
         o.set("version2", version2.map(versionString))
         o.set("credentials", .array(credentials.map(\.json)))
@@ -130,7 +131,7 @@ extension WiFiSimpleConfiguration {
     init(json: JSONValue, path: String = "wifiSimpleConfig") throws(TypedJSONError) {
         let r = try JSONReader(json, path: path)
         if r.has("attributes") {
-            self.init(attributes: try wscAttributes(r))
+            self.init(attributes: try wscAttributes(r), hasLengthPrefix: r.has("lengthPrefix") ? try r.bool("lengthPrefix") : false)
             return
         }
         var credentials: [Credential] = []
