@@ -1,13 +1,12 @@
 /// A Handover Initiate record (`Hi`): the first record of a Handover Initiate message
 /// (the start of a negotiated handover through a mediator).
 ///
-/// NFC Forum Connection Handover 1.4 section “Handover Initiate Record” (payload: version byte + nested NDEF message of
-/// ``AlternativeCarrierRecord``s; their references name carrier configuration records that
-/// follow this record in the outer message). Records of other types in the nested message are
-/// kept in ``otherRecords``; encoding writes the alternative carriers, then the other records.
-public struct HandoverInitiateRecord: NDEFRecordConvertible, Hashable, Sendable {
+/// Layout and coding are shared with the other carrier-list record: see
+/// ``CarrierListHandoverRecord`` (NFC Forum Connection Handover 1.4, “Handover Initiate Record”).
+public struct HandoverInitiateRecord: CarrierListHandoverRecord, Sendable {
     /// The record type, `Hi`.
     public static let recordType: [UInt8] = Array("Hi".utf8)
+    public static let recordName = "Handover Initiate"
 
     /// The Connection Handover version.
     public var version: HandoverVersion
@@ -24,30 +23,5 @@ public struct HandoverInitiateRecord: NDEFRecordConvertible, Hashable, Sendable 
         self.version = version
         self.alternativeCarriers = alternativeCarriers
         self.otherRecords = otherRecords
-    }
-
-    public init(_ record: NDEFRecord, options: NDEFDecodingOptions) throws(NDEFError) {
-        let name = "Handover Initiate"
-        let body = try HandoverPayload.decode(record, type: Self.recordType, name: name, options: options)
-        version = body.version
-        alternativeCarriers = []
-        otherRecords = []
-        for (i, nested) in body.records.enumerated() {
-            if nested.hasType(.wellKnown, AlternativeCarrierRecord.recordType) {
-                alternativeCarriers.append(
-                    try HandoverPayload.typed(AlternativeCarrierRecord.self, nested, index: i, name: name, options: options))
-            } else {
-                otherRecords.append(nested)
-            }
-        }
-    }
-
-    public func record() throws(NDEFError) -> NDEFRecord {
-        var records: [NDEFRecord] = []
-        for carrier in alternativeCarriers { records.append(try carrier.record()) }
-        records.append(contentsOf: otherRecords)
-        return NDEFRecord(
-            typeNameFormat: .wellKnown, type: Self.recordType,
-            payload: try HandoverPayload.encode(version: version, records: records))
     }
 }

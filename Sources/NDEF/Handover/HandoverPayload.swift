@@ -56,6 +56,24 @@ struct HandoverPayload {
         }
     }
 
+    /// Sorts nested records into alternative carriers and the rest. `special` sees every other
+    /// record first and returns true when it has taken it (Hs's `err`, Hr's `cr`).
+    static func splitCarriers(
+        _ records: [NDEFRecord], name: String, options: NDEFDecodingOptions,
+        special: (Int, NDEFRecord) throws(NDEFError) -> Bool
+    ) throws(NDEFError) -> ([AlternativeCarrierRecord], [NDEFRecord]) {
+        var carriers: [AlternativeCarrierRecord] = []
+        var others: [NDEFRecord] = []
+        for (i, nested) in records.enumerated() {
+            if nested.hasType(.wellKnown, AlternativeCarrierRecord.recordType) {
+                carriers.append(try typed(AlternativeCarrierRecord.self, nested, index: i, name: name, options: options))
+            } else if try !special(i, nested) {
+                others.append(nested)
+            }
+        }
+        return (carriers, others)
+    }
+
     /// The payload: the version byte and, when there are records, their message.
     static func encode(version: HandoverVersion, records: [NDEFRecord]) throws(NDEFError) -> [UInt8] {
         if records.isEmpty { return [version.rawValue] }

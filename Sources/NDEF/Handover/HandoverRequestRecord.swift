@@ -37,29 +37,24 @@ public struct HandoverRequestRecord: NDEFRecordConvertible, Hashable, Sendable {
         let name = "Handover Request"
         let strict = options.mode == .strict
         let body = try HandoverPayload.decode(record, type: Self.recordType, name: name, options: options)
-        version = body.version
-        collisionResolution = nil
-        alternativeCarriers = []
-        otherRecords = []
-        for (i, nested) in body.records.enumerated() {
-            if nested.hasType(.wellKnown, AlternativeCarrierRecord.recordType) {
-                alternativeCarriers.append(
-                    try HandoverPayload.typed(AlternativeCarrierRecord.self, nested, index: i, name: name, options: options))
-            } else if nested.hasType(.wellKnown, CollisionResolutionRecord.recordType) {
-                if collisionResolution != nil {
-                    if strict {
-                        throw NDEFError(
-                            .invalidPayload, "\(name) message: more than one collision resolution record", recordIndex: i)
-                    }
-                    otherRecords.append(nested)
-                } else {
-                    collisionResolution = try HandoverPayload.typed(
-                        CollisionResolutionRecord.self, nested, index: i, name: name, options: options)
-                }
+        var collision: CollisionResolutionRecord? = nil
+        var extra: [NDEFRecord] = []
+        let (carriers, others) = try HandoverPayload.splitCarriers(body.records, name: name, options: options) {
+            (i, nested) throws(NDEFError) -> Bool in
+            guard nested.hasType(.wellKnown, CollisionResolutionRecord.recordType) else { return false }
+            if collision == nil {
+                collision = try HandoverPayload.typed(CollisionResolutionRecord.self, nested, index: i, name: name, options: options)
+            } else if strict {
+                throw NDEFError(.invalidPayload, "\(name) message: more than one collision resolution record", recordIndex: i)
             } else {
-                otherRecords.append(nested)
+                extra.append(nested)
             }
+            return true
         }
+        version = body.version
+        collisionResolution = collision
+        alternativeCarriers = carriers
+        otherRecords = others + extra
         if strict {
             if collisionResolution == nil && version >= .v1_2 {
                 throw NDEFError(

@@ -37,28 +37,24 @@ public struct HandoverSelectRecord: NDEFRecordConvertible, Hashable, Sendable {
     public init(_ record: NDEFRecord, options: NDEFDecodingOptions) throws(NDEFError) {
         let name = "Handover Select"
         let body = try HandoverPayload.decode(record, type: Self.recordType, name: name, options: options)
-        version = body.version
-        alternativeCarriers = []
-        error = nil
-        otherRecords = []
-        for (i, nested) in body.records.enumerated() {
-            if nested.hasType(.wellKnown, AlternativeCarrierRecord.recordType) {
-                alternativeCarriers.append(
-                    try HandoverPayload.typed(AlternativeCarrierRecord.self, nested, index: i, name: name, options: options))
-            } else if nested.hasType(.wellKnown, HandoverErrorRecord.recordType) {
-                if error != nil {
-                    if options.mode == .strict {
-                        throw NDEFError(
-                            .invalidPayload, "\(name) message: more than one error record", recordIndex: i)
-                    }
-                    otherRecords.append(nested)
-                } else {
-                    error = try HandoverPayload.typed(HandoverErrorRecord.self, nested, index: i, name: name, options: options)
-                }
+        var error: HandoverErrorRecord? = nil
+        var extraErrors: [NDEFRecord] = []
+        let (carriers, others) = try HandoverPayload.splitCarriers(body.records, name: name, options: options) {
+            (i, nested) throws(NDEFError) -> Bool in
+            guard nested.hasType(.wellKnown, HandoverErrorRecord.recordType) else { return false }
+            if error == nil {
+                error = try HandoverPayload.typed(HandoverErrorRecord.self, nested, index: i, name: name, options: options)
+            } else if options.mode == .strict {
+                throw NDEFError(.invalidPayload, "\(name) message: more than one error record", recordIndex: i)
             } else {
-                otherRecords.append(nested)
+                extraErrors.append(nested)
             }
+            return true
         }
+        version = body.version
+        alternativeCarriers = carriers
+        self.error = error
+        otherRecords = others + extraErrors
     }
 
     public func record() throws(NDEFError) -> NDEFRecord {

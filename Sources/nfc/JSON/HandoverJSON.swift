@@ -163,8 +163,8 @@ extension HandoverRequestRecord {
     }
 }
 
-extension HandoverMediationRecord {
-    /// `{"version", "alternativeCarriers", "otherRecords"}`.
+extension CarrierListHandoverRecord {
+    /// `{"version", "alternativeCarriers", "otherRecords"}` (Hm and Hi share it).
     var json: JSONValue {
         var o = JSONObjectBuilder()
         o.set("version", version.json)
@@ -173,23 +173,7 @@ extension HandoverMediationRecord {
         return o.value
     }
 
-    init(json: JSONValue, path: String = "handoverMediation") throws(TypedJSONError) {
-        let r = try JSONReader(json, path: path)
-        self.init(version: try HandoverVersion(json: r), alternativeCarriers: try readCarriers(r), otherRecords: try readOtherRecords(r))
-    }
-}
-
-extension HandoverInitiateRecord {
-    /// `{"version", "alternativeCarriers", "otherRecords"}`.
-    var json: JSONValue {
-        var o = JSONObjectBuilder()
-        o.set("version", version.json)
-        o.set("alternativeCarriers", handoverCarriersJSON(alternativeCarriers))
-        o.set("otherRecords", .array(otherRecords.map(genericRecordJSON)))
-        return o.value
-    }
-
-    init(json: JSONValue, path: String = "handoverInitiate") throws(TypedJSONError) {
+    init(json: JSONValue, path: String) throws(TypedJSONError) {
         let r = try JSONReader(json, path: path)
         self.init(version: try HandoverVersion(json: r), alternativeCarriers: try readCarriers(r), otherRecords: try readOtherRecords(r))
     }
