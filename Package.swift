@@ -5,11 +5,13 @@ import PackageDescription
 /// Layers (see ../shared/design/ARCHITECTURE.md): a module imports only modules on lower rows.
 let package = Package(
     name: "OpenCoreNFC",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "OpenCoreNFC", targets: ["OpenCoreNFC"]),
         .library(name: "NDEF", targets: ["NDEF"]),
         .library(name: "NFCBytes", targets: ["NFCBytes"]),
+        .library(name: "NFCTransport", targets: ["NFCTransport"]),
+        .library(name: "NFCSimulator", targets: ["NFCSimulator"]),
         .executable(name: "nfc", targets: ["nfc"]),
         .executable(name: "nfc-bench", targets: ["nfc-bench"]),
     ],
@@ -21,19 +23,25 @@ let package = Package(
         .target(name: "NFCBytes"),
         // Row 1
         .target(name: "NDEF", dependencies: ["NFCBytes"]),
+        // Row 2
+        .target(name: "NFCTransport", dependencies: ["NFCBytes"]),
+        // Row 3 (the simulator must not import NFCTags: it is an independent reading of the specs)
+        .target(name: "NFCSimulator", dependencies: ["NFCTransport", "NFCBytes"]),
         // Row 4
         .target(name: "OpenCoreNFC", dependencies: ["NDEF", "NFCBytes"]),
         // Row 5
         .executableTarget(
             name: "nfc",
             dependencies: [
-                "OpenCoreNFC", "NDEF", "NFCBytes",
+                "OpenCoreNFC", "NDEF", "NFCBytes", "NFCTransport", "NFCSimulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(name: "nfc-bench", dependencies: ["NDEF", "NFCBytes"]),
         // Test support (no product ships it)
         .target(name: "NFCTestSupport", dependencies: ["NDEF", "NFCBytes"]),
+        .testTarget(name: "NFCTransportTests", dependencies: ["NFCTransport", "NFCTestSupport"]),
+        .testTarget(name: "NFCSimulatorTests", dependencies: ["NFCSimulator", "NFCTransport", "NFCBytes", "NFCTestSupport"]),
         .testTarget(name: "NFCBytesTests", dependencies: ["NFCBytes", "NFCTestSupport"]),
         .testTarget(name: "NDEFTests", dependencies: ["NDEF", "NFCBytes", "NFCTestSupport"]),
         .testTarget(name: "OpenCoreNFCTests", dependencies: ["OpenCoreNFC", "NDEF", "NFCTestSupport"]),

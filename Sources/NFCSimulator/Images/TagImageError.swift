@@ -1,0 +1,51 @@
+/// A tag image that cannot be loaded: unreadable, malformed, or describing a tag that cannot exist.
+public struct TagImageError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What went wrong, as a stable, comparable value.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        public let name: String
+        private init(_ name: String) { self.name = name }
+        public var description: String { name }
+
+        /// The file cannot be read or written.
+        public static let io = Code("io")
+        /// Not JSON, or not the image format (a missing or mistyped field).
+        public static let malformed = Code("malformed")
+        /// An image format version this build does not know.
+        public static let unsupportedVersion = Code("unsupportedVersion")
+        /// A tag type this build does not know.
+        public static let unknownType = Code("unknownType")
+        /// A field holds a value the chip cannot have (a UID of the wrong length, memory of the
+        /// wrong size, a configuration byte out of range, a file larger than its declared size).
+        public static let invalidValue = Code("invalidValue")
+    }
+
+    public let code: Code
+    /// Where in the image: a field path such as `memory` or `files[1].data`.
+    public let field: String
+    /// What is wrong, for people.
+    public let reason: String
+
+    public init(_ code: Code, field: String = "", _ reason: String) {
+        self.code = code
+        self.field = field
+        self.reason = reason
+    }
+
+    public static func == (lhs: TagImageError, rhs: TagImageError) -> Bool { lhs.code == rhs.code }
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+
+    public var description: String {
+        field.isEmpty ? "\(code.name): \(reason)" : "\(code.name) at \(field): \(reason)"
+    }
+}
+
+/// A virtual tag whose whole state saves to and loads from a tag image.
+public protocol TagImageRepresentable: VirtualTag {
+    /// The type-specific part of the image (UID, memory, files, configuration, counters, keys).
+    associatedtype Image: Codable, Sendable, Hashable
+    /// The tag's state as an image.
+    var image: Image { get }
+    /// Rebuilds a tag from an image, checking that it describes a tag that can exist.
+    /// - Throws: ``TagImageError`` `.invalidValue` naming the field.
+    init(image: Image) throws(TagImageError)
+}

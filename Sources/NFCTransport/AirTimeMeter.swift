@@ -1,0 +1,77 @@
+import Synchronization
+
+/// Commands, bytes and air time counted over some span (a connection, a session, a field).
+///
+/// Bytes are those the caller passed to and got from `transceive` (no CRC, LEN or ISO-DEP
+/// framing); air time includes all framing, turnarounds and tag processing.
+public struct ExchangeStatistics: Sendable, Hashable, CustomStringConvertible {
+    public var commands: Int
+    public var bytesSent: Int
+    public var bytesReceived: Int
+    public var airTime: Duration
+
+    public init(commands: Int = 0, bytesSent: Int = 0, bytesReceived: Int = 0, airTime: Duration = .zero) {
+        self.commands = commands
+        self.bytesSent = bytesSent
+        self.bytesReceived = bytesReceived
+        self.airTime = airTime
+    }
+
+    /// Air time in whole microseconds (rounded), the unit `--stats` prints.
+    public var airTimeMicroseconds: Int64 {
+        let (seconds, attoseconds) = airTime.components
+        return seconds * 1_000_000 + (attoseconds + 500_000_000_000) / 1_000_000_000_000
+    }
+
+    public static func + (lhs: ExchangeStatistics, rhs: ExchangeStatistics) -> ExchangeStatistics {
+        ExchangeStatistics(
+            commands: lhs.commands + rhs.commands,
+            bytesSent: lhs.bytesSent + rhs.bytesSent,
+            bytesReceived: lhs.bytesReceived + rhs.bytesReceived,
+            airTime: lhs.airTime + rhs.airTime
+        )
+    }
+
+    public var description: String {
+        "\(commands) commands, \(bytesSent) B sent, \(bytesReceived) B received, \(airTimeMicroseconds) µs air time"
+    }
+}
+
+/// A thread-safe counter every driver reports each exchange into.
+///
+/// The simulator reports the air time of its model; a hardware driver reports the wall-clock
+/// time of each exchange.
+public final class AirTimeMeter: Sendable {
+    private let state = Mutex(ExchangeStatistics())
+
+    public init() {}
+
+    /// Adds one exchange.
+    public func record(sent: Int, received: Int, airTime: Duration) {
+        state.withLock {
+            $0.commands += 1
+            $0.bytesSent += sent
+            $0.bytesReceived += received
+            $0.airTime += airTime
+        }
+    }
+
+    /// Adds air time that carried no command of the caller's (activation, chaining overhead is
+    /// counted with its command instead).
+    public func record(airTime: Duration) {
+        state.withLock { $0.airTime += airTime }
+    }
+
+    /// The totals so far.
+    public var statistics: ExchangeStatistics { state.withLock { $0 } }
+
+    /// Returns the totals so far and starts again from zero.
+    @discardableResult
+    public func reset() -> ExchangeStatistics {
+        state.withLock {
+            let old = $0
+            $0 = ExchangeStatistics()
+            return old
+        }
+    }
+}

@@ -1,0 +1,109 @@
+/// What a reader learned about a target while detecting and activating it.
+///
+/// `identifier` is the UID as users see it: ISO/IEC 14443 UIDs in transmission order, ISO/IEC
+/// 15693 UIDs most significant byte first (`E0 04 …`, the reverse of the wire order), FeliCa IDm.
+public struct TargetInfo: Sendable, Hashable, CustomStringConvertible {
+    /// An opaque value by which the driver that reported the target finds it again.
+    public var handle: UInt64
+    /// UID, PUPI or IDm.
+    public var identifier: [UInt8]
+    /// The technology-specific activation data.
+    public var parameters: Parameters
+
+    public init(handle: UInt64, identifier: [UInt8], parameters: Parameters) {
+        self.handle = handle
+        self.identifier = identifier
+        self.parameters = parameters
+    }
+
+    /// The technology-specific activation data.
+    public enum Parameters: Sendable, Hashable {
+        case iso14443A(ISO14443A)
+        case iso14443B(ISO14443B)
+        case iso15693(ISO15693)
+        case felica(FeliCa)
+    }
+
+    /// ISO/IEC 14443-3 Type A activation: ATQA, SAK and (for ISO-DEP cards) the ATS.
+    public struct ISO14443A: Sendable, Hashable {
+        /// ATQA as sent, least significant byte first on the wire; here as a 16-bit value (byte 1 | byte 2 << 8).
+        public var atqa: UInt16
+        /// The final SAK.
+        public var sak: UInt8
+        /// The ATS, when the card is ISO/IEC 14443-4 compliant and was activated with RATS.
+        public var ats: AnswerToSelect?
+        public init(atqa: UInt16, sak: UInt8, ats: AnswerToSelect? = nil) {
+            self.atqa = atqa
+            self.sak = sak
+            self.ats = ats
+        }
+        /// SAK bit 6: the card speaks ISO/IEC 14443-4 (ISO/IEC 14443-3 §6.5.3.4).
+        public var supportsISODEP: Bool { sak & 0x20 != 0 }
+    }
+
+    /// ISO/IEC 14443-3 Type B activation: ATQB fields and the answer to ATTRIB.
+    public struct ISO14443B: Sendable, Hashable {
+        public var applicationData: [UInt8]
+        public var protocolInfo: [UInt8]
+        public var higherLayerResponse: [UInt8]
+        public init(applicationData: [UInt8], protocolInfo: [UInt8], higherLayerResponse: [UInt8] = []) {
+            self.applicationData = applicationData
+            self.protocolInfo = protocolInfo
+            self.higherLayerResponse = higherLayerResponse
+        }
+    }
+
+    /// ISO/IEC 15693-3 inventory response: DSFID (the UID is the identifier).
+    public struct ISO15693: Sendable, Hashable {
+        public var dsfid: UInt8
+        public init(dsfid: UInt8) { self.dsfid = dsfid }
+    }
+
+    /// FeliCa polling response: PMm and the system code polled for (JIS X 6319-4 §9.1).
+    public struct FeliCa: Sendable, Hashable {
+        /// Manufacture parameter, 8 bytes: IC code and maximum response time parameters.
+        public var pmm: [UInt8]
+        /// The system code the card answered for.
+        public var systemCode: UInt16
+        /// The highest bit rate the card offers.
+        public var maximumBitRate: BitRate
+        public init(pmm: [UInt8], systemCode: UInt16, maximumBitRate: BitRate = .kbps212) {
+            self.pmm = pmm
+            self.systemCode = systemCode
+            self.maximumBitRate = maximumBitRate
+        }
+    }
+
+    /// The technology of the target.
+    public var technology: Technology {
+        switch parameters {
+        case .iso14443A: .iso14443A
+        case .iso14443B: .iso14443B
+        case .iso15693: .iso15693
+        case .felica: .felica
+        }
+    }
+
+    /// Whether `transceive` carries ISO 7816 APDUs (the ISO-DEP layer is handled by the driver).
+    public var speaksISODEP: Bool {
+        switch parameters {
+        case .iso14443A(let a): a.ats != nil
+        case .iso14443B: true
+        case .iso15693, .felica: false
+        }
+    }
+
+    /// For ISO/IEC 15693 tags, the IC manufacturer code (UID byte 7, after `E0`, ISO/IEC 7816-6).
+    public var icManufacturerCode: UInt8? {
+        guard case .iso15693 = parameters, identifier.count == 8 else { return nil }
+        return identifier[1]
+    }
+
+    public var description: String {
+        let uid = identifier.map { byte in
+            let digits = Array("0123456789abcdef")
+            return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
+        }.joined()
+        return "\(technology) \(uid)"
+    }
+}

@@ -1,0 +1,33 @@
+import NFCTransport
+import Testing
+
+@Suite struct AnswerToSelectTests {
+    @Test func parsesAllInterfaceBytes() throws {
+        // TL=06, T0=78 (TA TB TC present, FSCI 8), TA=77 (all rates), TB=81 (FWI 8, SFGI 1), TC=02, one historical byte 80.
+        let ats = try AnswerToSelect(bytes: [0x06, 0x78, 0x77, 0x81, 0x02, 0x80])
+        #expect(ats.frameSize == 256)
+        #expect(ats.maximumBitRate == .kbps848)
+        #expect(ats.fwi == 8)
+        #expect(ats.supportsCID)
+        #expect(ats.historicalBytes == [0x80])
+        #expect(ats.bytes == [0x06, 0x78, 0x77, 0x81, 0x02, 0x80])
+    }
+
+    @Test func defaultsWhenOnlyTL() throws {
+        let ats = try AnswerToSelect(bytes: [0x01])
+        #expect(ats.frameSize == 32)
+        #expect(ats.maximumBitRate == .kbps106)
+        #expect(ats.fwi == 4)
+    }
+
+    @Test(arguments: [[UInt8](), [0x05, 0x78], [0x03, 0x78, 0x77], [0x02, 0x80]])
+    func rejectsMalformed(_ bytes: [UInt8]) {
+        #expect(throws: TransportError(.protocolViolation)) { try AnswerToSelect(bytes: bytes) }
+    }
+
+    @Test func frameWaitingTime() {
+        // FWT = 256·16/fc·2^FWI; FWI 4 → 4.833 ms.
+        let ats = AnswerToSelect(tb: 0x40)
+        #expect(ats.frameWaitingTime == .nanoseconds(4_833_038))
+    }
+}
