@@ -1,0 +1,164 @@
+import Foundation
+
+/// The JSON tag image file: a versioned envelope around one tag's ``TagImageRepresentable/Image``.
+///
+/// ```json
+/// { "format": "opencorenfc-tag-image", "version": 1, "type": "ntag213", "tag": { … } }
+/// ```
+/// `type` names the tag kind (the names `nfc tag new` takes); `tag` is that kind's image. The
+/// format is documented in docs/tag-images.md. Loading checks everything and answers a
+/// ``TagImageError`` naming the field; saving is atomic (temporary file, fsync, rename).
+public enum TagImageFile {
+    /// The value of the `format` field.
+    public static let format = "opencorenfc-tag-image"
+    /// The newest image version this build writes and reads.
+    public static let version = 1
+    /// The largest image file accepted (a 32 KB Type 4 tag is about 70 KB of JSON).
+    public static let maximumFileSize = 4 << 20
+
+    /// Decodes an image.
+    public static func decode(_ bytes: [UInt8]) throws(TagImageError) -> any VirtualTag {
+        guard bytes.count <= maximumFileSize else {
+            throw TagImageError(.malformed, "\(bytes.count) bytes is larger than any tag image (\(maximumFileSize) at most)")
+        }
+        do {
+            return try JSONDecoder().decode(Envelope.self, from: Data(bytes)).tag
+        } catch let error as TagImageError {
+            throw error
+        } catch let error as DecodingError {
+            throw TagImageError(.malformed, field: error.fieldPath, error.summary)
+        } catch {
+            throw TagImageError(.malformed, "\(error)")
+        }
+    }
+
+    /// Encodes a tag as an image (pretty-printed JSON, fields in a fixed order).
+    public static func encode(_ tag: any VirtualTag) throws(TagImageError) -> [UInt8] {
+        guard TagImageKinds.all.contains(where: { $0.typeName(tag) != nil }) else {
+            throw TagImageError(.unknownType, "\(type(of: tag)) has no image format")
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .withoutEscapingSlashes]
+        do {
+            var data = try encoder.encode(Envelope(tag: tag))
+            data.append(0x0A)
+            return [UInt8](data)
+        } catch {
+            throw TagImageError(.malformed, "cannot encode \(type(of: tag)): \(error)")
+        }
+    }
+
+    /// Loads the image at `path`.
+    public static func load(_ path: String) throws(TagImageError) -> any VirtualTag {
+        try decode(AtomicFile.read(path, limit: maximumFileSize))
+    }
+
+    /// Saves a tag's image at `path` atomically: a crash mid-save leaves the old file intact.
+    public static func save(_ tag: any VirtualTag, to path: String) throws(TagImageError) {
+        try AtomicFile.write(encode(tag), to: path)
+    }
+
+    enum Key: String, CodingKey {
+        case format, version, type, tag
+    }
+
+    struct Envelope: Codable {
+        let tag: any VirtualTag
+
+        init(tag: any VirtualTag) { self.tag = tag }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Key.self)
+            let format = try container.decode(String.self, forKey: .format)
+            guard format == TagImageFile.format else {
+                throw TagImageError(.malformed, field: "format", "\"\(format)\" is not \"\(TagImageFile.format)\"")
+            }
+            let version = try container.decode(Int.self, forKey: .version)
+            guard version == TagImageFile.version else {
+                throw TagImageError(.unsupportedVersion, field: "version", "version \(version); this build reads version \(TagImageFile.version)")
+            }
+            let typeName = try container.decode(String.self, forKey: .type)
+            guard let kind = TagImageKinds.all.first(where: { $0.typeNames.contains(typeName) }) else {
+                let known = TagImageKinds.all.flatMap(\.typeNames).joined(separator: ", ")
+                throw TagImageError(.unknownType, field: "type", "\"\(typeName)\" is not a tag type (known: \(known))")
+            }
+            let tag: any VirtualTag
+            do {
+                tag = try kind.decode(container)
+            } catch let error as TagImageError {
+                throw TagImageError(error.code, field: error.field.isEmpty ? "tag" : "tag.\(error.field)", error.reason)
+            }
+            guard kind.typeName(tag) == typeName else {
+                throw TagImageError(.invalidValue, field: "type", "\"\(typeName)\" but the tag describes a \(kind.typeName(tag) ?? "different tag")")
+            }
+            self.tag = tag
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            guard let kind = TagImageKinds.all.first(where: { $0.typeName(tag) != nil }), let name = kind.typeName(tag) else {
+                throw TagImageError(.unknownType, "\(type(of: tag)) has no image format")
+            }
+            try container.encode(TagImageFile.format, forKey: .format)
+            try container.encode(TagImageFile.version, forKey: .version)
+            try container.encode(name, forKey: .type)
+            try kind.encode(tag, &container)
+        }
+    }
+}
+
+/// One kind of tag that tag image files can hold: its type names and how to code it.
+public struct TagImageKind: Sendable {
+    /// The `type` values this kind answers to.
+    public let typeNames: [String]
+    let decode: @Sendable (KeyedDecodingContainer<TagImageFile.Key>) throws -> any VirtualTag
+    let encode: @Sendable (any VirtualTag, inout KeyedEncodingContainer<TagImageFile.Key>) throws -> Void
+    /// The `type` value of a tag of this kind, `nil` for tags of other kinds.
+    let typeName: @Sendable (any VirtualTag) -> String?
+
+    /// A kind for one image-representable tag type.
+    /// - Parameter name: the `type` value of a given tag (e.g. from its model).
+    init<T: TagImageRepresentable>(_ type: T.Type, typeNames: [String], name: @escaping @Sendable (T) -> String) {
+        self.typeNames = typeNames
+        self.decode = { container in
+            let image = try container.decode(T.Image.self, forKey: .tag)
+            return try T(image: image)
+        }
+        self.encode = { tag, container in
+            guard let tag = tag as? T else { return }
+            try container.encode(tag.image, forKey: .tag)
+        }
+        self.typeName = { tag in (tag as? T).map(name) }
+    }
+}
+
+extension DecodingError {
+    /// The coding path as `tag.memory` or `files[1].data`.
+    var fieldPath: String {
+        let path: [any CodingKey] = switch self {
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context): context.codingPath
+        case .keyNotFound(let key, let context): context.codingPath + [key]
+        @unknown default: []
+        }
+        var text = ""
+        for key in path {
+            if let index = key.intValue {
+                text += "[\(index)]"
+            } else {
+                text += text.isEmpty ? key.stringValue : ".\(key.stringValue)"
+            }
+        }
+        return text
+    }
+
+    /// What is wrong, in a few words.
+    var summary: String {
+        switch self {
+        case .typeMismatch(let type, _): "expected \(type)"
+        case .valueNotFound(let type, _): "missing \(type) value"
+        case .keyNotFound: "missing field"
+        case .dataCorrupted(let context): context.debugDescription
+        @unknown default: "\(self)"
+        }
+    }
+}
