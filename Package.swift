@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "OpenCoreNFC", targets: ["OpenCoreNFC"]),
         .library(name: "NDEF", targets: ["NDEF"]),
         .library(name: "NFCBytes", targets: ["NFCBytes"]),
+        .library(name: "ISO7816", targets: ["ISO7816"]),
         .library(name: "NFCTransport", targets: ["NFCTransport"]),
         .library(name: "NFCSimulator", targets: ["NFCSimulator"]),
         .executable(name: "nfc", targets: ["nfc"]),
@@ -23,6 +24,7 @@ let package = Package(
         .target(name: "NFCBytes"),
         // Row 1
         .target(name: "NDEF", dependencies: ["NFCBytes"]),
+        .target(name: "ISO7816"),
         // Row 2
         .target(name: "NFCTransport", dependencies: ["NFCBytes"]),
         // Row 3 (the simulator must not import NFCTags: it is an independent reading of the specs)
@@ -40,6 +42,7 @@ let package = Package(
         .executableTarget(name: "nfc-bench", dependencies: ["NDEF", "NFCBytes"]),
         // Test support (no product ships it)
         .target(name: "NFCTestSupport", dependencies: ["NDEF", "NFCBytes"]),
+        .testTarget(name: "ISO7816Tests", dependencies: ["ISO7816", "NFCTestSupport"]),
         .testTarget(name: "NFCTransportTests", dependencies: ["NFCTransport", "NFCTestSupport"]),
         .testTarget(name: "NFCSimulatorTests", dependencies: ["NFCSimulator", "NFCTransport", "NFCBytes", "NFCTestSupport"]),
         .testTarget(name: "NFCBytesTests", dependencies: ["NFCBytes", "NFCTestSupport"]),
