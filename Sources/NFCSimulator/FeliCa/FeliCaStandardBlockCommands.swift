@@ -72,11 +72,11 @@ extension FeliCaStandardTag {
                 services[target.service].blocks[target.blockNumber] = data
             }
         }
-        // Cyclic records: the m new ones take block numbers 0…m−1, the older ones move down.
+        // Cyclic records: the m new ones take block numbers 0…m−1 (each once), the older ones move down.
         for (service, writes) in cyclic.sorted(by: { $0.key < $1.key }) {
             var fresh = [[UInt8]](repeating: [], count: writes.count)
             for write in writes {
-                guard write.number < writes.count else {
+                guard write.number < writes.count, fresh[write.number].isEmpty else {
                     return answer(Self.writeResponse, idm, FeliCaStatus(write.flag, .illegalBlockNumber))
                 }
                 fresh[write.number] = write.data

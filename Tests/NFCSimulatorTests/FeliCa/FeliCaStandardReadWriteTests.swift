@@ -82,6 +82,11 @@ struct FeliCaStandardReadWriteTests {
         #expect(send(&card, F.read(common, service: 0x108F, blocks: [0, 1, 2, 3, 4])) == expected)
         let six = F.write(common, services: [0x108D], elements: (0..<6).map { F.element(UInt16($0 % 5)) }, data: (0..<6).map { _ in F.filled(9) })
         #expect(send(&card, six) == F.status(0x09, common, 0x06, 0xAF))
+        let twice = F.write(common, services: [0x108D], elements: [F.element(0), F.element(0)], data: [F.filled(7), F.filled(8)])
+        #expect(send(&card, twice) == F.status(0x09, common, 0x02, 0xA8))
+        let gap = F.write(common, services: [0x108D], elements: [F.element(1)], data: [F.filled(7)])
+        #expect(send(&card, gap) == F.status(0x09, common, 0x01, 0xA8))
+        #expect(send(&card, F.read(common, service: 0x108F, blocks: [0]))?.suffix(16).first == 6)
     }
 
     @Test("Purse decrement and cashback (access mode 001) move the balance, within limits")
