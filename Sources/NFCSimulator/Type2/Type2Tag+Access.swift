@@ -1,5 +1,5 @@
 extension Type2Tag {
-    /// The ACCESS byte of CFG1 (NTAG21x §8.5.7 Table 11, MF0ULX1 §8.5.7).
+    /// The ACCESS byte of CFG1 (NTAG21x and MF0ULX1 data sheets, “Configuration pages”).
     public struct Access: OptionSet, Sendable, Hashable {
         public let rawValue: UInt8
         public init(rawValue: UInt8) { self.rawValue = rawValue }
@@ -53,7 +53,7 @@ extension Type2Tag {
 
     // MARK: PWD_AUTH
 
-    /// PWD_AUTH (NTAG21x §10.7, MF0ULX1 §9.9): the password against PWD; PACK and AUTHENTICATED
+    /// PWD_AUTH (NTAG21x §10.7; MF0ULX1 “PWD_AUTH”): the password against PWD; PACK and AUTHENTICATED
     /// on a match. A mismatch answers NAK 0h and counts towards AUTHLIM; the attempt that reaches
     /// the limit, and every attempt after it (right password or not), answers NAK 4h. Attempts
     /// are counted only while AUTHLIM is non-zero; a success resets the count.
@@ -77,7 +77,7 @@ extension Type2Tag {
     // MARK: Counters
 
     /// READ_CNT (NTAG21x §10.6: address 02h, NFC_CNT_EN set, password if NFC_CNT_PWD_PROT;
-    /// MF0ULX1 §9.6: counters 0–2): the 24-bit value, least significant byte first.
+    /// MF0ULX1 “READ_CNT”: counters 0–2): the 24-bit value, least significant byte first.
     mutating func readCounter(_ address: Int) -> TagAnswer {
         let index: Int
         if model.isNTAG {
@@ -92,7 +92,7 @@ extension Type2Tag {
         return .bytes([UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF)])
     }
 
-    /// INCR_CNT (MF0ULX1 §9.7): adds the 24-bit operand (LSB first; the fourth data byte is
+    /// INCR_CNT (MF0ULX1 “INCR_CNT”): adds the 24-bit operand (LSB first; the fourth data byte is
     /// ignored) to counter 0–2. An increment past FFFFFFh is refused with NAK 0h and leaves the
     /// counter as it was.
     mutating func incrementCounter(_ address: Int, by operand: [UInt8]) -> TagAnswer {
@@ -104,7 +104,7 @@ extension Type2Tag {
         return TagAnswer(.ack, processingTime: Self.eepromWriteTime, writesMemory: true)
     }
 
-    /// CHECK_TEARING_EVENT (MF0ULX1 §9.8): the tearing flag of counter 0–2, BDh when its last
+    /// CHECK_TEARING_EVENT (MF0ULX1 “CHECK_TEARING_EVENT”): the tearing flag of counter 0–2, BDh when its last
     /// increment completed.
     mutating func checkTearingEvent(_ address: Int) -> TagAnswer {
         guard address < 3 else { return nak(.invalidArgument) }
@@ -112,7 +112,7 @@ extension Type2Tag {
     }
 
     /// The NFC counter counts the first successful READ or FAST_READ after power-on when
-    /// NFC_CNT_EN is set; it stops at FFFFFFh (NTAG21x §8.7). Returns whether EEPROM changed.
+    /// NFC_CNT_EN is set; it stops at FFFFFFh (NTAG21x “NFC counter function”). Returns whether EEPROM changed.
     mutating func countNFCRead() -> Bool {
         guard model.isNTAG, !nfcCounterIncremented, effective.access.contains(.nfcCounterEnabled) else { return false }
         nfcCounterIncremented = true

@@ -1,5 +1,5 @@
 extension Type2Tag {
-    /// Whether lock bits make a page read-only (NTAG21x §8.5.2–8.5.3, MF0ULX1 §8.5.2–8.5.3).
+    /// Whether lock bits make a page read-only (NTAG21x §8.5.2–8.5.3; MF0ULX1 “Lock byte 0 and 1”, “Dynamic lock bytes”).
     ///
     /// Pages 00h–01h are locked at production. Pages 03h–0Fh follow the static lock bits of
     /// page 02h (lock byte 0 bits 3–7 lock pages 03h–07h, lock byte 1 bits 0–7 pages 08h–0Fh).

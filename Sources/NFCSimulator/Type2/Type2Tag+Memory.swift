@@ -1,7 +1,7 @@
 extension Type2Tag {
     // MARK: READ and FAST_READ
 
-    /// READ (NTAG21x §10.2, MF0ULX1 §9.3): four pages from `start`.
+    /// READ (NTAG21x §10.2; MF0ULX1 “READ”): four pages from `start`.
     ///
     /// Past the last page the read rolls over to page 00h (on NTAG213, READ 2Ah returns pages
     /// 2Ah, 2Bh, 2Ch, 00h). While PROT is set and the tag is not authenticated, a start at or past
@@ -23,7 +23,7 @@ extension Type2Tag {
         return .bytes(bytes, writesMemory: counted)
     }
 
-    /// FAST_READ (NTAG21x §10.3, MF0ULX1 §9.4): pages `start` through `end` in one frame.
+    /// FAST_READ (NTAG21x §10.3; MF0ULX1 “FAST_READ”): pages `start` through `end` in one frame.
     ///
     /// NAK 0h when `start` > `end`, when either is past the last page, or when PROT is set, the tag
     /// is not authenticated and `end` is at or past AUTH0. PWD and PACK read as zeros.
@@ -47,7 +47,7 @@ extension Type2Tag {
 
     // MARK: WRITE and COMPATIBILITY_WRITE
 
-    /// WRITE (NTAG21x §10.4, MF0ULX1 §9.5): one page, ACK after the EEPROM is programmed.
+    /// WRITE (NTAG21x §10.4; MF0ULX1 “WRITE”): one page, ACK after the EEPROM is programmed.
     ///
     /// NAK 0h for pages 00h–01h (the serial number, locked at production), a page past the end, a
     /// page locked by the static or dynamic lock bits, CFG0/CFG1 when CFGLCK is in force, or any
@@ -59,7 +59,7 @@ extension Type2Tag {
         return TagAnswer(.ack, processingTime: Self.eepromWriteTime, writesMemory: true)
     }
 
-    /// COMPATIBILITY_WRITE part 1 (NTAG21x §10.5, MF0ULX1 §9.5.2): the address, checked as for
+    /// COMPATIBILITY_WRITE part 1 (NTAG21x §10.5; MF0ULX1 “COMPATIBILITY_WRITE”): the address, checked as for
     /// WRITE; ACK and wait for the data.
     mutating func compatibilityWriteAddress(_ address: Int) -> TagAnswer {
         guard isWritable(address) else { return nak(.invalidArgument) }

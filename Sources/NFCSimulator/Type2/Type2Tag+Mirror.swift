@@ -1,5 +1,5 @@
 extension Type2Tag {
-    /// What MIRROR_CONF (CFG0 byte 0, bits 7–6) asks NTAG21x to mirror (NTAG21x §8.9).
+    /// What MIRROR_CONF (CFG0 byte 0, bits 7–6) asks NTAG21x to mirror (NTAG21x “ASCII mirror function”).
     public enum MirrorConfiguration: UInt8, Sendable, Hashable, CaseIterable {
         case none = 0
         /// The UID as 14 upper-case hex digits.
@@ -20,7 +20,7 @@ extension Type2Tag {
         }
     }
 
-    /// The mirror in force, if any (NTAG21x §8.9).
+    /// The mirror in force, if any (NTAG21x “ASCII mirror function”).
     ///
     /// MIRROR_CONF takes effect at power-on; MIRROR_PAGE (CFG0 byte 2) and MIRROR_BYTE (CFG0
     /// byte 0, bits 5–4) are read at each command. The mirror starts at byte MIRROR_BYTE of

@@ -2,7 +2,8 @@ extension Type2Tag {
     /// The chip a ``Type2Tag`` models: its memory map, version bytes and command set.
     ///
     /// NTAG213/215/216: NXP NTAG213/215/216 product data sheet Rev. 3.2, §8.5 (memory
-    /// organization) and §10 (commands). MIFARE Ultralight EV1: NXP MF0ULX1 Rev. 3.x, §8.5 and §9.
+    /// organization) and §10 (commands). MIFARE Ultralight EV1: NXP MF0ULX1 Rev. 3.x, “Memory
+    /// organization” and “MIFARE Ultralight EV1 commands”.
     public enum Model: String, Codable, Sendable, Hashable, CaseIterable, CustomStringConvertible {
         /// NTAG213: 45 pages, 144 bytes of user memory.
         case ntag213
@@ -73,7 +74,7 @@ extension Type2Tag {
         /// PACK (2 bytes) and 2 RFUI bytes; reads back as zeros.
         public var packPage: Int { pageCount - 1 }
 
-        /// The 8 bytes GET_VERSION answers (NTAG21x §10.1 Table 26; MF0ULX1 §9.2 Table 14).
+        /// The 8 bytes GET_VERSION answers (NTAG21x §10.1; MF0ULX1 “GET_VERSION”).
         public var versionBytes: [UInt8] {
             switch self {
             case .ntag213: [0x00, 0x04, 0x04, 0x02, 0x01, 0x00, 0x0F, 0x03]

@@ -27,11 +27,11 @@ public struct Type2Tag: TagImageRepresentable, Hashable {
     /// Unsuccessful PWD_AUTH attempts since the last successful one (non-volatile, AUTHLIM).
     public internal(set) var failedAuthentications: Int
 
-    /// The ISO/IEC 14443-3 state (NTAG21x §8.4, MF0ULX1 §8.4).
+    /// The ISO/IEC 14443-3 state (NTAG21x §8.4; MF0ULX1 “State diagram”).
     public internal(set) var state: State = .idle
     /// The page COMPATIBILITY_WRITE part 1 acknowledged, waiting for part 2's data.
     var pendingCompatibilityWrite: Int?
-    /// Whether the NFC counter has counted a READ or FAST_READ since power-on (NTAG21x §8.7).
+    /// Whether the NFC counter has counted a READ or FAST_READ since power-on (NTAG21x “NFC counter function”).
     var nfcCounterIncremented = false
     /// The configuration the chip acts on: latched from CFG0/CFG1 at power-on and activation.
     var effective: EffectiveConfiguration
@@ -48,7 +48,7 @@ public struct Type2Tag: TagImageRepresentable, Hashable {
         case authenticated
     }
 
-    /// The 4-bit NAK codes (NTAG21x §9.3 Table 21, MF0ULX1 §9.3).
+    /// The 4-bit NAK codes (NTAG21x §9.3; MF0ULX1 “ACK and NAK”).
     public enum NAK: UInt8, Sendable, Hashable, CaseIterable {
         /// Invalid argument (an invalid page address, a locked or protected page, a wrong password).
         case invalidArgument = 0x0
@@ -61,7 +61,7 @@ public struct Type2Tag: TagImageRepresentable, Hashable {
         case eepromWriteError = 0x5
     }
 
-    /// The command codes of the chips (NTAG21x §9.1 Table 20, MF0ULX1 §9.1).
+    /// The command codes of the chips (NTAG21x §9.1; MF0ULX1 “Command overview”).
     enum Command: UInt8 {
         case getVersion = 0x60
         case read = 0x30
@@ -166,8 +166,8 @@ public struct Type2Tag: TagImageRepresentable, Hashable {
 
     public var identifier: [UInt8] { uid }
 
-    /// ATQA 0044h (7-byte UID, bit frame anticollision), SAK 00h, no ATS (NTAG21x §9.4,
-    /// MF0ULX1 §9.4).
+    /// ATQA 0044h (7-byte UID, bit frame anticollision), SAK 00h, no ATS (NTAG21x §9.4;
+    /// MF0ULX1 “ATQA and SAK responses”).
     public var parameters: TargetInfo.Parameters { .iso14443A(.init(atqa: 0x0044, sak: 0x00)) }
 
     /// Power-on reset: IDLE, not authenticated, and the whole configuration (CFGLCK and the mirror
@@ -181,7 +181,7 @@ public struct Type2Tag: TagImageRepresentable, Hashable {
 
     /// WUPA, then SELECT at cascade levels 1 and 2 with the known UID; the tag is ACTIVE
     /// (not authenticated) and re-reads AUTH0 and ACCESS, all but CFGLCK which waits for the next
-    /// power-on (what a genuine chip does; NTAG21x §8.8.1 Remark on CFGLCK).
+    /// power-on (what a genuine chip does; NTAG21x “Configuration pages”, Remark on CFGLCK).
     ///
     /// Air frames (≈ 2.93 ms at 106 kbit/s): WUPA (7 bits) → ATQA (2 bytes, no CRC); SELECT CL1
     /// `93 70 88 UID0 UID1 UID2 BCC0` → SAK 04h; SELECT CL2 `95 70 UID3…UID6 BCC1` → SAK 00h.

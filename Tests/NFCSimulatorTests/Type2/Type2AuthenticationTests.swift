@@ -107,7 +107,7 @@ import Testing
         #expect(tag.send("A205 01020304").reply == .nak(0x0))
     }
 
-    /// NTAG21x §8.5.7: CFGLCK locks CFG0 and CFG1 from the next power cycle; PWD and PACK stay writable.
+    /// NTAG21x “Configuration pages”: CFGLCK locks CFG0 and CFG1 from the next power cycle; PWD and PACK stay writable.
     @Test func configurationLockTakesEffectAfterAPowerCycle() {
         let tag = Chip(.ntag213)
         #expect(tag.mustWrite(0x2A, "40050000"))

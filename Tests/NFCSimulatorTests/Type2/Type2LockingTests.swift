@@ -49,7 +49,7 @@ import Testing
         #expect(!tag.isLocked(3))
     }
 
-    /// NFC Forum Type 2 Tag §6.1 and NTAG21x §8.5.4: page 03h bits can only be set.
+    /// NFC Forum Type 2 Tag §6.1 and NTAG21x “Capability Container”: page 03h bits can only be set.
     @Test func capabilityContainerIsOneTimeProgrammable() {
         let tag = Chip(.ntag213)
         #expect(tag.mustWrite(3, "00000000"))

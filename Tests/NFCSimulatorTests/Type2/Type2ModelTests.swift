@@ -15,8 +15,8 @@ import Testing
         var description: String { model.rawValue }
     }
 
-    /// Memory maps and GET_VERSION answers from the data sheets (NTAG21x §8.5 Figs 5–7 and
-    /// Table 26; MF0ULX1 memory maps and GET_VERSION table).
+    /// Memory maps and GET_VERSION answers from the data sheets (NTAG21x §8.5 and
+    /// §10.1; MF0ULX1 memory maps and GET_VERSION).
     static let layouts: [Layout] = [
         Layout(model: .ntag213, pages: 45, userBytes: 144, lastUserPage: 0x27, dynamicLockPage: 0x28, configurationPage0: 0x29, version: "0004040201000F03"),
         Layout(model: .ntag215, pages: 135, userBytes: 504, lastUserPage: 0x81, dynamicLockPage: 0x82, configurationPage0: 0x83, version: "0004040201001103"),
