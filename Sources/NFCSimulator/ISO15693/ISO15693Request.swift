@@ -1,4 +1,4 @@
-/// The request flags byte of ISO/IEC 15693-3:2019 §7.3.1 (Tables 3–5).
+/// The request flags byte of ISO/IEC 15693-3:2009 §7.3.1 (Tables 3–5).
 ///
 /// Bits 1–4 mean the same in every request; bits 5–8 depend on the inventory flag: without it
 /// they are select, address, option and RFU; with it, AFI, number of slots (set = 1 slot),
@@ -27,7 +27,7 @@ struct ISO15693RequestFlags: OptionSet, Sendable, Hashable {
     static let oneSlot = ISO15693RequestFlags(rawValue: 0x20)
 }
 
-/// The error codes of an error response (ISO/IEC 15693-3:2019 §7.4.2, Table 7).
+/// The error codes of an error response (ISO/IEC 15693-3:2009 §7.4.2, Table 7).
 public enum ISO15693ErrorCode: UInt8, Sendable, Hashable, CaseIterable {
     /// The command is not supported: the request code is not recognised.
     case notSupported = 0x01
@@ -49,7 +49,7 @@ public enum ISO15693ErrorCode: UInt8, Sendable, Hashable, CaseIterable {
     case notLocked = 0x14
 }
 
-/// The command codes both chips know, and the ones they reject, from ISO/IEC 15693-3:2019 §10.
+/// The command codes both chips know, and the ones they reject, from ISO/IEC 15693-3:2009 §10 and, for the extended commands, ISO/IEC 15693-3:2019.
 enum ISO15693Command {
     static let inventory: UInt8 = 0x01
     static let stayQuiet: UInt8 = 0x02
@@ -83,7 +83,7 @@ enum ISO15693Command {
     static func hasManufacturerCode(_ code: UInt8) -> Bool { code >= customRange.lowerBound }
 }
 
-/// One non-inventory request split into its parts (ISO/IEC 15693-3:2019 §7.3, Figure 5).
+/// One non-inventory request split into its parts (ISO/IEC 15693-3:2009 §7.3).
 struct ISO15693Request {
     let flags: ISO15693RequestFlags
     let code: UInt8

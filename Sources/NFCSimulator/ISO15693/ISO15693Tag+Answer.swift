@@ -1,10 +1,10 @@
 extension ISO15693Tag {
     /// The grid on which a tag answers a write when the option flag is clear: t1 plus a multiple of
-    /// 4096/fc (ISO/IEC 15693-3:2019 §9.1.1 and §10.4.3).
+    /// 4096/fc (ISO/IEC 15693-3:2009 §9.1 and §10.4.2).
     static let responseGrid: Duration = .nanoseconds(Int64((4096.0 / AirTimeModel.carrierFrequency * 1e9).rounded()))
 
     /// How long after a write request with the option flag set the reader sends the EOF that asks
-    /// for the answer: the 20 ms ISO/IEC 15693-3:2019 §10.4.3 allows a write, plus the EOF itself
+    /// for the answer: the 20 ms ISO/IEC 15693-3:2009 §10.4.2 allows a write, plus the EOF itself
     /// (37.76 µs at 1-of-4).
     static let optionFlagEOFDelay: Duration = .milliseconds(20) + .nanoseconds(37_760)
 
@@ -40,7 +40,7 @@ extension ISO15693Tag {
         )
     }
 
-    /// An error answer: response flags 0x01 and the error code (ISO/IEC 15693-3:2019 §7.4.2).
+    /// An error answer: response flags 0x01 and the error code (ISO/IEC 15693-3:2009 §7.4.2).
     func error(
         _ code: ISO15693ErrorCode, _ request: ISO15693Request, processing: Duration = .zero, fast: Bool = false
     ) -> TagAnswer {

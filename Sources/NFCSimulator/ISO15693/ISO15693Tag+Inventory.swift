@@ -4,7 +4,7 @@ extension ISO15693Tag {
         wireUID.enumerated().reduce(0) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
     }
 
-    /// Whether the tag's AFI matches a requested one (ISO/IEC 15693-3:2019 §7.3.3, Table 6):
+    /// Whether the tag's AFI matches a requested one (ISO/IEC 15693-3:2009, AFI coding):
     /// 0x00 matches every tag; X0 every tag of family X; any other value only itself.
     func afiMatches(_ requested: UInt8) -> Bool {
         if requested == 0 { return true }
@@ -12,7 +12,7 @@ extension ISO15693Tag {
         return afi == requested
     }
 
-    /// Answers Inventory (ISO/IEC 15693-3:2019 §10.3.1 and the anticollision of §8.2).
+    /// Answers Inventory (ISO/IEC 15693-3:2009 §10.3.1 and the anticollision of §8).
     ///
     /// Request: flags, 0x01, [AFI when the AFI flag is set], mask length in bits, mask value
     /// (⌈length/8⌉ bytes, least significant first, compared with the UID's low bits). Response:

@@ -52,7 +52,7 @@ extension ISO15693Tag {
         public var supportsExtendedCommands: Bool { self == .st25dv16k }
 
         /// Whether the chip implements Lock Block (0x22): the SLIX2 locks blocks one by one; the
-        /// ST25DV protects memory by areas and passwords instead (DS10925 §5.6), not modelled.
+        /// ST25DV protects memory by areas and passwords instead (DS10925, data protection), not modelled.
         public var supportsLockBlock: Bool { self == .icodeSLIX2 }
 
         /// The most blocks one Write Multiple Blocks may carry; `nil` when the chip lacks the command.
@@ -63,7 +63,7 @@ extension ISO15693Tag {
             }
         }
 
-        /// The block holding the SLIX2's 16-bit counter (SL2S2602 §8.1.3), which WRITE SINGLE BLOCK
+        /// The block holding the SLIX2's 16-bit counter (SL2S2602 data sheet), which WRITE SINGLE BLOCK
         /// with `01 00 00 00` increments.
         var counterBlock: Int? { self == .icodeSLIX2 ? 79 : nil }
 

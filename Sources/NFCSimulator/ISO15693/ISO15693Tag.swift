@@ -2,21 +2,22 @@ import NFCTransport
 
 /// A virtual ISO/IEC 15693 vicinity tag (NFC Forum Type 5 Tag): an NXP ICODE SLIX2 or an ST25DV16K.
 ///
-/// The tag answers the requests of ISO/IEC 15693-3:2019 §10 byte for byte, including error
-/// responses (response flags 0x01 and an error code of Table 7) and silence where the standard or
+/// The tag answers the requests of ISO/IEC 15693-3 §10 byte for byte, including error
+/// responses (response flags 0x01 and an error code of its Table 7) and silence where the standard or
 /// the data sheet says the tag stays silent: requests for another UID, non-addressed requests in
 /// the Quiet state, select-mode requests when not selected, malformed inventories, custom
 /// commands for another IC manufacturer.
 ///
 /// Frames are as `TagConnection` carries them: the request from its flags byte up to its
 /// parameters and the response from its flags byte, both without CRC. The UID is held most
-/// significant byte first (`E0 04 …`) and sent least significant byte first.
+/// significant byte first (`E0 04 …`) and sent least significant byte first. Commands that give
+/// the option flag no meaning ignore it; the protocol-extension flag is ignored throughout.
 ///
 /// Not modelled: the SLIX2's passwords, privacy mode, page protection, EAS and destroy commands
 /// (their settings are kept in ``slix2`` and the image); the ST25DV16K's areas, passwords,
 /// mailbox, I²C side and configuration registers (the tag behaves as delivered: one open area).
 public struct ISO15693Tag: Sendable, Hashable {
-    /// The states of ISO/IEC 15693-3:2019 §8.3 (Figure 10) a powered tag is in.
+    /// The states a powered tag is in (ISO/IEC 15693-3:2009, VICC states).
     public enum State: String, Sendable, Hashable {
         /// Answers non-addressed and addressed requests.
         case ready
@@ -88,7 +89,7 @@ extension ISO15693Tag: VirtualTag {
         state = .ready
     }
 
-    /// The reader's Inventory (one slot, no mask) and the tag's answer (ISO/IEC 15693-3:2019 §10.3.1).
+    /// The reader's Inventory (one slot, no mask) and the tag's answer (ISO/IEC 15693-3:2009 §10.3.1).
     public mutating func activate(context: ExchangeContext) -> [AirFrame] {
         [AirFrame(reader: .bytes(3), tag: .bytes(10))]
     }
@@ -105,7 +106,7 @@ extension ISO15693Tag: VirtualTag {
         return execute(request)
     }
 
-    /// Applies the addressing and state rules of ISO/IEC 15693-3:2019 §8.3 and §7.3.1: returns the
+    /// Applies the addressing and state rules of ISO/IEC 15693-3:2009 (VICC states, §7.3.1): returns the
     /// request this tag shall execute, or `nil` when it stays silent.
     private mutating func route(_ frame: [UInt8], flags: ISO15693RequestFlags, code: UInt8) -> ISO15693Request? {
         var offset = 2
@@ -126,7 +127,7 @@ extension ISO15693Tag: VirtualTag {
         if flags.contains(.address) {
             guard frame.count >= offset + 8 else { return nil }
             guard Array(frame[offset..<(offset + 8)]) == wireUID else {
-                // A selected tag that sees Select for another UID returns to Ready (§10.4.10).
+                // A selected tag that sees Select for another UID returns to Ready (§10.4.6).
                 if code == ISO15693Command.select, state == .selected { state = .ready }
                 return nil
             }
