@@ -8,6 +8,6 @@ struct NFCCommand: ParsableCommand {
         abstract: "NFC from the command line: NDEF, tags, readers and the simulator.",
         discussion: "See README.md and docs/ for the JSON forms and the exit statuses.",
         version: "0.1.0",
-        subcommands: [NDEFCommand.self]
+        subcommands: [NDEFCommand.self, TagCommand.self]
     )
 }

@@ -32,13 +32,13 @@ public enum TagImageFile {
         }
     }
 
-    /// Encodes a tag as an image (pretty-printed JSON, fields in a fixed order).
+    /// Encodes a tag as an image (pretty-printed JSON, keys sorted so the same tag always gives the same bytes).
     public static func encode(_ tag: any VirtualTag) throws(TagImageError) -> [UInt8] {
         guard TagImageKinds.all.contains(where: { $0.typeName(tag) != nil }) else {
             throw TagImageError(.unknownType, "\(type(of: tag)) has no image format")
         }
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .withoutEscapingSlashes]
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         do {
             var data = try encoder.encode(Envelope(tag: tag))
             data.append(0x0A)

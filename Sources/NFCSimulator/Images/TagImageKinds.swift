@@ -1,4 +1,13 @@
-/// The tag kinds tag image files can hold (filled in as tag models gain images).
+/// The tag kinds tag image files can hold, and the `type` names they answer to.
 enum TagImageKinds {
-    static let all: [TagImageKind] = []
+    static let all: [TagImageKind] = [
+        TagImageKind(Type2Tag.self, typeNames: VirtualTagKind.allCases.filter { $0.type2Model != nil }.map(\.rawValue)) { tag in
+            VirtualTagKind(of: tag)?.rawValue ?? tag.model.rawValue
+        },
+        TagImageKind(ISO15693Tag.self, typeNames: [VirtualTagKind.slix2.rawValue, VirtualTagKind.iso15693_2k.rawValue]) { tag in
+            VirtualTagKind(of: tag)?.rawValue ?? tag.model.rawValue
+        },
+        TagImageKind(FeliCaLiteSTag.self, typeNames: [VirtualTagKind.felicaLiteS.rawValue]) { _ in VirtualTagKind.felicaLiteS.rawValue },
+        TagImageKind(FeliCaStandardTag.self, typeNames: [VirtualTagKind.felica.rawValue]) { _ in VirtualTagKind.felica.rawValue },
+    ]
 }

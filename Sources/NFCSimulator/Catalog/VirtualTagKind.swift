@@ -1,0 +1,108 @@
+import NFCBytes
+import NFCTransport
+
+/// The virtual tags the simulator offers by name: what `nfc tag new` creates and the `type` of a
+/// tag image file.
+public enum VirtualTagKind: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    case ntag213
+    case ntag215
+    case ntag216
+    /// MIFARE Ultralight EV1 MF0UL21 (128 bytes of user memory).
+    case ultralight
+    /// MIFARE Ultralight EV1 MF0UL11 (48 bytes of user memory).
+    case ultralightMF0UL11 = "ultralight-mf0ul11"
+    /// NXP ICODE SLIX2 (80 blocks of 4 bytes).
+    case slix2
+    /// ST25DV16K (512 blocks of 4 bytes; 16-bit block numbers through the extended commands).
+    case iso15693_2k = "iso15693-2k"
+    case felicaLiteS = "felica-lite-s"
+    /// A FeliCa Standard card with two application systems (and an NDEF system unless blank).
+    case felica
+
+    public var description: String { rawValue }
+
+    /// Makes a tag of this kind.
+    ///
+    /// - Parameters:
+    ///   - blank: factory-fresh and unformatted; otherwise formatted for NDEF with an empty message.
+    ///   - identifier: the UID (7 bytes for Type 2) or IDm (8 bytes for FeliCa); a fixed default when `nil`.
+    /// - Throws: ``TagImageError`` `.invalidValue` at `uid` for an identifier of the wrong shape.
+    public func make(blank: Bool = false, identifier: [UInt8]? = nil) throws(TagImageError) -> any VirtualTag {
+        switch self {
+        case .ntag213, .ntag215, .ntag216, .ultralight, .ultralightMF0UL11:
+            let model = type2Model!
+            if let identifier {
+                guard identifier.count == 7, identifier[0] != 0x88 else {
+                    throw TagImageError(.invalidValue, field: "uid", "\(model) UIDs have 7 bytes and do not start with 88; got \(Hex.encode(identifier))")
+                }
+            }
+            return Type2Tag(model: model, uid: identifier, blank: blank)
+        case .slix2, .iso15693_2k:
+            let model: ISO15693Tag.Model = self == .slix2 ? .icodeSLIX2 : .st25dv16k
+            guard let identifier else { return blank ? ISO15693Tag.blank(model) : ISO15693Tag.formatted(model) }
+            return try ISO15693Tag(model: model, uid: identifier, formatted: !blank)
+        case .felicaLiteS:
+            try Self.checkIDm(identifier)
+            return FeliCaLiteSTag(idm: identifier ?? FeliCaLiteSTag.defaultIDm, formatting: blank ? .blank : .ndef)
+        case .felica:
+            try Self.checkIDm(identifier)
+            var idm = identifier ?? FeliCaStandardTag.defaultIDm
+            idm[0] &= 0x0F  // system 0's IDm has a zero upper nibble
+            let systems = blank ? FeliCaStandardTag.defaultSystems : FeliCaStandardTag.defaultSystems + [Self.felicaNDEFSystem]
+            return try FeliCaStandardTag(idm: idm, systems: systems)
+        }
+    }
+
+    /// The kind of a tag, or `nil` for tags that are not in the catalogue.
+    public init?(of tag: any VirtualTag) {
+        switch tag {
+        case let tag as Type2Tag:
+            switch tag.model {
+            case .ntag213: self = .ntag213
+            case .ntag215: self = .ntag215
+            case .ntag216: self = .ntag216
+            case .ultralightEV1MF0UL21: self = .ultralight
+            case .ultralightEV1MF0UL11: self = .ultralightMF0UL11
+            }
+        case let tag as ISO15693Tag:
+            switch tag.model {
+            case .icodeSLIX2: self = .slix2
+            case .st25dv16k: self = .iso15693_2k
+            }
+        case is FeliCaLiteSTag: self = .felicaLiteS
+        case is FeliCaStandardTag: self = .felica
+        default: return nil
+        }
+    }
+
+    var type2Model: Type2Tag.Model? {
+        switch self {
+        case .ntag213: .ntag213
+        case .ntag215: .ntag215
+        case .ntag216: .ntag216
+        case .ultralight: .ultralightEV1MF0UL21
+        case .ultralightMF0UL11: .ultralightEV1MF0UL11
+        default: nil
+        }
+    }
+
+    private static func checkIDm(_ identifier: [UInt8]?) throws(TagImageError) {
+        if let identifier, identifier.count != 8 {
+            throw TagImageError(.invalidValue, field: "uid", "a FeliCa IDm has 8 bytes, got \(identifier.count)")
+        }
+    }
+
+    /// An NFC Forum Type 3 system (`12FC`) for a FeliCa Standard card: service 0 readable and
+    /// writable without a key, an attribute block (Nbr 12, Nbw 10 — the card's limits — and
+    /// Nmaxb 64) and 64 data blocks (1 KB). NFC Forum Type 3 Tag 1.0 §6 (attribute information).
+    static let felicaNDEFSystem = FeliCaStandardTag.System(
+        code: 0x12FC,
+        services: [
+            FeliCaStandardTag.Service(
+                codes: [0x0009, 0x000B],
+                blocks: [FeliCaType3Attributes(blocksPerRead: 12, blocksPerWrite: 10, maximumBlocks: 64).block]
+                    + Array(repeating: [UInt8](repeating: 0, count: 16), count: 64)
+            )
+        ]
+    )
+}
