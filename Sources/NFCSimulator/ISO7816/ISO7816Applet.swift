@@ -2,7 +2,7 @@
 ///
 /// Applets are values, like the tags holding them, so the field can restore a card after a torn
 /// write. The host handles SELECT by DF name, GET RESPONSE, command chaining and Le; the applet
-/// sees whole commands and answers whole responses (ISO/IEC 7816-4:2013 §5 and §11.2.2).
+/// sees whole commands and answers whole responses (ISO/IEC 7816-4:2013 §5 and the SELECT command).
 public protocol ISO7816Applet: Sendable {
     /// The application identifier: RID (5 bytes) and PIX (up to 11), ISO/IEC 7816-5.
     var aid: [UInt8] { get }

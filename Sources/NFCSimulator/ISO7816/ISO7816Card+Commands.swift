@@ -52,7 +52,7 @@ extension ISO7816Card {
         case .proprietary:
             break
         }
-        // INS 6X and 9X are invalid (ISO/IEC 7816-3:2006 §10.3.2).
+        // INS 6X and 9X are invalid (ISO/IEC 7816-4:2013 §5.4.2).
         if command.ins & 0xF0 == 0x60 || command.ins & 0xF0 == 0x90 { return abandon(.instructionNotSupported) }
 
         // GET RESPONSE continues a pending answer; anything else drops it.
@@ -136,7 +136,7 @@ extension ISO7816Card {
         selectedIndex = nil
     }
 
-    /// SELECT by DF name (ISO/IEC 7816-4:2013 §11.2.2): the name may be right-truncated; P2 b2–b1
+    /// SELECT by DF name (ISO/IEC 7816-4:2013, SELECT command): the name may be right-truncated; P2 b2–b1
     /// picks the first (`00`), last (`01`), next (`10`) or previous (`11`) match; b4–b3 (FCI,
     /// FCP, FMD, none) are the applet's to honour. No match: `6A82`, the selection unchanged.
     private mutating func selectByName(_ command: SimCommandAPDU) -> SimResponseAPDU {
@@ -167,13 +167,13 @@ extension ISO7816Card {
         return response
     }
 
-    /// GET RESPONSE (ISO/IEC 7816-4:2013 §11.7.1): the next part of a pending answer.
+    /// GET RESPONSE (ISO/IEC 7816-4:2013, transmission handling): the next part of a pending answer.
     ///
     /// An absent Le is read as 256 (lenient, as contactless Java Card hosts are).
     private mutating func getResponse(_ command: SimCommandAPDU) -> SimResponseAPDU {
         guard command.p1 == 0, command.p2 == 0 else { return abandon(.incorrectP1P2) }
         guard let pending = pendingResponse else { return SimResponseAPDU(.conditionsNotSatisfied) }
-        let count = min(command.ne ?? 256, configuration.maxResponseDataLength, pending.data.count)
+        let count = min(command.ne ?? 256, max(configuration.maxResponseDataLength, 1), pending.data.count)
         let chunk = Array(pending.data.prefix(count))
         let rest = Array(pending.data.dropFirst(count))
         if rest.isEmpty {

@@ -4,7 +4,7 @@ import NFCTransport
 ///
 /// ISO/IEC 14443-3:2018 §6.4–6.5: WUPA (7 bits) answered by ATQA (2 bytes without CRC), then one
 /// SELECT per cascade level with the known UID (`93`/`95`/`97` `70`, four UID bytes or CT + three,
-/// BCC: 7 bytes + CRC) answered by SAK (1 byte + CRC). ISO/IEC 14443-4:2018 §5.1 and §5.6: RATS
+/// BCC: 7 bytes + CRC) answered by SAK (1 byte + CRC). ISO/IEC 14443-4:2018 §5.1–5.3: RATS
 /// (`E0`, FSDI/CID: 2 bytes + CRC) answered by the ATS, then PPS (`D0|CID` PPS0 PPS1: 3 bytes +
 /// CRC, answered by PPSS) when a bit rate above 106 kbit/s is agreed. All run at 106 kbit/s.
 public enum ISO14443AActivation {

@@ -1,5 +1,5 @@
-/// READ BINARY and UPDATE BINARY on the current EF (ISO/IEC 7816-4:2013 §11.3.3 and §11.3.5;
-/// NFC Forum T4T §5.4.4–5.4.5 and T4T 3.0 for the offset-data-object forms).
+/// READ BINARY and UPDATE BINARY on the current EF (ISO/IEC 7816-4:2013 data unit handling;
+/// NFC Forum Type 4 Tag Operation 2.0 §5.4.4, §5.4.6, §5.4.7; T4T 3.0 for the offset-data-object forms).
 extension NDEFApplication {
     /// READ BINARY `B0`: offset in P1-P2 (15 bits), Le bytes from there.
     ///
@@ -78,7 +78,7 @@ extension NDEFApplication {
         let file = files[index]
         guard file.readAccess == .always else { return SimResponseAPDU(.securityStatusNotSatisfied) }
         guard offset < file.contents.count else { return SimResponseAPDU(.wrongParameters) }
-        let count = min(limit, maxReadLength, file.contents.count - offset)
+        let count = max(0, min(limit, maxReadLength, file.contents.count - offset))
         return SimResponseAPDU(data: wrap(Array(file.contents[offset..<(offset + count)])))
     }
 
@@ -93,7 +93,7 @@ extension NDEFApplication {
         )
     }
 
-    /// The BER-TLV length field for `count` (ISO/IEC 7816-4:2013 §6.3): 1, 2 (`81`) or 3 (`82`) bytes.
+    /// The BER-TLV length field for `count` (ISO/IEC 7816-4:2013 BER-TLV): 1, 2 (`81`) or 3 (`82`) bytes.
     static func berLength(_ count: Int) -> [UInt8] {
         switch count {
         case ..<0x80: [UInt8(truncatingIfNeeded: count)]

@@ -82,7 +82,7 @@ extension NDEFApplication {
             }
             let id = UInt16(idBytes[0]) << 8 | UInt16(idBytes[1])
             guard ![0x3F00, 0x3FFF, 0xFFFF].contains(id) else {
-                throw TagImageError(.invalidValue, field: "files[\(index)].id", "3F00, 3FFF and FFFF are reserved (ISO/IEC 7816-4 §7.1.1)")
+                throw TagImageError(.invalidValue, field: "files[\(index)].id", "3F00, 3FFF and FFFF are reserved by ISO/IEC 7816-4")
             }
             guard !files.contains(where: { $0.id == id }) else {
                 throw TagImageError(.invalidValue, field: "files[\(index)].id", "another file has the same identifier")

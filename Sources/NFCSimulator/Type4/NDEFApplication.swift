@@ -1,7 +1,7 @@
 /// The NFC Forum Type 4 Tag NDEF application: an ISO/IEC 7816-4 application holding transparent
 /// elementary files, the capability container `E103` and one or more NDEF files.
 ///
-/// NFC Forum T4T 1.0 (2017) §5 / T4T 3.0: SELECT of the application (AID `D2760000850101`, P2
+/// NFC Forum Type 4 Tag Operation 2.0 §5.4 and T4T 3.0: SELECT of the application (AID `D2760000850101`, P2
 /// `00` or `0C`), SELECT of an EF by file identifier (P1 `00`, P2 `0C`; `00` for mapping 1.0),
 /// READ BINARY `B0` and UPDATE BINARY `D6` with a 15-bit offset in P1-P2, and — when
 /// ``offsetDataObjects`` is on (T4T 3.0, files beyond 32 767 bytes) — `B1`/`D7` with the offset
@@ -86,7 +86,7 @@ public struct NDEFApplication: ISO7816Applet, Hashable {
 
     // MARK: ISO7816Applet
 
-    /// Selecting the application answers `9000` without FCI and leaves no EF current (T4T §5.4.2).
+    /// Selecting the application answers `9000` without FCI and leaves no EF current (T4T 2.0 §5.4.2).
     public mutating func select(command: SimCommandAPDU) -> SimResponseAPDU {
         currentFile = nil
         return SimResponseAPDU(.success)
@@ -110,7 +110,7 @@ public struct NDEFApplication: ISO7816Applet, Hashable {
 
     public var appletImage: ISO7816AppletImage? { .ndef(image) }
 
-    /// SELECT by file identifier (ISO/IEC 7816-4:2013 §11.2.2; T4T §5.4.3): P1 `00` or `02`,
+    /// SELECT by file identifier (ISO/IEC 7816-4:2013 SELECT; T4T 2.0 §5.4.3, §5.4.5): P1 `00` or `02`,
     /// P2 `00`/`04`/`08`/`0C` (first occurrence); no FCI is returned.
     mutating func selectFile(_ command: SimCommandAPDU) -> SimResponseAPDU {
         switch command.p1 {

@@ -2,7 +2,7 @@ import NFCBytes
 
 /// The capability container file `E103` of a Type 4 Tag.
 ///
-/// NFC Forum T4T §5.1 (mapping 2.0) and T4T 3.0: CCLEN (2), mapping version (1), MLe (2), MLc
+/// NFC Forum Type 4 Tag Operation 2.0 §5.1 and T4T 3.0: CCLEN (2), mapping version (1), MLe (2), MLc
 /// (2), then the NDEF File Control TLV `04 06` (file ID 2, maximum NDEF file size 2, read
 /// access 1, write access 1) or, for files beyond 32 767 bytes, the Extended NDEF File Control
 /// TLV `06 08` (file ID 2, maximum size 4, read access, write access). With the extended TLV the

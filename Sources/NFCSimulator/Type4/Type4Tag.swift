@@ -1,11 +1,11 @@
 import NFCTransport
 
 /// An NFC Forum Type 4 Tag: an ``ISO7816Card`` holding the ``NDEFApplication`` with a CC file
-/// and one NDEF file (NFC Forum T4T 1.0 §4–5, T4T 3.0 for files beyond 32 767 bytes).
+/// and one NDEF file (NFC Forum Type 4 Tag Operation 2.0 §5, T4T 3.0 for files beyond 32 767 bytes).
 ///
 /// A new tag is in the state tags ship in (NTAG 424 DNA, ST25TA, formatted DESFire): the NDEF
 /// application, the CC and an NDEF file of zeros, so NLEN is `0000` — the INITIALIZED state of
-/// T4T §5.4, ready to write. A card without the NDEF application is not a Type 4 Tag (it would
+/// T4T 2.0 §5.3.1, ready to write. A card without the NDEF application is not a Type 4 Tag (it would
 /// need proprietary commands to be formatted); make it as an ``ISO7816Card`` with no applets.
 public struct Type4Tag: VirtualTag, TagImageRepresentable {
     /// The card underneath: UID, ATS, host limits and the applets.
@@ -47,7 +47,7 @@ public struct Type4Tag: VirtualTag, TagImageRepresentable {
         )
     }
 
-    /// A tag as it ships: the NDEF application with NLEN `0000` (T4T INITIALIZED state).
+    /// A tag as it ships: the NDEF application with NLEN `0000` (T4T 2.0 §5.3.1 INITIALIZED state).
     public static func blank(configuration: Configuration = Configuration()) throws(TagImageError) -> Type4Tag {
         try Type4Tag(configuration: configuration, message: [])
     }
