@@ -1,0 +1,87 @@
+/// An application an ``ISO7816Card`` hosts: selected by its AID, then given every command.
+///
+/// Applets are values, like the tags holding them, so the field can restore a card after a torn
+/// write. The host handles SELECT by DF name, GET RESPONSE, command chaining and Le; the applet
+/// sees whole commands and answers whole responses (ISO/IEC 7816-4:2013 §5 and the SELECT command).
+public protocol ISO7816Applet: Sendable {
+    /// The application identifier: RID (5 bytes) and PIX (up to 11), ISO/IEC 7816-5.
+    var aid: [UInt8] { get }
+
+    /// The applet is being selected by `command` (a SELECT by DF name). A status word other
+    /// than `9000`, `62xx` or `63xx` refuses the selection.
+    mutating func select(command: SimCommandAPDU) -> SimResponseAPDU
+
+    /// Answers a command sent while the applet is selected.
+    mutating func process(_ command: SimCommandAPDU) -> SimResponseAPDU
+
+    /// Another application (or the MF) is being selected.
+    mutating func deselect()
+
+    /// The card was powered up or reactivated: transient state (current file, sessions) resets.
+    mutating func reset()
+
+    /// The applet's persistent state as an image, or `nil` for an applet that cannot be saved
+    /// (a test double); such applets are left out of ``ISO7816Card/image``.
+    var appletImage: ISO7816AppletImage? { get }
+}
+
+extension ISO7816Applet {
+    public mutating func deselect() {}
+    public mutating func reset() {}
+}
+
+/// The image of one applet: which kind it is and its state.
+///
+/// Encoded as the applet's own fields plus `"applet": "<kind>"`, e.g.
+/// `{"applet": "ndef", "aid": "d2760000850101", …}`. New kinds (OATH, PIV, FIDO) add cases.
+public enum ISO7816AppletImage: Codable, Sendable, Hashable {
+    /// An NFC Forum Type 4 Tag NDEF application.
+    case ndef(NDEFApplication.Image)
+
+    /// The kind name stored under `applet`.
+    public var kind: String {
+        switch self {
+        case .ndef: "ndef"
+        }
+    }
+
+    /// Builds the applet the image describes.
+    /// - Throws: ``TagImageError`` `.invalidValue` naming the field inside the applet image.
+    public func makeApplet() throws(TagImageError) -> any ISO7816Applet {
+        switch self {
+        case .ndef(let image): try NDEFApplication(image: image)
+        }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case applet
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let kind = try container.decode(String.self, forKey: .applet)
+        switch kind {
+        case "ndef":
+            self = .ndef(try NDEFApplication.Image(from: decoder))
+        default:
+            throw DecodingError.dataCorruptedError(
+                forKey: .applet, in: container, debugDescription: "unknown applet kind \(kind)"
+            )
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(kind, forKey: .applet)
+        switch self {
+        case .ndef(let image): try image.encode(to: encoder)
+        }
+    }
+}
+
+extension TagImageError {
+    /// The same error with its field path placed under `prefix` (`files[1]` → `applets[0].files[1]`).
+    func nested(under prefix: String) -> TagImageError {
+        TagImageError(code, field: field.isEmpty ? prefix : "\(prefix).\(field)", reason)
+    }
+}
