@@ -17,7 +17,9 @@ public protocol VirtualTag: Sendable {
 
     /// The reader activates the tag (ISO/IEC 14443-3 anticollision and SELECT, RATS for ISO-DEP;
     /// ISO/IEC 15693 and FeliCa need nothing but their inventory/polling, which the reader did).
-    /// Returns the air frames of the activation sequence, for the air-time model.
+    /// Returns the air frames of the activation sequence, for the air-time model; ISO/IEC 14443
+    /// activation frames are charged at 106 kbit/s, and `context.bitRate` is the rate agreed for
+    /// what follows (a card sends PPS when it is above 106 kbit/s).
     mutating func activate(context: ExchangeContext) -> [AirFrame]
 
     /// Answers one command frame (see `TagConnection` for what a frame holds per technology).

@@ -11,7 +11,7 @@ import Testing
     @Test func newThenShowEveryType() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        for type in ["ntag213", "ntag215", "ntag216", "ultralight", "slix2", "iso15693-2k", "felica-lite-s", "felica"] {
+        for type in ["ntag213", "ntag215", "ntag216", "ultralight", "type4", "iso7816", "slix2", "iso15693-2k", "felica-lite-s", "felica"] {
             let path = directory.appendingPathComponent("\(type).json").path
             let created = try NFCTool.run(["tag", "new", type, "-o", path])
             #expect(created.status == 0, "\(type): \(created.stderr)")

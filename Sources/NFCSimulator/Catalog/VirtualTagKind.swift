@@ -11,6 +11,12 @@ public enum VirtualTagKind: String, Sendable, Hashable, CaseIterable, CustomStri
     case ultralight
     /// MIFARE Ultralight EV1 MF0UL11 (48 bytes of user memory).
     case ultralightMF0UL11 = "ultralight-mf0ul11"
+    /// An NFC Forum Type 4 Tag: ISO-DEP card with the NDEF application, a CC file and a 2 KB NDEF
+    /// file (NLEN `0000`, the INITIALIZED state tags ship in).
+    case type4
+    /// An ISO-DEP card with an ISO 7816 applet host and no applet (what `type4 --blank` makes: a
+    /// factory-fresh card without the NDEF application).
+    case iso7816
     /// NXP ICODE SLIX2 (80 blocks of 4 bytes).
     case slix2
     /// ST25DV16K (512 blocks of 4 bytes; 16-bit block numbers through the extended commands).
@@ -37,6 +43,13 @@ public enum VirtualTagKind: String, Sendable, Hashable, CaseIterable, CustomStri
                 }
             }
             return Type2Tag(model: model, uid: identifier, blank: blank)
+        case .type4, .iso7816:
+            if let identifier, ![4, 7, 10].contains(identifier.count) {
+                throw TagImageError(.invalidValue, field: "uid", "ISO/IEC 14443-3 UIDs have 4, 7 or 10 bytes; got \(Hex.encode(identifier))")
+            }
+            let uid = identifier ?? ISO7816Card.defaultUID
+            if self == .iso7816 || blank { return ISO7816Card(uid: uid) }
+            return try Type4Tag(configuration: Type4Tag.Configuration(uid: uid))
         case .slix2, .iso15693_2k:
             let model: ISO15693Tag.Model = self == .slix2 ? .icodeSLIX2 : .st25dv16k
             guard let identifier else { return blank ? ISO15693Tag.blank(model) : ISO15693Tag.formatted(model) }
@@ -69,6 +82,8 @@ public enum VirtualTagKind: String, Sendable, Hashable, CaseIterable, CustomStri
             case .icodeSLIX2: self = .slix2
             case .st25dv16k: self = .iso15693_2k
             }
+        case is Type4Tag: self = .type4
+        case is ISO7816Card: self = .iso7816
         case is FeliCaLiteSTag: self = .felicaLiteS
         case is FeliCaStandardTag: self = .felica
         default: return nil

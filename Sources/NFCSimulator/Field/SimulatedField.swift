@@ -163,7 +163,7 @@ public actor SimulatedField: ReaderDriver {
     func activate(_ id: VirtualTagID, meter: AirTimeMeter) throws(TransportError) {
         guard var slot = slots[id] else { throw TransportError(.tagLost, "\(id) is not in the field") }
         let bitRate = negotiatedBitRate(for: slot.tag)
-        let context = ExchangeContext(bitRate: .kbps106, readerFrameSize: configuration.frameSize, now: clock.now.offset)
+        let context = ExchangeContext(bitRate: bitRate, readerFrameSize: configuration.frameSize, now: clock.now.offset)
         let frames = slot.tag.activate(context: context)
         slot.bitRate = bitRate
         slots[id] = slot
@@ -215,6 +215,10 @@ public actor SimulatedField: ReaderDriver {
             }
         }
         answer.processingTime += delay
+        if delay > .zero, var explicit = answer.frames, !explicit.isEmpty {
+            explicit[explicit.count - 1].processing += delay
+            answer.frames = explicit
+        }
 
         let frames = answer.frames ?? [defaultFrame(command: command, answer: answer)]
         let airTime = AirTimeModel.duration(of: frames, technology: slot.tag.technology, bitRate: slot.bitRate)

@@ -150,12 +150,11 @@ public struct ISO7816Card: VirtualTag {
 
     /// WUPA, the cascade SELECTs, RATS/ATS and PPS when the card offers more than 106 kbit/s.
     ///
-    /// The field always passes 106 kbit/s here and settles the rate itself, so PPS is charged
-    /// whenever TA(1) offers a higher rate in both directions (a reader limited to 106 kbit/s
-    /// would skip it: ~0.5 ms less).
+    /// `context.bitRate` is the rate the field agreed for the connection (the lower of the
+    /// reader's and the card's highest); PPS is charged only when that is above 106 kbit/s.
     public mutating func activate(context: ExchangeContext) -> [AirFrame] {
         resetTransientState()
-        let rate = max(context.bitRate, ats.maximumBitRate)
+        let rate = context.bitRate
         let sfgi = (ats.tb ?? 0x00) & 0x0F
         return ISO14443AActivation.frames(
             uidLength: uid.count, atsLength: ats.bytes.count, pps: rate > .kbps106,

@@ -7,6 +7,8 @@ enum TagImageKinds {
         TagImageKind(ISO15693Tag.self, typeNames: [VirtualTagKind.slix2.rawValue, VirtualTagKind.iso15693_2k.rawValue]) { tag in
             VirtualTagKind(of: tag)?.rawValue ?? tag.model.rawValue
         },
+        TagImageKind(Type4Tag.self, typeNames: [VirtualTagKind.type4.rawValue]) { _ in VirtualTagKind.type4.rawValue },
+        TagImageKind(ISO7816Card.self, typeNames: [VirtualTagKind.iso7816.rawValue]) { _ in VirtualTagKind.iso7816.rawValue },
         TagImageKind(FeliCaLiteSTag.self, typeNames: [VirtualTagKind.felicaLiteS.rawValue]) { _ in VirtualTagKind.felicaLiteS.rawValue },
         TagImageKind(FeliCaStandardTag.self, typeNames: [VirtualTagKind.felica.rawValue]) { _ in VirtualTagKind.felica.rawValue },
     ]

@@ -11,13 +11,14 @@ import Testing
         let tag = try kind.make(blank: blank)
         let bytes = try TagImageFile.encode(tag)
         let loaded = try TagImageFile.decode(bytes)
-        #expect(VirtualTagKind(of: loaded) == kind)
+        // A blank type4 is a card without the NDEF application.
+        #expect(VirtualTagKind(of: loaded) == (kind == .type4 && blank ? .iso7816 : kind))
         #expect(loaded.identifier == tag.identifier)
         #expect(try TagImageFile.encode(loaded) == bytes)
     }
 
     @Test func blankAndFormattedDiffer() throws {
-        for kind in Self.kinds {
+        for kind in Self.kinds where kind != .iso7816 {
             #expect(try TagImageFile.encode(kind.make(blank: true)) != TagImageFile.encode(kind.make(blank: false)), "\(kind)")
         }
     }
