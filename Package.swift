@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "ISO7816", targets: ["ISO7816"]),
         .library(name: "NFCTransport", targets: ["NFCTransport"]),
         .library(name: "NFCSimulator", targets: ["NFCSimulator"]),
+        .library(name: "NFCTags", targets: ["NFCTags"]),
         .executable(name: "nfc", targets: ["nfc"]),
         .executable(name: "nfc-bench", targets: ["nfc-bench"]),
     ],
@@ -27,6 +28,8 @@ let package = Package(
         .target(name: "ISO7816"),
         // Row 2
         .target(name: "NFCTransport", dependencies: ["NFCBytes"]),
+        // Row 3
+        .target(name: "NFCTags", dependencies: ["NFCTransport", "ISO7816", "NDEF", "NFCBytes"]),
         // Row 3 (the simulator must not import NFCTags: it is an independent reading of the specs)
         .target(name: "NFCSimulator", dependencies: ["NFCTransport", "NFCBytes"]),
         // Row 4
@@ -44,6 +47,7 @@ let package = Package(
         .target(name: "NFCTestSupport", dependencies: ["NDEF", "NFCBytes"]),
         .testTarget(name: "ISO7816Tests", dependencies: ["ISO7816", "NFCTestSupport"]),
         .testTarget(name: "NFCTransportTests", dependencies: ["NFCTransport", "NFCTestSupport"]),
+        .testTarget(name: "NFCTagsTests", dependencies: ["NFCTags", "NFCSimulator", "NFCTransport", "ISO7816", "NDEF", "NFCBytes", "NFCTestSupport"]),
         .testTarget(name: "NFCSimulatorTests", dependencies: ["NFCSimulator", "NFCTransport", "NFCBytes", "NFCTestSupport"]),
         .testTarget(name: "NFCBytesTests", dependencies: ["NFCBytes", "NFCTestSupport"]),
         .testTarget(name: "NDEFTests", dependencies: ["NDEF", "NFCBytes", "NFCTestSupport"]),
