@@ -38,7 +38,7 @@ let package = Package(
         .executableTarget(
             name: "nfc",
             dependencies: [
-                "OpenCoreNFC", "NDEF", "NFCBytes", "NFCTransport", "NFCSimulator",
+                "OpenCoreNFC", "NDEF", "NFCBytes", "NFCTransport", "NFCSimulator", "NFCTags",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

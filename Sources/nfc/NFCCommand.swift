@@ -2,12 +2,15 @@ import ArgumentParser
 
 /// `nfc` — the OpenCoreNFC command-line tool.
 @main
-struct NFCCommand: ParsableCommand {
+struct NFCCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "nfc",
         abstract: "NFC from the command line: NDEF, tags, readers and the simulator.",
         discussion: "See README.md and docs/ for the JSON forms and the exit statuses.",
         version: "0.1.0",
-        subcommands: [NDEFCommand.self, TagCommand.self]
+        subcommands: [
+            ReadersCommand.self, ScanCommand.self, ReadCommand.self, WriteCommand.self, FormatCommand.self,
+            LockCommand.self, DumpCommand.self, NDEFCommand.self, TagCommand.self,
+        ]
     )
 }

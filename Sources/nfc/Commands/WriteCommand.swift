@@ -1,0 +1,85 @@
+import ArgumentParser
+import NDEF
+import NFCBytes
+import NFCTags
+
+/// `nfc write [--reader R] (--uri U | --text T [--lang L] | --mime TYPE --file F | --external T --hex H | --json F | --hex MESSAGE)... [--stats]`
+struct WriteCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "write",
+        abstract: "Write an NDEF message to the tag.",
+        discussion: """
+            Records are given as for nfc ndef encode (--uri, --text [--lang], --mime TYPE --file F|--hex H, \
+            --external DOMAIN:TYPE --hex H|--file F), or the whole message as JSON (--json FILE) or as \
+            encoded bytes (--hex MESSAGE, without a --mime or --external before it).
+            """
+    )
+
+    @OptionGroup var readerOptions: ReaderOptions
+    @Option(name: .long, help: "A URI record (repeatable; records keep their order).")
+    var uri: [String] = []
+    @Option(name: .long, help: "A Text record (repeatable).")
+    var text: [String] = []
+    @Option(name: .long, help: "The language of the --text before it (default en).")
+    var lang: [String] = []
+    @Option(name: .long, help: "A media-type record of this type; its payload from the --file or --hex after it.")
+    var mime: [String] = []
+    @Option(name: .long, help: "An external-type record DOMAIN:TYPE; its payload from the --hex or --file after it.")
+    var external: [String] = []
+    @Option(name: .long, help: "A file holding the payload of the --mime or --external before it.")
+    var file: [String] = []
+    @Option(name: .long, help: "Hex payload of the --mime or --external before it, or the whole encoded message.")
+    var hex: [String] = []
+    @Option(name: .long, help: "The message as JSON (docs/ndef-json.md) from this file (- for standard input).")
+    var json: String?
+
+    var hasRecords: Bool { !(uri.isEmpty && text.isEmpty && mime.isEmpty && external.isEmpty) }
+
+    func validate() throws {
+        let rawMessage = !hasRecords && !hex.isEmpty
+        let modes = [hasRecords, json != nil, rawMessage].filter { $0 }.count
+        if modes == 0 { throw ValidationError("give records (--uri, --text, --mime, --external), --json FILE, or --hex MESSAGE") }
+        if modes > 1 { throw ValidationError("records, --json and --hex MESSAGE are alternatives") }
+        if rawMessage && hex.count > 1 { throw ValidationError("give the encoded message in one --hex") }
+    }
+
+    func encodedMessage() throws -> [UInt8] {
+        if let json {
+            let bytes = json == "-" ? Input.readStandardInput() : try Input.readFile(json)
+            let value: JSONValue
+            do {
+                value = try JSONParser.parse(String(decoding: bytes, as: UTF8.self))
+            } catch {
+                throw CLIError("\(json == "-" ? "standard input" : json): \(error)")
+            }
+            return try encode(NDEFJSON.message(from: value))
+        }
+        if !hasRecords, let hex = hex.first {
+            let bytes = try Input.hex(hex, what: "--hex")
+            do {
+                _ = try NDEFMessage(decoding: bytes)
+            } catch {
+                throw CLIError("--hex is not a valid NDEF message: \(error)")
+            }
+            return bytes
+        }
+        let specs = try RecordArguments.specs(from: Array(CommandLine.arguments.dropFirst()))
+        return try encode(NDEFMessage(records: try RecordArguments.records(from: specs)))
+    }
+
+    private func encode(_ message: NDEFMessage) throws -> [UInt8] {
+        do {
+            return try message.encoded()
+        } catch {
+            throw CLIError("cannot encode: \(error)")
+        }
+    }
+
+    func run() async throws {
+        let message = try encodedMessage()
+        _ = try await TagSession.run(readerOptions) { connection, engine in
+            try await engine.writeNDEF(message, on: connection)
+        }
+        Output.line("wrote \(message.count) bytes")
+    }
+}

@@ -1,0 +1,17 @@
+import ArgumentParser
+
+/// The options every command that talks to a tag shares: which reader, fault injection, statistics.
+struct ReaderOptions: ParsableArguments {
+    @Option(name: .long, help: "The reader: sim (a persistent virtual tag), sim:FILE (a given tag image), or a PC/SC reader name (see nfc readers).")
+    var reader: String = "sim"
+
+    @Option(name: .customLong("remove-after"), help: "Simulated readers: pull the tag out of the field after N commands.")
+    var removeAfter: Int?
+
+    @Flag(name: .long, help: "Print commands sent, bytes each way and air time.")
+    var stats = false
+
+    func validate() throws {
+        if let removeAfter, removeAfter < 0 { throw ValidationError("--remove-after must be 0 or more") }
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import NFCSimulator
+import NFCTags
+import NFCTransport
+
+/// A tag in a simulated field for one CLI command: loaded from its image, saved back after.
+///
+/// `--reader sim` uses a persistent virtual tag in the user's data directory (created as a
+/// formatted NTAG216 on first use) so that `write` then `read` work across runs;
+/// `--reader sim:FILE` uses a given image. The image is saved after every command — also when
+/// the tag was pulled out mid-command (`--remove-after`), which is how one sees what an
+/// interrupted write leaves behind.
+struct SimulatedReader {
+    let imagePath: String
+    let field: SimulatedField
+    let tagID: VirtualTagID
+    let meter = AirTimeMeter()
+
+    /// Where `--reader sim` keeps its tag: `$OPENCORENFC_SIM_IMAGE`, else
+    /// `$XDG_DATA_HOME/opencorenfc/sim-tag.json` (`~/.local/share/…` by default; on macOS
+    /// `~/Library/Application Support/OpenCoreNFC/sim-tag.json`).
+    static var defaultImagePath: String {
+        let environment = ProcessInfo.processInfo.environment
+        if let path = environment["OPENCORENFC_SIM_IMAGE"], !path.isEmpty { return path }
+        #if os(macOS)
+        let base = (environment["HOME"] ?? NSHomeDirectory()) + "/Library/Application Support/OpenCoreNFC"
+        #else
+        let base = (environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.local/share")) + "/opencorenfc"
+        #endif
+        return base + "/sim-tag.json"
+    }
+
+    /// Opens the reader named by `--reader`, or `nil` when it is not a simulated one.
+    static func open(_ name: String, removeAfter: Int?) async throws -> SimulatedReader? {
+        let path: String
+        if name == "sim" {
+            path = defaultImagePath
+            if !FileManager.default.fileExists(atPath: path) {
+                try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                do {
+                    try TagImageFile.save(try VirtualTagKind.ntag216.make(), to: path)
+                } catch {
+                    throw CLIError("cannot create the simulated tag \(path): \(error)")
+                }
+                Output.error("created a virtual NTAG216 at \(path) (nfc tag new … -o \(path) --force to change it)")
+            }
+        } else if name.hasPrefix("sim:") {
+            path = String(name.dropFirst(4))
+        } else {
+            return nil
+        }
+        let tag: any VirtualTag
+        do {
+            tag = try TagImageFile.load(path)
+        } catch {
+            throw CLIError("\(path): \(error)")
+        }
+        let field = SimulatedField()
+        let id = await field.place(tag)
+        if let removeAfter { await field.inject(.removeAfterCommands(removeAfter), into: id) }
+        return SimulatedReader(imagePath: path, field: field, tagID: id)
+    }
+
+    /// Connects to the tag.
+    func connect() async throws -> any TagConnection {
+        do {
+            guard let target = try await field.targets(matching: .all).first else {
+                throw CLIError("no tag in the field")
+            }
+            return try await field.connect(to: target, meter: meter)
+        } catch let error as TransportError {
+            throw CLIError("cannot connect: \(error)")
+        }
+    }
+
+    /// Saves the tag's state back to its image (whether or not it is still in the field).
+    func save() async throws {
+        guard let tag = await field.tag(tagID) else { return }
+        do {
+            try TagImageFile.save(tag, to: imagePath)
+        } catch {
+            throw CLIError("cannot save \(imagePath): \(error)")
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import NFCTags
+import NFCTransport
+
+/// Runs one command's work on the tag of the reader the options name, then saves and reports.
+enum TagSession {
+    /// Opens the reader, connects, hands the connection and the tag's engine to `body`, saves
+    /// the simulated tag, and prints statistics when asked.
+    static func run<T>(
+        _ options: ReaderOptions, json: Bool = false,
+        _ body: (any TagConnection, any NDEFTagEngine) async throws -> T
+    ) async throws -> (T, ExchangeStatistics) {
+        guard let reader = try await SimulatedReader.open(options.reader, removeAfter: options.removeAfter) else {
+            throw CLIError("reader \"\(options.reader)\" not found (the PC/SC driver is not built yet; use sim or sim:FILE)")
+        }
+        let connection = try await reader.connect()
+        reader.meter.reset()  // activation is not the command's work
+        let engine = TagEngines.engine(for: TagFamily(connection.target))
+        let result: Result<T, any Error>
+        do {
+            result = .success(try await body(connection, engine))
+        } catch {
+            result = .failure(error)
+        }
+        try await reader.save()
+        let statistics = reader.meter.statistics
+        if options.stats && !json { Output.error(StatisticsText.line(statistics)) }
+        switch result {
+        case .success(let value): return (value, statistics)
+        case .failure(let error as TagEngineError): throw CLIError(EngineErrorText.line(error))
+        case .failure(let error): throw error
+        }
+    }
+}
+
+/// `--stats` output.
+enum StatisticsText {
+    static func line(_ s: ExchangeStatistics) -> String {
+        let ms = Double(s.airTimeMicroseconds) / 1000
+        return "stats: \(s.commands) commands, \(s.bytesSent) B sent, \(s.bytesReceived) B received, air time \(String(format: "%.2f", ms)) ms"
+    }
+
+    static func json(_ s: ExchangeStatistics) -> JSONValue {
+        .object([
+            ("commands", .int(Int64(s.commands))),
+            ("bytesSent", .int(Int64(s.bytesSent))),
+            ("bytesReceived", .int(Int64(s.bytesReceived))),
+            ("airTimeMicroseconds", .int(s.airTimeMicroseconds)),
+        ])
+    }
+}
+
+/// One line for a failed tag operation.
+enum EngineErrorText {
+    static func line(_ error: TagEngineError) -> String {
+        var text = error.reason.isEmpty ? error.code.name : "\(error.code.name): \(error.reason)"
+        if let status = error.tagStatus, !status.isEmpty {
+            text += " (tag answered \(status.map { String(format: "%02x", $0) }.joined()))"
+        }
+        return text
+    }
+}

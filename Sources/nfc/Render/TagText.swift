@@ -1,0 +1,57 @@
+import Foundation
+import NFCBytes
+import NFCTags
+import NFCTransport
+
+/// How the CLI prints a tag's identity and NDEF status.
+enum TagText {
+    static func identityText(target: TargetInfo, identity: TagIdentity, status: NDEFStatus) -> String {
+        var lines = [
+            "\(identity.model) (NFC Forum \(identity.family.rawValue.replacingOccurrences(of: "type", with: "Type ")))",
+            "  UID        \(Hex.encode(target.identifier, separator: ":"))",
+        ]
+        lines += activationLines(target).map { "  \($0.0.padding(toLength: 10, withPad: " ", startingAt: 0)) \($0.1)" }
+        if let memory = identity.memorySize { lines.append("  memory     \(memory) bytes") }
+        for (key, value) in identity.details { lines.append("  \(key.padding(toLength: 10, withPad: " ", startingAt: 0)) \(value)") }
+        lines.append("  NDEF       \(status.state.rawValue), capacity \(status.capacity) bytes, message \(status.messageLength) bytes")
+        return lines.joined(separator: "\n")
+    }
+
+    static func identityJSON(target: TargetInfo, identity: TagIdentity, status: NDEFStatus) -> [(String, JSONValue)] {
+        var fields: [(String, JSONValue)] = [
+            ("family", .string(identity.family.rawValue)),
+            ("model", .string(identity.model)),
+            ("technology", .string(target.technology.rawValue)),
+            ("uid", .string(Hex.encode(target.identifier))),
+        ]
+        fields += activationLines(target).map { ($0.0, .string($0.1)) }
+        if let memory = identity.memorySize { fields.append(("memorySize", .int(Int64(memory)))) }
+        if !identity.details.isEmpty { fields.append(("details", .object(identity.details.map { ($0.0, .string($0.1)) }))) }
+        fields.append(("ndef", statusJSON(status)))
+        return fields
+    }
+
+    static func statusJSON(_ status: NDEFStatus) -> JSONValue {
+        .object([
+            ("state", .string(status.state.rawValue)),
+            ("capacity", .int(Int64(status.capacity))),
+            ("messageLength", .int(Int64(status.messageLength))),
+        ])
+    }
+
+    /// Technology-specific activation facts, as (key, hex) pairs.
+    private static func activationLines(_ target: TargetInfo) -> [(String, String)] {
+        switch target.parameters {
+        case .iso14443A(let a):
+            var lines = [("atqa", String(format: "%04x", a.atqa)), ("sak", String(format: "%02x", a.sak))]
+            if let ats = a.ats { lines.append(("ats", Hex.encode(ats.bytes))) }
+            return lines
+        case .iso14443B(let b):
+            return [("applicationData", Hex.encode(b.applicationData)), ("protocolInfo", Hex.encode(b.protocolInfo))]
+        case .iso15693(let v):
+            return [("dsfid", String(format: "%02x", v.dsfid))]
+        case .felica(let f):
+            return [("pmm", Hex.encode(f.pmm)), ("systemCode", String(format: "%04x", f.systemCode))]
+        }
+    }
+}
