@@ -1,12 +1,13 @@
 import Foundation
+import NFCBytes
 import NFCSimulator
 import NFCTags
 import NFCTransport
 
 /// A tag in a simulated field for one CLI command: loaded from its image, saved back after.
 ///
-/// `--reader sim` uses a persistent virtual tag in the user's data directory (created as a
-/// formatted NTAG216 on first use) so that `write` then `read` work across runs;
+/// `--reader sim` uses a persistent virtual tag in the user's data directory (created on
+/// first use as an NTAG216 holding a Smart Poster) so that `write` then `read` work across runs;
 /// `--reader sim:FILE` uses a given image. The image is saved after every command — also when
 /// the tag was pulled out mid-command (`--remove-after`), which is how one sees what an
 /// interrupted write leaves behind.
@@ -38,7 +39,7 @@ struct SimulatedReader {
             if !FileManager.default.fileExists(atPath: path) {
                 try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
                 do {
-                    try TagImageFile.save(try VirtualTagKind.ntag216.make(), to: path)
+                    try TagImageFile.save(try welcomeTag(), to: path)
                 } catch {
                     throw CLIError("cannot create the simulated tag \(path): \(error)")
                 }
@@ -59,6 +60,18 @@ struct SimulatedReader {
         let id = await field.place(tag)
         if let removeAfter { await field.inject(.removeAfterCommands(removeAfter), into: id) }
         return SimulatedReader(imagePath: path, field: field, tagID: id)
+    }
+
+    /// The tag `--reader sim` starts with: an NTAG216 holding a Smart Poster (a URI and a
+    /// title), so that the first `nfc read` shows something.
+    static func welcomeTag() throws -> Type2Tag {
+        let message: [UInt8] = (try? Hex.decode("d10222537091010e55036e66632d666f72756d2e6f726751010c5402656e48656c6c6f204e4643")) ?? []
+        var image = Type2Tag(model: .ntag216).image
+        var memory = image.memory.bytes
+        let tlv = [0x03, UInt8(message.count)] + message + [0xFE]
+        memory.replaceSubrange(16..<(16 + tlv.count), with: tlv)
+        image.memory = HexBytes(memory)
+        return try Type2Tag(image: image)
     }
 
     /// Connects to the tag.
