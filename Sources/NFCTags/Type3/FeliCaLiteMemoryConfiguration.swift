@@ -12,7 +12,8 @@ struct FeliCaLiteMemoryConfiguration: Sendable, Hashable {
     /// S_PAD0–S_PAD13: the user blocks.
     static let userBlockCount = 14
 
-    var bytes: [UInt8]
+    /// The 16 bytes as read.
+    private(set) var bytes: [UInt8]
 
     /// - Returns: `nil` unless the block holds 16 bytes.
     init?(_ bytes: [UInt8]) {

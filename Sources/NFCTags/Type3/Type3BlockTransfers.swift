@@ -7,7 +7,9 @@ struct Type3BlockReader: Sendable {
     private var batches: [[UInt16]]
     private var inFlight: [UInt16] = []
     /// When set, a refused multi-block read is retried block by block and a refused single block
-    /// is recorded in ``refused`` instead of failing (for dumps).
+    /// is recorded in ``refused`` instead of failing (for dumps); a block refused as beyond the
+    /// service (Status Flag 2 `A8`) ends the reading, so a lying Nmaxb cannot cost thousands of
+    /// commands.
     private let tolerant: Bool
     /// The blocks read so far.
     private(set) var blocks: [UInt16: [UInt8]] = [:]
@@ -39,6 +41,7 @@ struct Type3BlockReader: Sendable {
                 batches.insert(contentsOf: inFlight.map { [$0] }, at: 0)
             } else if let block = inFlight.first {
                 refused[block] = error.tagStatus ?? []
+                if error.tagStatus?.last == 0xA8 { batches = [] }
             }
         }
         inFlight = []

@@ -88,7 +88,7 @@ struct Type3FormatOperation: TagOperation {
             guard mc.systemBlocksWritable else {
                 throw TagEngineError(.unsupported, "MC_ALL (MC byte 2) is 00: SYS_OP can no longer be set to 01")
             }
-            writes.append([Type3BlockWrite(block: FeliCaLiteMemoryConfiguration.blockNumber, data: mc.enablingNDEF)])
+            writes.append(try detection.link.singleWrite(FeliCaLiteMemoryConfiguration.blockNumber, mc.enablingNDEF))
         }
         if !valid {
             guard mc.userBlockWritable(0) else {
@@ -97,7 +97,7 @@ struct Type3FormatOperation: TagOperation {
             let attribute = Type3AttributeInformation(
                 blocksPerRead: 4, blocksPerWrite: 1, maximumBlocks: UInt16(mc.consecutiveWritableDataBlocks)
             )
-            writes.append([Type3BlockWrite(block: 0, data: attribute.block)])
+            writes.append(try detection.link.singleWrite(0, attribute.block))
         }
         return writes
     }

@@ -90,6 +90,13 @@ struct Type3Link: Sendable, Hashable {
         return grouped.map { group in group.compactMap { byNumber[$0] } }
     }
 
+    /// One command writing one block (the attribute or MC block), checked against the reader's
+    /// command buffer.
+    /// - Throws: `.unsupported` when the reader cannot carry it.
+    func singleWrite(_ block: UInt16, _ data: [UInt8]) throws(TagEngineError) -> [Type3BlockWrite] {
+        try writeBatches([Type3BlockWrite(block: block, data: data)], nbw: 1).first ?? []
+    }
+
     /// Greedy grouping: a block joins the current command while the count, the fit test and (for
     /// pseudo-APDU readers) contiguity allow.
     private func batches(_ blocks: [UInt16], perCommand: Int, fits: ([UInt16]) -> Bool) -> [[UInt16]] {

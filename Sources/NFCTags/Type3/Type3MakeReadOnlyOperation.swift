@@ -68,7 +68,7 @@ struct Type3MakeReadOnlyOperation: TagOperation {
         var locked = attribute
         locked.readWriteFlag = Type3AttributeInformation.readOnly
         guard let mc = detection.memoryConfiguration else {
-            return attribute.isWritable ? [[Type3BlockWrite(block: 0, data: locked.block)]] : []
+            return attribute.isWritable ? [try detection.link.singleWrite(0, locked.block)] : []
         }
         var writes: [[Type3BlockWrite]] = []
         if !mc.userBlocksLocked, !mc.permissionsChangeable {
@@ -77,11 +77,11 @@ struct Type3MakeReadOnlyOperation: TagOperation {
             )
         }
         if attribute.isWritable, mc.userBlockWritable(0) {
-            writes.append([Type3BlockWrite(block: 0, data: locked.block)])
+            writes.append(try detection.link.singleWrite(0, locked.block))
         }
         let target = mc.lockingUserBlocks
         if !mc.userBlocksLocked || (mc.systemBlocksWritable && target != mc.bytes) {
-            writes.append([Type3BlockWrite(block: FeliCaLiteMemoryConfiguration.blockNumber, data: target)])
+            writes.append(try detection.link.singleWrite(FeliCaLiteMemoryConfiguration.blockNumber, target))
         }
         return writes
     }

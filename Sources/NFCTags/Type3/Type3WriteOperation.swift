@@ -103,15 +103,15 @@ struct Type3WriteOperation: TagOperation {
         final.length = message.count
         var batches: [[Type3BlockWrite]] = []
         if changed.isEmpty {
-            if final != attribute { batches = [[Type3BlockWrite(block: 0, data: final.block)]] }
+            if final != attribute { batches = [try detection.link.singleWrite(0, final.block)] }
         } else {
             if !attribute.isWriteInProgress {
                 var begin = attribute
                 begin.writeFlag = Type3AttributeInformation.writeInProgress
-                batches.append([Type3BlockWrite(block: 0, data: begin.block)])
+                batches.append(try detection.link.singleWrite(0, begin.block))
             }
             batches += try detection.link.writeBatches(changed, nbw: Int(attribute.blocksPerWrite))
-            batches.append([Type3BlockWrite(block: 0, data: final.block)])
+            batches.append(try detection.link.singleWrite(0, final.block))
         }
         return send(Type3BlockWriter(link: detection.link, batches: batches))
     }
