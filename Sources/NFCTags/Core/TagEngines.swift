@@ -5,7 +5,8 @@ public enum TagEngines {
     /// The engine that handles a family.
     public static func engine(for family: TagFamily) -> any NDEFTagEngine {
         switch family {
-        case .type2, .type3, .type4, .type5: PendingEngine(family: family)
+        case .type3: Type3Engine()
+        case .type2, .type4, .type5: PendingEngine(family: family)
         }
     }
 }
