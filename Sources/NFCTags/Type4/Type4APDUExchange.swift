@@ -102,7 +102,12 @@ struct Type4APDUExchange: Sendable {
     /// GET RESPONSE for the rest of a `61xx` answer, within Ne and the reader's buffer.
     private mutating func getResponse(collected: [UInt8], available: Int) throws(TagEngineError) -> Progress {
         let expected = command.expectedLength ?? 0
-        let wanted = min(available, expected - collected.count, CommandAPDU.maximumShortExpectedLength, limits.maxResponseLength - 2)
+        // `6100` means 256 bytes or more: a card that took an extended command gets an extended
+        // GET RESPONSE for the rest, so a long answer takes as few rounds as its buffer allows.
+        let extended = limits.extendedLengthAPDUs && command.needsExtendedLength
+        let offered = available == CommandAPDU.maximumShortExpectedLength && extended ? Int.max : available
+        let largest = extended ? CommandAPDU.maximumExtendedExpectedLength : CommandAPDU.maximumShortExpectedLength
+        let wanted = min(offered, expected - collected.count, largest, limits.maxResponseLength - 2)
         guard wanted > 0 else {
             throw TagEngineError(
                 .unexpectedResponse, "\(Self.name(command)) announced more data (61xx) beyond the \(expected) bytes asked for",

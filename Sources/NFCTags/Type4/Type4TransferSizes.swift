@@ -64,11 +64,12 @@ public struct Type4TransferSizes: Sendable, Hashable {
     /// ranges that already hold the wanted bytes are not written again.
     ///
     /// - Parameters:
-    ///   - old: what the file holds there now (same length as `new`), or `nil` to write everything.
+    ///   - old: what the file holds from `offset` on, as far as it is known (bytes of `new`
+    ///     beyond it are written); `nil` to write everything.
     /// - Throws: `.unsupported` when MLc is too small for an offset data object.
-    func updates(writing new: [UInt8], at offset: Int, over old: [UInt8]?) throws(TagEngineError) -> [(offset: Int, data: [UInt8])] {
-        let previous = old.flatMap { $0.count == new.count ? $0 : nil }
-        func same(_ index: Int) -> Bool { previous.map { $0[index] == new[index] } ?? false }
+    public func updates(writing new: [UInt8], at offset: Int, over old: [UInt8]?) throws(TagEngineError) -> [(offset: Int, data: [UInt8])] {
+        let previous = old ?? []
+        func same(_ index: Int) -> Bool { index < previous.count && previous[index] == new[index] }
         var result: [(offset: Int, data: [UInt8])] = []
         var position = 0
         while position < new.count {

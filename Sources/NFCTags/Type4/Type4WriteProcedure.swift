@@ -6,10 +6,10 @@ import NFCTransport
 ///
 /// Torn at any command, the tag holds the old message (before NLEN `0000` lands), an empty NDEF
 /// (NLEN `0000` while the message is being written, or the last write lost), or the new
-/// message. The bytes the file already holds are read first and ranges that match are not
-/// written again; a message identical to the stored one costs no write at all. A message that is
-/// a prefix of the stored one needs only the final NLEN (one 2- or 4-byte write, which tears to
-/// old or new).
+/// message. The stored message is read first (as far as it overlaps the new one) and ranges
+/// that already hold the wanted bytes are not written again: a message identical to the stored
+/// one costs no write at all, and one that is a prefix of it needs only the final NLEN (one 2-
+/// or 4-byte write, which tears to old or new). On an empty tag nothing is read first.
 public struct Type4WriteProcedure: Type4Procedure {
     public typealias Output = Void
 
@@ -81,9 +81,12 @@ public struct Type4WriteProcedure: Type4Procedure {
         guard message.count <= capabilities.capacity else {
             throw TagEngineError(.capacityExceeded, "a message of \(message.count) bytes does not fit the \(capabilities.capacity) bytes of NDEF file \(Type4Status.hex(capabilities.ndefFileID))")
         }
-        guard !message.isEmpty else { return try write(file, over: nil) }
+        // Compare only with the stored message: bytes beyond it are erased or stale and seldom
+        // match, and reading them would cost as much air time as writing them.
+        let known = file.messageLengthIsValid ? min(file.messageLength ?? 0, message.count) : 0
+        guard known > 0 else { return try write(file, over: nil) }
         var reader = Type4FileReader(
-            fileID: capabilities.ndefFileID, offset: capabilities.lengthFieldSize, count: message.count,
+            fileID: capabilities.ndefFileID, offset: capabilities.lengthFieldSize, count: known,
             sizes: sizes(for: capabilities), offsetObjects: capabilities.majorVersion >= 3
         )
         let first = try reader.start()
