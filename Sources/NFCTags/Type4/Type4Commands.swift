@@ -4,7 +4,7 @@ import NFCTransport
 
 /// The commands of the NFC Forum Type 4 Tag procedures and the answers they expect.
 ///
-/// NFC Forum Type 4 Tag 2.0 §5.4 (command set) and T4T 3.0 (READ BINARY `B1` and UPDATE
+/// NFC Forum Type 4 Tag 2.0 (command set: SELECT, READ BINARY, UPDATE BINARY) and T4T 3.0 (READ BINARY `B1` and UPDATE
 /// BINARY `D7` with an offset data object `54 03 xxxxxx` for offsets beyond 32 767, the data in
 /// a discretionary data object `53`, ISO/IEC 7816-4:2020 §11.3.3 and §11.3.5).
 public enum Type4Commands {
@@ -17,7 +17,7 @@ public enum Type4Commands {
     /// The largest offset READ/UPDATE BINARY `B0`/`D6` address (15 bits in P1-P2).
     public static let largestShortOffset = 0x7FFF
 
-    /// SELECT of the NDEF Tag Application: P2 `0C` for 2.0 (T4T 2.0 §5.4.2), P2 `00` with Le for
+    /// SELECT of the NDEF Tag Application: P2 `0C` for 2.0 (T4T 2.0 command set), P2 `00` with Le for
     /// the 1.0 AID (mapping 1.0).
     public static func selectApplication(version1: Bool) -> CommandAPDU {
         version1
@@ -25,7 +25,7 @@ public enum Type4Commands {
             : .select(aid: applicationIdentifier, returnFCI: false)
     }
 
-    /// SELECT of an EF by identifier: P1 `00`, P2 `0C` (T4T 2.0 §5.4.3); P2 `00` under mapping 1.0.
+    /// SELECT of an EF by identifier: P1 `00`, P2 `0C` (T4T 2.0 command set); P2 `00` under mapping 1.0.
     public static func selectFile(_ id: UInt16, version1: Bool) -> CommandAPDU {
         var command = CommandAPDU.selectFile(id: id)
         if version1 { command.p2 = 0x00 }

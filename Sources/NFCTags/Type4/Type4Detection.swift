@@ -10,8 +10,8 @@ public struct Type4NDEFFile: Sendable, Hashable {
     /// NLEN or ENLEN as read from the NDEF file; `nil` when detection stopped at the CC.
     public var messageLength: Int?
 
-    /// Whether the length field is valid: `0` (INITIALIZED) or 3 up to the capacity (T4T 2.0
-    /// §5.1.3 and T4T 3.0: the smallest NDEF message has 3 bytes).
+    /// Whether the length field is valid: `0` (INITIALIZED) or 3 up to the capacity (the NLEN and
+    /// ENLEN coding of T4T 2.0 §5.2 and T4T 3.0: the smallest NDEF message has 3 bytes).
     public var messageLengthIsValid: Bool {
         guard let messageLength else { return false }
         return messageLength == 0 || (3...capabilities.capacity).contains(messageLength)
@@ -26,7 +26,7 @@ public struct Type4NDEFFile: Sendable, Hashable {
     }
 }
 
-/// The NDEF detection procedure of NFC Forum Type 4 Tag 2.0 §5.4 and its Annex (detection):
+/// The NDEF detection procedure of NFC Forum Type 4 Tag 2.0 §5.4 (and T4T 3.0 for ENLEN):
 /// SELECT the NDEF Tag Application (`D2760000850101`; on `6A82` the mapping 1.0 AID), SELECT the
 /// CC file `E103`, READ BINARY its first 15 bytes (17 for the Extended NDEF File Control TLV),
 /// check them, SELECT the NDEF file, READ BINARY NLEN (2 bytes) or ENLEN (4 bytes).

@@ -2,7 +2,7 @@ import ISO7816
 import NFCBytes
 
 /// Reads `count` bytes of the current EF from `offset`, in READ BINARY commands of at most
-/// ``Type4TransferSizes/readLength`` (T4T 2.0 §5.4.4; T4T 3.0 `B1` beyond offset 7FFF).
+/// ``Type4TransferSizes/readLength`` (T4T 2.0 command set; T4T 3.0 `B1` beyond offset 7FFF).
 ///
 /// A tag may return fewer bytes than asked (its buffer is smaller than its CC says); the reader
 /// goes on from where the answer ended. An empty answer, more bytes than asked, or a status other
@@ -89,7 +89,7 @@ public struct Type4FileReader: Type4Procedure {
     }
 }
 
-/// Writes a list of ranges of the current EF with UPDATE BINARY, in order (T4T 2.0 §5.4.6;
+/// Writes a list of ranges of the current EF with UPDATE BINARY, in order (T4T 2.0 command set;
 /// T4T 3.0 `D7` beyond offset 7FFF). Each must answer `9000`.
 public struct Type4FileWriter: Type4Procedure {
     public typealias Output = Void

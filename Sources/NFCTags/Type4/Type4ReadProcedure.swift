@@ -2,8 +2,8 @@ import ISO7816
 import NFCTransport
 
 /// Reads the NDEF message: detection, then the NLEN (or ENLEN) bytes after the length field in
-/// READ BINARY commands as large as MLe and the reader allow (NFC Forum Type 4 Tag 2.0 §5.4.4,
-/// T4T 3.0 for ENLEN and offsets beyond 7FFF).
+/// READ BINARY commands as large as MLe and the reader allow (the NDEF read procedure of NFC
+/// Forum Type 4 Tag 2.0 §5.4; T4T 3.0 for ENLEN and offsets beyond 7FFF).
 ///
 /// With extended APDUs and an MLe above 256 an 8 KB message comes back from a single READ
 /// BINARY — the physical minimum of AIRTIME.md — instead of the 33 or more commands of the

@@ -1,8 +1,8 @@
 import ISO7816
 import NFCTransport
 
-/// Writes an NDEF message in the tearing-safe order of NFC Forum Type 4 Tag 2.0 §5.4.6 (NDEF
-/// update): UPDATE BINARY of NLEN `0000` first, then the message, then NLEN last.
+/// Writes an NDEF message in the tearing-safe order of the NDEF update procedure of NFC Forum
+/// Type 4 Tag 2.0 §5.4: UPDATE BINARY of NLEN `0000` first, then the message, then NLEN last.
 ///
 /// Torn at any command, the tag holds the old message (before NLEN `0000` lands), an empty NDEF
 /// (NLEN `0000` while the message is being written, or the last write lost), or the new

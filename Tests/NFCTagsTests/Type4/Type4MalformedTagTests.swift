@@ -154,6 +154,14 @@ struct Type4MalformedTagTests {
         }
     }
 
+    @Test("an answer later than the engine waits: timeout")
+    func lateAnswer() async throws {
+        let bench = try await Type4Bench(try Type4Tag(message: Type4Fixtures.uri("late")))
+        await bench.field.inject(.delayResponse(command: 6, by: .seconds(30)), into: bench.id)
+        let error = await engineError { () async throws(TagEngineError) in _ = try await engine.readNDEF(on: bench.connection) }
+        #expect(error?.code == .timeout)
+    }
+
     @Test("a CRC error in an answer is a transport error")
     func crcError() async throws {
         let bench = try await Type4Bench(try Type4Tag(message: Type4Fixtures.uri("crc")))
