@@ -1,0 +1,146 @@
+import ISO7816
+import NFCBytes
+import NFCTransport
+
+/// Identifies an ISO-DEP card: its model from the ATS historical bytes, and whether it holds the
+/// NDEF Tag Application with a valid CC (whose NDEF file size is the memory reported).
+///
+/// ISO/IEC 14443-4 §5.2.7 (historical bytes) and ISO/IEC 7816-4:2020 §8.1.1 (their compact-TLV
+/// coding after category indicator `80`: tag 5 "card issuer's data", tag 6 "pre-issuing data",
+/// where many cards put a readable name). The IC manufacturer is the first byte of a 7- or
+/// 10-byte UID (ISO/IEC 7816-6). A card without the NDEF application, or with an invalid CC, is
+/// still identified; the details say why no memory size is given.
+public struct Type4IdentifyProcedure: Type4Procedure {
+    public typealias Output = TagIdentity
+
+    enum State: Sendable {
+        case detecting(Type4Detection)
+        case done
+    }
+
+    public let target: TargetInfo
+    var state = State.detecting(Type4Detection(depth: .capabilities))
+
+    public init(target: TargetInfo) {
+        self.target = target
+    }
+
+    public mutating func start() throws(TagEngineError) -> Type4Action<TagIdentity> {
+        guard case .detecting(var detection) = state else {
+            throw TagEngineError(.unexpectedResponse, "Type 4 identify started twice")
+        }
+        let action = try detection.start()
+        state = .detecting(detection)
+        return follow(action)
+    }
+
+    public mutating func handle(_ response: ResponseAPDU) throws(TagEngineError) -> Type4Action<TagIdentity> {
+        guard case .detecting(var detection) = state else {
+            throw TagEngineError(.unexpectedResponse, "an answer arrived after identification ended")
+        }
+        do {
+            let action = try detection.handle(response)
+            state = .detecting(detection)
+            return follow(action)
+        } catch where error.code == .notFormatted {
+            state = .done
+            return .done(identity(capabilities: nil, ndef: "absent"))
+        } catch where error.code == .invalidCapabilityContainer {
+            state = .done
+            return .done(identity(capabilities: nil, ndef: "invalid: \(error.reason)"))
+        }
+    }
+
+    private mutating func follow(_ action: Type4Action<Type4NDEFFile>) -> Type4Action<TagIdentity> {
+        switch action {
+        case .send(let command):
+            return .send(command)
+        case .done(let file):
+            state = .done
+            let version = "mapping \(file.capabilities.majorVersion).\(file.capabilities.mappingVersion & 0x0F)"
+            return .done(identity(capabilities: file.capabilities, ndef: version))
+        }
+    }
+
+    private func identity(capabilities: Type4Capabilities?, ndef: String) -> TagIdentity {
+        var details: [(String, String)] = []
+        var historical: [UInt8] = []
+        switch target.parameters {
+        case .iso14443A(let a):
+            if let ats = a.ats {
+                details.append(("ATS", Hex.encode(ats.bytes, uppercase: true)))
+                historical = ats.historicalBytes
+            }
+        case .iso14443B(let b):
+            details.append(("protocol info", Hex.encode(b.protocolInfo, uppercase: true)))
+            historical = b.higherLayerResponse
+        case .iso15693, .felica:
+            break
+        }
+        if !historical.isEmpty { details.append(("historical bytes", Hex.encode(historical, uppercase: true))) }
+        if let maker = Self.manufacturer(uid: target.identifier) { details.append(("manufacturer", maker)) }
+        details.append(("NDEF application", ndef))
+        if let capabilities {
+            details.append(("MLe", "\(capabilities.maxReadLength)"))
+            details.append(("MLc", "\(capabilities.maxUpdateLength)"))
+            details.append(("NDEF file", "\(Type4Status.hex(capabilities.ndefFileID)), \(capabilities.maxNDEFFileSize) B"))
+            let access = capabilities.writeAccess == 0 ? "read/write" : capabilities.writeAccess == 0xFF ? "read-only" : "proprietary"
+            details.append(("write access", "\(Type4Capabilities.hex(capabilities.writeAccess)) (\(access))"))
+        }
+        let model = Self.cardName(historicalBytes: historical).map { "\($0) (ISO-DEP card)" } ?? "ISO-DEP card"
+        return TagIdentity(family: .type4, model: model, memorySize: capabilities?.maxNDEFFileSize, details: details)
+    }
+
+    /// A readable card name in the historical bytes: the issuer's or pre-issuing data object of a
+    /// compact-TLV coding (category `80`), or else a run of at least four printable characters.
+    static func cardName(historicalBytes bytes: [UInt8]) -> String? {
+        if bytes.first == 0x80 {
+            var index = 1
+            while index < bytes.count {
+                let tag = bytes[index] >> 4, length = Int(bytes[index] & 0x0F)
+                let end = index + 1 + length
+                guard end <= bytes.count else { break }
+                if tag == 5 || tag == 6, let name = printable(bytes[(index + 1)..<end]) { return name }
+                index = end
+            }
+        }
+        var best: ArraySlice<UInt8> = []
+        var start = 0
+        for index in 0...bytes.count {
+            if index < bytes.count, isPrintable(bytes[index]) { continue }
+            if index - start > best.count { best = bytes[start..<index] }
+            start = index + 1
+        }
+        return printable(best)
+    }
+
+    private static func isPrintable(_ byte: UInt8) -> Bool { (0x20...0x7E).contains(byte) }
+
+    private static func printable(_ bytes: ArraySlice<UInt8>) -> String? {
+        let letters = bytes.filter { (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }.count
+        guard bytes.count >= 4, letters >= 3, bytes.allSatisfy(isPrintable) else { return nil }
+        return String(decoding: bytes, as: UTF8.self).trimmingSpaces
+    }
+
+    /// The IC manufacturer of a 7- or 10-byte UID (ISO/IEC 7816-6 registration; 4-byte UIDs are
+    /// often random and carry none).
+    static func manufacturer(uid: [UInt8]) -> String? {
+        guard uid.count == 7 || uid.count == 10, let code = uid.first else { return nil }
+        switch code {
+        case 0x02: return "STMicroelectronics"
+        case 0x04: return "NXP Semiconductors"
+        case 0x05: return "Infineon Technologies"
+        case 0x07: return "Texas Instruments"
+        default: return "IC manufacturer \(Hex.encode([code], uppercase: true))"
+        }
+    }
+}
+
+extension String {
+    fileprivate var trimmingSpaces: String {
+        var text = Substring(self)
+        while text.first == " " { text = text.dropFirst() }
+        while text.last == " " { text = text.dropLast() }
+        return String(text)
+    }
+}
