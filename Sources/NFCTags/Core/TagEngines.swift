@@ -6,7 +6,8 @@ public enum TagEngines {
     public static func engine(for family: TagFamily) -> any NDEFTagEngine {
         switch family {
         case .type3: Type3Engine()
-        case .type2, .type4, .type5: PendingEngine(family: family)
+        case .type4: Type4Engine()
+        case .type2, .type5: PendingEngine(family: family)
         }
     }
 }
