@@ -56,7 +56,7 @@ struct Type5Detector: Sendable {
         }
         switch try Type5TLVScan.scan(memory, cc: cc) {
         case .need(let end):
-            session.requestRead(upTo: min(cc.areaEnd, max(end, memory.count + Type5Session.readAhead)), withStatus: true)
+            session.requestRead(upTo: end, readAhead: min(cc.areaEnd, memory.count + Type5Session.readAhead), withStatus: true)
             return nil
         case .located(let layout):
             return Type5Detection(cc: cc, layout: layout)

@@ -68,7 +68,7 @@ struct Type5ReadNDEFOperation: Type5Operation {
             let layout = detection.layout
             session.requestRead(upTo: layout.valueOffset + layout.messageLength, withStatus: false)
             state = .readingMessage(detection)
-            return try session.continueReading()
+            return try advance()
         case .readingMessage(let detection):
             let layout = detection.layout
             let end = layout.valueOffset + layout.messageLength

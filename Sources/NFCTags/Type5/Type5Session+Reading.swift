@@ -8,8 +8,11 @@ import NFCTransport
 /// status byte (bit 0: locked).
 extension Type5Session {
     /// Asks for the memory to reach byte offset `end` (exclusive); ``nextRead()`` then says what to send.
-    mutating func requestRead(upTo end: Int, withStatus: Bool) {
+    /// - Parameter readAhead: an offset the same commands may reach too when they carry several
+    ///   blocks anyway (it never adds a command).
+    mutating func requestRead(upTo end: Int, readAhead: Int? = nil, withStatus: Bool) {
         readTarget = max(readTarget, end)
+        readAheadTarget = max(readTarget, readAhead ?? end)
         readWithStatus = withStatus
     }
 
@@ -26,7 +29,7 @@ extension Type5Session {
             return send(PendingRead(first: 0, count: count, single: count == 1, wide: false, withStatus: readWithStatus))
         }
         let first = memory.count / blockSize
-        let wanted = (readTarget + blockSize - 1) / blockSize - first
+        let wanted = (readAheadTarget + blockSize - 1) / blockSize - first
         let perBlock = blockSize + (readWithStatus ? 1 : 0)
         var count = min(wanted, (limits.maxResponseLength - 1) / perBlock)
         if case .readAndWriteOnly(let length) = limits.nativeCommands { count = min(count, length / blockSize) }
@@ -122,12 +125,7 @@ extension Type5Session {
             size = blockSize
         } else {
             guard payload.count % read.count == 0, payload.count / read.count > status else {
-                if read.count > 1 {
-                    // Fewer blocks than asked (the end of a tiny memory): learn the size from one block.
-                    learning.maximumBlocks = 1
-                    return
-                }
-                throw TagEngineError(.unexpectedResponse, "\(name) answered \(payload.count) bytes, no whole block")
+                throw TagEngineError(.unexpectedResponse, "\(name) answered \(payload.count) bytes, not \(read.count) equal blocks")
             }
             size = payload.count / read.count - status
             guard (1...32).contains(size) else {

@@ -43,6 +43,7 @@ struct Type5Session: Sendable {
 
     // Read progress (see Type5Session+Reading.swift).
     var readTarget = 0
+    var readAheadTarget = 0
     var readWithStatus = false
     var pendingRead: PendingRead?
     var transmissionRetries = 0

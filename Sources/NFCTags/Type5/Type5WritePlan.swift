@@ -1,14 +1,15 @@
 /// The block writes that replace the NDEF message, in a tearing-safe order (T5T 1.0 §7.5.3).
 ///
-/// 1. If the NDEF TLV's length byte is not 0 and anything beyond its block changes, that block is
-///    written first with the length byte set to 0: from then on the tag holds an empty NDEF.
+/// 1. If the NDEF TLV's length byte is not 0 and more than one block changes, the block holding
+///    it is written first with the length byte set to 0: from then on the tag holds an empty NDEF.
 /// 2. Every other changed block, with its final bytes: the TLV type, a 3-byte length's last two
 ///    bytes, the message and a terminator TLV `FE` when room is left. The length byte stays 0, so
 ///    an interruption leaves an empty NDEF, never a message that reads as valid.
 /// 3. The block holding the length byte, last: one Write Single Block, which the tag completes or
 ///    not, turns the empty NDEF into the new message.
 ///
-/// Blocks that already hold the wanted bytes are not written.
+/// Blocks that already hold the wanted bytes are not written; when a single block changes, its one
+/// write takes the tag from the old message to the new.
 struct Type5WritePlan: Sendable, Hashable {
     /// The writes, in order.
     var writes: [(block: Int, bytes: [UInt8])]
@@ -60,7 +61,8 @@ struct Type5WritePlan: Sendable, Hashable {
         let changed = (firstBlock...lastBlock).filter { old($0) != new($0) }
         var writes: [(block: Int, bytes: [UInt8])] = []
         var interim: [UInt8]?
-        if memory[layout.lengthOffset] != 0, changed.contains(where: { $0 != lengthBlock }) {
+        // One changed block is one atomic write from the old message to the new: no interim needed.
+        if memory[layout.lengthOffset] != 0, changed.count > 1, changed.contains(where: { $0 != lengthBlock }) {
             var bytes = old(lengthBlock)
             bytes[layout.lengthOffset % blockSize] = 0
             interim = bytes
