@@ -116,8 +116,8 @@ enum Type5Frame {
         }
     }
 
-    /// A range of blocks for messages: `block 4` or `blocks 4–79`.
+    /// A block or a range of blocks for messages: `4` or `4–79`.
     static func describe(blocks first: Int, count: Int) -> String {
-        count == 1 ? "block \(first)" : "blocks \(first)–\(first + count - 1)"
+        count == 1 ? "\(first)" : "\(first)–\(first + count - 1)"
     }
 }

@@ -21,7 +21,7 @@ final class Type5LearnedLimits: Sendable {
         entries.withLock { $0[uid] ?? Type5ReadLearning() }
     }
 
-    /// Remembers what an operation learned (kept when it says less than before).
+    /// Remembers what an operation learned (it started from ``learning(for:)``, so this only tightens).
     func store(_ learning: Type5ReadLearning, for uid: [UInt8]) {
         entries.withLock { table in
             guard learning != Type5ReadLearning() || table[uid] != nil else { return }

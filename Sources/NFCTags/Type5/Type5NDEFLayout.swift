@@ -99,7 +99,7 @@ enum Type5TLVScan {
         switch type {
         case ndefTLV: "NDEF message"
         case proprietaryTLV: "proprietary"
-        default: "reserved (type \(type))"
+        default: "reserved (type 0x\(String(type, radix: 16, uppercase: true)))"
         }
     }
 }

@@ -46,7 +46,7 @@ struct Type5SystemInformation: Sendable, Hashable {
             if flags & 0x08 != 0 { icReference = try reader.readUInt8() }
             if extended, flags & 0x20 != 0 { commandList = try reader.readBytes(4) }
         } catch let error as ByteReaderError {
-            throw TagEngineError(.unexpectedResponse, "\(command) answer truncated at byte \(error.offset - payload.startIndex + 1) of \(payload.count + 1)")
+            throw TagEngineError(.unexpectedResponse, "\(command) answer of \(payload.count + 1) bytes is truncated: the field at byte \(error.offset) needs more")
         } catch let error as TagEngineError {
             throw error
         } catch {

@@ -129,4 +129,29 @@ struct Type5ReadWriteTests {
         #expect(try await Self.engine.readNDEF(on: second).message.isEmpty)
         #expect(try await Self.engine.readNDEF(on: first).message == message)
     }
+
+    @Test("The CC's special frame bit puts the option flag on writes; reads and writes are addressed")
+    func specialFrame() async throws {
+        let tag = try await Type5Field(.slix2)
+        try await tag.poke([0xE1, 0x40, 0x27, 0x11], at: 0)
+        let quirky = Type5QuirkyConnection(tag.connection)
+        let message = Type5Fixtures.message(length: 12)
+        try await Self.engine.writeNDEF(message, on: quirky)
+        let writes = quirky.frames.filter { $0.count > 1 && $0[1] == 0x21 }
+        #expect(!writes.isEmpty)
+        #expect(writes.allSatisfy { $0[0] == 0x62 && Array($0[2..<10]) == Type5Fixtures.slix2Wire })
+        #expect(quirky.frames.allSatisfy { $0[0] & 0x22 == 0x22 })
+        #expect(try await Self.engine.readNDEF(on: tag.connection).message == message)
+    }
+
+    @Test("An E2 CC: every command uses the extended form with 16-bit block numbers")
+    func extendedCommands() async throws {
+        let tag = try await Type5Field(.iso15693_2k)
+        let quirky = Type5QuirkyConnection(tag.connection)
+        try await Self.engine.writeNDEF(Type5Fixtures.message(length: 30), on: quirky)
+        _ = try await Self.engine.readNDEF(on: quirky)
+        let codes = Set(quirky.frames.dropFirst().map { $0[1] })
+        #expect(codes.isSubset(of: [0x23, 0x31, 0x33]))
+        #expect(quirky.frames.first?[1] == 0x23)  // the detection read, before the CC is known
+    }
 }

@@ -2,6 +2,7 @@ import NDEF
 import NFCSimulator
 import NFCTags
 import NFCTransport
+import Synchronization
 
 /// A simulated field holding one ISO/IEC 15693 tag, connected, for the Type 5 suites.
 struct Type5Field {
@@ -100,4 +101,63 @@ enum Type5Air {
         let blocks = lastByte / 4 + 1
         return exchange(request: extended ? 14 : 12, response: 1 + blocks * 4)
     }
+}
+
+/// A connection in front of a simulated one that behaves like a more limited tag or reader: it
+/// refuses multi-block reads beyond a cap (with an error code, or silence), can claim larger
+/// limits than the field has, and can cut an answer short. It counts what it refused.
+final class Type5QuirkyConnection: TagConnection {
+    let base: any TagConnection
+    /// Read Multiple Blocks of more blocks than this are refused.
+    let multiBlockCap: Int?
+    /// The error code of a refusal; `nil` for silence (a timeout).
+    let refusal: UInt8?
+    /// Limits reported instead of the base connection's.
+    let claimedLimits: ExchangeLimits?
+    /// The answer to the command with this number (from 1) is cut to this many bytes.
+    let truncate: (command: Int, length: Int)?
+    private let counters = Mutex((commands: 0, refused: 0, frames: [[UInt8]]()))
+
+    init(
+        _ base: any TagConnection, multiBlockCap: Int? = nil, refusal: UInt8? = 0x0F,
+        claimedLimits: ExchangeLimits? = nil, truncate: (command: Int, length: Int)? = nil
+    ) {
+        self.base = base
+        self.multiBlockCap = multiBlockCap
+        self.refusal = refusal
+        self.claimedLimits = claimedLimits
+        self.truncate = truncate
+    }
+
+    var refused: Int { counters.withLock { $0.refused } }
+    var commands: Int { counters.withLock { $0.commands } }
+    /// Every frame sent, in order.
+    var frames: [[UInt8]] { counters.withLock { $0.frames } }
+    var target: TargetInfo { base.target }
+    var limits: ExchangeLimits { claimedLimits ?? base.limits }
+    var bitRate: BitRate { base.bitRate }
+    var meter: AirTimeMeter { base.meter }
+
+    func transceive(_ command: [UInt8], timeout: Duration) async throws(TransportError) -> [UInt8] {
+        let number = counters.withLock {
+            $0.commands += 1
+            $0.frames.append(command)
+            return $0.commands
+        }
+        if let cap = multiBlockCap, command.count >= 12, command[1] == 0x23 || command[1] == 0x33 {
+            let wide = command[1] == 0x33
+            let count = wide && command.count >= 14 ? Int(command[12]) | Int(command[13]) << 8 : Int(command[11])
+            if count + 1 > cap {
+                counters.withLock { $0.refused += 1 }
+                guard let refusal else { throw TransportError(.timeout, "no answer") }
+                return [0x01, refusal]
+            }
+        }
+        let answer = try await base.transceive(command, timeout: timeout)
+        if let truncate, truncate.command == number { return Array(answer.prefix(truncate.length)) }
+        return answer
+    }
+
+    func reactivate() async throws(TransportError) { try await base.reactivate() }
+    func disconnect() async { await base.disconnect() }
 }
