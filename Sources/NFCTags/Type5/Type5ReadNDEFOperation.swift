@@ -58,10 +58,10 @@ struct Type5ReadNDEFOperation: Type5Operation {
                 throw error
             }
             let status = detection.status(session)
-            if statusOnly || detection.layout.messageLength == 0 || status.state == .notSupported {
-                if !statusOnly, status.state == .notSupported {
-                    throw TagEngineError(.unsupported, "the capability container's read access is proprietary (CC byte 1 bits 3–2 = 10)")
-                }
+            if !statusOnly, detection.cc.readAccess != .always {
+                throw TagEngineError(.unsupported, "the capability container's read access is proprietary (CC byte 1 bits 3–2 = 10)")
+            }
+            if statusOnly || detection.layout.messageLength == 0 {
                 state = .finished
                 return .done(NDEFReadResult(status: status, message: []))
             }

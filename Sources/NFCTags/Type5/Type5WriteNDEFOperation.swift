@@ -83,8 +83,10 @@ struct Type5WriteNDEFOperation: Type5Operation {
         if session.isLocked(session.block(containing: detection.layout.lengthOffset)) {
             throw TagEngineError(.readOnly, "block \(session.block(containing: detection.layout.lengthOffset)), which holds the NDEF length, is locked")
         }
-        let capacity = detection.layout.capacity
-        guard message.count <= capacity else {
+        let layout = detection.layout
+        let capacity = layout.capacity
+        let needed = Type5NDEFLayout.header(forMessageLength: message.count).count + message.count
+        guard message.count <= capacity, layout.tlvOffset + needed <= layout.areaEnd else {
             throw TagEngineError(.capacityExceeded, "a \(message.count)-byte message does not fit: the NDEF TLV at offset \(detection.layout.tlvOffset) can hold \(capacity) bytes")
         }
     }

@@ -154,4 +154,12 @@ struct Type5ReadWriteTests {
         #expect(codes.isSubset(of: [0x23, 0x31, 0x33]))
         #expect(quirky.frames.first?[1] == 0x23)  // the detection read, before the CC is known
     }
+
+    @Test("A data area filled by another TLV: capacity 0, even an empty message does not fit")
+    func noRoom() async throws {
+        let tag = try await Type5Field(.slix2)
+        try await tag.poke([0xFD, 0xFF, 0x01, 0x34], at: 4)  // 308 bytes: up to the area's end at 316
+        #expect(try await Self.engine.queryStatus(on: tag.connection) == NDEFStatus(state: .readWrite, capacity: 0))
+        await #expect(throws: TagEngineError(.capacityExceeded, "")) { try await Self.engine.writeNDEF([], on: tag.connection) }
+    }
 }
