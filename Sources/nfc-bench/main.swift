@@ -9,13 +9,19 @@ import Darwin
 
 /// `nfc-bench` — NDEF decode/encode throughput (messages per second).
 ///
-/// Usage: `nfc-bench [--json] [--seconds S]`. Run a release build:
+/// Usage: `nfc-bench [--json] [--seconds S]`, or `nfc-bench airtime` for the tag engines'
+/// simulated air time (see AirTimeScenarios.swift). Run a release build:
 /// `swift run -c release nfc-bench`. Scripts/bench-ndef.sh runs it beside ndeflib.
 /// Decoding includes the typed views (URI, Text, MIME), as ndeflib's decoder builds typed records;
 /// encoding starts from typed values. For (b) a plain copy of the same bytes into a new array is
 /// measured as the baseline.
 
 let arguments = CommandLine.arguments
+if arguments.dropFirst().first == "airtime" {
+    // Simulated air time of full NDEF reads per tag type (deterministic; no timing of this machine).
+    try await AirTimeScenarios.run()
+    exit(0)
+}
 let asJSON = arguments.contains("--json")
 let seconds: Double = {
     if let i = arguments.firstIndex(of: "--seconds"), i + 1 < arguments.count, let s = Double(arguments[i + 1]), s > 0 {

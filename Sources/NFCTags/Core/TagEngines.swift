@@ -7,7 +7,8 @@ public enum TagEngines {
         switch family {
         case .type3: Type3Engine()
         case .type4: Type4Engine()
-        case .type2, .type5: PendingEngine(family: family)
+        case .type5: Type5Engine()
+        case .type2: PendingEngine(family: family)
         }
     }
 }
