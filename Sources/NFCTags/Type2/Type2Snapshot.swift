@@ -56,7 +56,8 @@ struct Type2Snapshot: Sendable {
     /// Capacity: the usable bytes from the NDEF TLV (or where one would go) to the end of the data
     /// area the CC declares, without the bytes Lock Control and Memory Control TLVs reserve, less
     /// the TLV header (2 bytes, or 4 for messages of 255 bytes and more): 868 B on an NTAG216
-    /// (872 − 4), 492 on an NTAG215, 142 on an NTAG213, 46 on MF0UL11, 124 on MF0UL21.
+    /// (872 − 4), 492 on an NTAG215, 142 on an NTAG213, 46 on MF0UL11, 126 on MF0UL21, as NXP
+    /// formats them (137 on an NTAG213 whose NDEF TLV follows a 5-byte Lock Control TLV).
     var status: NDEFStatus {
         guard let area = try? ndefArea() else { return .notSupported }
         return NDEFStatus(state: isReadOnly ? .readOnly : .readWrite, capacity: area.1.capacity, messageLength: area.1.ndef?.length ?? 0)
