@@ -75,6 +75,6 @@ enum Type2LockBits {
 
     /// Page 2 with every static lock bit set (bytes 0–1, serial number and internal, kept as read).
     static func lockedStaticPage(_ current: [UInt8]) -> [UInt8] {
-        [current[0], current[1], 0xFF, 0xFF]
+        Array(current.prefix(2)) + [0xFF, 0xFF]
     }
 }

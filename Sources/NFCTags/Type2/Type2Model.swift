@@ -11,16 +11,18 @@ public enum Type2Model: String, Sendable, Hashable, CaseIterable, CustomStringCo
     /// MIFARE Ultralight EV1 with 128 bytes of user memory.
     case ultralightEV1MF0UL21
 
-    /// The model GET_VERSION names: NXP (04h), product type 04h (NTAG) with storage size 0Fh, 11h,
-    /// 13h, or product type 03h (Ultralight) with 0Bh, 0Eh; `nil` for any other chip.
+    /// The model GET_VERSION names: NXP (04h), major version 01h, and product type 04h (NTAG,
+    /// subtype 02h) with storage size 0Fh, 11h, 13h, or product type 03h (Ultralight, subtype 01h
+    /// or 02h) with 0Bh, 0Eh; `nil` for any other chip (NTAG I2C shares NTAG216's storage size but
+    /// has subtype 05h and another configuration area).
     public init?(version: Type2Version) {
-        guard version.vendor == 0x04 else { return nil }
-        switch (version.productType, version.storageSize) {
-        case (0x04, 0x0F): self = .ntag213
-        case (0x04, 0x11): self = .ntag215
-        case (0x04, 0x13): self = .ntag216
-        case (0x03, 0x0B): self = .ultralightEV1MF0UL11
-        case (0x03, 0x0E): self = .ultralightEV1MF0UL21
+        guard version.vendor == 0x04, version.majorVersion == 0x01 else { return nil }
+        switch (version.productType, version.productSubtype, version.storageSize) {
+        case (0x04, 0x02, 0x0F): self = .ntag213
+        case (0x04, 0x02, 0x11): self = .ntag215
+        case (0x04, 0x02, 0x13): self = .ntag216
+        case (0x03, 0x01...0x02, 0x0B): self = .ultralightEV1MF0UL11
+        case (0x03, 0x01...0x02, 0x0E): self = .ultralightEV1MF0UL21
         default: return nil
         }
     }

@@ -47,7 +47,7 @@ import Testing
 
     @Test func theSixteenByteReadPatternIsSlower() async throws {
         let (capped, cappedMessage) = try await Self.readAirTime(engine: Type2Engine(maximumReadLength: 16), configuration: .baseRate)
-        let (pcsc, pcscMessage) = try await Self.readAirTime(engine: Type2Engine(), configuration: .readAndWriteOnly)
+        let (pcsc, pcscMessage) = try await Self.readAirTime(engine: Type2Engine(), configuration: .type2ReadAndWriteOnly)
         #expect(cappedMessage == type2Message(length: 868))
         #expect(pcscMessage == cappedMessage)
         let fast = try await Self.readAirTime(engine: Type2Engine(), configuration: .baseRate).0

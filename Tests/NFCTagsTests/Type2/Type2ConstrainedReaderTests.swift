@@ -7,7 +7,7 @@ import Testing
 @Suite struct Type2ConstrainedReaderTests {
     @Test(arguments: [8, 12, 20, 64, 262])
     func smallAnswerBuffersGetShorterFastReads(bytes: Int) async throws {
-        let bench = try await Type2Bench(.ntag215, configuration: .responses(upTo: bytes))
+        let bench = try await Type2Bench(.ntag215, configuration: .type2Responses(upTo: bytes))
         let message = type2Message(length: 300)
         try await bench.engine.writeNDEF(message, on: bench.connection)
         #expect(try await bench.engine.readNDEF(on: bench.connection).message == message)
@@ -18,7 +18,7 @@ import Testing
     }
 
     @Test func readAndWriteOnlyReadersGetOnlyREADAndWRITE() async throws {
-        let bench = try await Type2Bench(.ntag216, configuration: .readAndWriteOnly)
+        let bench = try await Type2Bench(.ntag216, configuration: .type2ReadAndWriteOnly)
         let message = type2Message(length: 400)
         try await bench.engine.writeNDEF(message, on: bench.connection)
         let result = try await bench.engine.readNDEF(on: bench.connection)

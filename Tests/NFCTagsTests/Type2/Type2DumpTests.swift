@@ -32,7 +32,7 @@ import Testing
 
     @Test(arguments: [VirtualTagKind.ntag213, .ntag216])
     func readOnlyReadersFindTheEndDespiteRollOver(kind: VirtualTagKind) async throws {
-        let bench = try await Type2Bench(kind, configuration: .readAndWriteOnly)
+        let bench = try await Type2Bench(kind, configuration: .type2ReadAndWriteOnly)
         let rows = try await bench.engine.dump(on: bench.connection)
         let chip = try #require(await bench.chip())
         #expect(rows.map(\.1) == Self.readable(chip))

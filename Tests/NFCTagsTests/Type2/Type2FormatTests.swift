@@ -31,7 +31,7 @@ import Testing
     @Test func aModelThatCannotBeToldIsUnsupported() async throws {
         let legacy = try await Type2Bench(LegacyType2Tag(try type2Tag(.ntag213, blank: true)))
         await #expect(throws: TagEngineError(.unsupported, "")) { try await legacy.engine.format(on: legacy.connection) }
-        let pcsc = try await Type2Bench(.ntag213, blank: true, configuration: .readAndWriteOnly)
+        let pcsc = try await Type2Bench(.ntag213, blank: true, configuration: .type2ReadAndWriteOnly)
         await #expect(throws: TagEngineError(.unsupported, "")) { try await pcsc.engine.format(on: pcsc.connection) }
         #expect(pcsc.connection.frames.isEmpty)
     }
@@ -53,7 +53,7 @@ import Testing
     /// Page 4 holds stale bytes that read as a 5-byte message once a CC appears: the TLVs are
     /// written before the CC, so an interrupted format never exposes them.
     @Test func anInterruptedFormatLeavesABlankOrAFormattedTag() async throws {
-        let tag = try type2Tag(.ntag216, blank: true) { put(hexBytes("0305D1010154 41FE"), at: 16, in: &$0) }
+        let tag = try type2Tag(.ntag216, blank: true) { type2Put(hexBytes("0305D1010154 41FE"), at: 16, in: &$0) }
         for outcome in FieldFault.TearOutcome.allCases {
             for command in 1...4 {
                 let bench = try await Type2Bench(tag)

@@ -1,5 +1,6 @@
 import NFCSimulator
 @testable import NFCTags
+import NFCTestSupport
 import NFCTransport
 import Testing
 
@@ -34,7 +35,7 @@ import Testing
     }
 
     @Test func readersWithoutNativeCommandsSkipGetVersion() async throws {
-        let bench = try await Type2Bench(.ntag215, configuration: .readAndWriteOnly)
+        let bench = try await Type2Bench(.ntag215, configuration: .type2ReadAndWriteOnly)
         let identity = try await bench.engine.identify(on: bench.connection)
         #expect(identity.model == "NXP Type 2 tag")
         #expect(identity.details.first { $0.0 == "data area" }?.1 == "496 B")
@@ -48,6 +49,14 @@ import Testing
         let other = Type2IdentifyOperation.identity(try #require(Type2Version([0x00, 0x05, 0x04, 0x02, 0x01, 0x00, 0x0F, 0x03])))
         #expect(other.model == "Type 2 tag (vendor 05h)")
         #expect(other.details.last?.1 == "128–256 B")
+    }
+
+    @Test(arguments: [
+        ("0004040502021303", nil), ("0004040203000F03", nil), ("0004030201000E03", Type2Model.ultralightEV1MF0UL21),
+        ("0004040201001103", .ntag215), ("0004040201000F", nil),
+    ])
+    func onlyKnownVersionsNameAModel(version: String, model: Type2Model?) {
+        #expect(Type2Version(hexBytes(version)).flatMap(Type2Model.init(version:)) == model)
     }
 
     @Test func aTagThatLeavesDuringTheProbeIsLost() async throws {

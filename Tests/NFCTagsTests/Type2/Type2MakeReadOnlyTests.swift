@@ -39,14 +39,14 @@ import Testing
     }
 
     @Test func withoutTheModelTheDynamicLockBytesAreUnknown() async throws {
-        let bench = try await Type2Bench(.ntag215, configuration: .readAndWriteOnly)
+        let bench = try await Type2Bench(.ntag215, configuration: .type2ReadAndWriteOnly)
         await #expect(throws: TagEngineError(.unsupported, "")) { try await bench.engine.makeReadOnly(on: bench.connection) }
         #expect(bench.connection.count(0xA2) == 0)
     }
 
     @Test func aLockControlTLVLocatesThemOnAnyReader() async throws {
-        let tag = try type2Tag(.ntag213) { put(hexBytes("0103A00C34 0300FE"), at: 16, in: &$0) }
-        let bench = try await Type2Bench(tag, configuration: .readAndWriteOnly)
+        let tag = try type2Tag(.ntag213) { type2Put(hexBytes("0103A00C34 0300FE"), at: 16, in: &$0) }
+        let bench = try await Type2Bench(tag, configuration: .type2ReadAndWriteOnly)
         try await bench.engine.makeReadOnly(on: bench.connection)
         let chip = try #require(await bench.chip())
         #expect(chip.page(0x28) == [0xFF, 0x0F, 0x00, 0xBD])

@@ -88,7 +88,7 @@ import Testing
     }
 
     @Test func readersWithoutNativeCommandsCannotAuthenticate() async throws {
-        let bench = try await Type2Bench(.ntag213, configuration: .readAndWriteOnly)
+        let bench = try await Type2Bench(.ntag213, configuration: .type2ReadAndWriteOnly)
         await #expect(throws: TagEngineError(.unsupported, "")) { try await bench.engine.authenticate(password: Self.password, on: bench.connection) }
         await #expect(throws: TagEngineError(.unsupported, "")) { try await bench.engine.readSignature(on: bench.connection) }
         await #expect(throws: TagEngineError(.unsupported, "")) { try await bench.engine.removePassword(currentPassword: Self.password, on: bench.connection) }

@@ -16,7 +16,7 @@ import Testing
 
     @Test func aShortMessageInThePagesOfTheFirstReadTakesOneRead() async throws {
         let message = try NDEFMessage(NDEFRecord(typeNameFormat: .empty)).encoded()  // 3 bytes
-        let tag = try type2Tag(.ntag213) { put([0x03, 0x03] + message + [0xFE], at: 16, in: &$0) }
+        let tag = try type2Tag(.ntag213) { type2Put([0x03, 0x03] + message + [0xFE], at: 16, in: &$0) }
         let bench = try await Type2Bench(tag)
         let result = try await bench.engine.readNDEF(on: bench.connection)
         #expect(result.message == message)
@@ -27,7 +27,7 @@ import Testing
     @Test func nullTLVsAndAProprietaryTLVComeBeforeTheMessage() async throws {
         let message = type2Message(length: 40)
         let tag = try type2Tag(.ntag215) {
-            put([0x00, 0x00, 0xFD, 0x04, 0xAA, 0xBB, 0xCC, 0xDD, 0x00, 0x03, 40] + message + [0xFE], at: 16, in: &$0)
+            type2Put([0x00, 0x00, 0xFD, 0x04, 0xAA, 0xBB, 0xCC, 0xDD, 0x00, 0x03, 40] + message + [0xFE], at: 16, in: &$0)
         }
         let bench = try await Type2Bench(tag)
         let result = try await bench.engine.readNDEF(on: bench.connection)
@@ -41,7 +41,7 @@ import Testing
         let message = type2Message(length: 60, fill: 0x77)
         var expected: [UInt8] = []
         let tag = try type2Tag(.ntag213) { memory in
-            put(hexBytes("0203 2806 04  0103 3C0C 34"), at: 16, in: &memory)
+            type2Put(hexBytes("0203 2806 04  0103 3C0C 34"), at: 16, in: &memory)
             var stream = [UInt8(0x03), UInt8(message.count)] + message + [0xFE]
             var address = 26
             while !stream.isEmpty {
@@ -64,7 +64,7 @@ import Testing
     }
 
     @Test func aTerminatorWithoutNDEFTLVIsAnEmptyWritableArea() async throws {
-        let tag = try type2Tag(.ntag213) { put([0xFE, 0x00, 0x00, 0x00], at: 16, in: &$0) }
+        let tag = try type2Tag(.ntag213) { type2Put([0xFE, 0x00, 0x00, 0x00], at: 16, in: &$0) }
         let bench = try await Type2Bench(tag)
         let result = try await bench.engine.readNDEF(on: bench.connection)
         #expect(result == NDEFReadResult(status: NDEFStatus(state: .readWrite, capacity: 142), message: []))
@@ -82,7 +82,7 @@ import Testing
         ("E1101280", .unsupported),
     ])
     func unusableCapabilityContainersAreTypedErrors(cc: String, code: TagEngineError.Code) async throws {
-        let tag = try type2Tag(.ntag213) { put(hexBytes(cc), at: 12, in: &$0) }
+        let tag = try type2Tag(.ntag213) { type2Put(hexBytes(cc), at: 12, in: &$0) }
         let bench = try await Type2Bench(tag)
         let error = await #expect(throws: TagEngineError.self) { try await bench.engine.readNDEF(on: bench.connection) }
         #expect(error?.code == code)
@@ -96,7 +96,7 @@ import Testing
         ("FD 90", "Proprietary TLV at byte 16 declares 144 bytes"),
     ])
     func lyingTLVsAreInvalidNDEFAreas(tlvs: String, reason: String) async throws {
-        let tag = try type2Tag(.ntag213) { put(hexBytes(tlvs), at: 16, in: &$0) }
+        let tag = try type2Tag(.ntag213) { type2Put(hexBytes(tlvs), at: 16, in: &$0) }
         let bench = try await Type2Bench(tag)
         let error = await #expect(throws: TagEngineError.self) { try await bench.engine.readNDEF(on: bench.connection) }
         #expect(error?.code == .invalidNDEFArea)
@@ -106,7 +106,7 @@ import Testing
     @Test func aTLVRunningIntoTheEndOfTheDataAreaIsInvalid() async throws {
         // NULLs to the last byte, then a type byte with no room for its length.
         let tag = try type2Tag(.ultralightMF0UL11) { memory in
-            put([UInt8](repeating: 0, count: 47) + [0xFD], at: 16, in: &memory)
+            type2Put([UInt8](repeating: 0, count: 47) + [0xFD], at: 16, in: &memory)
         }
         let bench = try await Type2Bench(tag)
         let error = await #expect(throws: TagEngineError.self) { try await bench.engine.readNDEF(on: bench.connection) }
@@ -115,7 +115,7 @@ import Testing
     }
 
     @Test func anAreaOfNULLsIsWalkedInGrowingReads() async throws {
-        let tag = try type2Tag(.ntag216) { put([UInt8](repeating: 0, count: 16), at: 16, in: &$0) }
+        let tag = try type2Tag(.ntag216) { type2Put([UInt8](repeating: 0, count: 16), at: 16, in: &$0) }
         let bench = try await Type2Bench(tag)
         let result = try await bench.engine.readNDEF(on: bench.connection)
         #expect(result.message == [])

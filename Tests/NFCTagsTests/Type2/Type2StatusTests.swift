@@ -25,7 +25,7 @@ import Testing
         ("E1101300", "data area past user memory"), ("E1101280", "read access proprietary"), ("E1100000", "empty data area"),
     ])
     func unusableCapabilityContainersAreNotSupported(cc: String, why: String) async throws {
-        let tag = try type2Tag(.ntag213) { put(hexBytes(cc), at: 12, in: &$0) }
+        let tag = try type2Tag(.ntag213) { type2Put(hexBytes(cc), at: 12, in: &$0) }
         let bench = try await Type2Bench(tag)
         #expect(try await bench.engine.queryStatus(on: bench.connection) == .notSupported, "\(why)")
     }
@@ -58,14 +58,14 @@ import Testing
 
     @Test func aLockControlTLVMovesTheNDEFTLVAndShrinksTheCapacity() async throws {
         // NTAG213 as some tools format it: 12 lock bits at page 28h (A0h × 16 / 16), 8 bytes per bit.
-        let tag = try type2Tag(.ntag213) { put(hexBytes("0103A00C34 0300FE"), at: 16, in: &$0) }
+        let tag = try type2Tag(.ntag213) { type2Put(hexBytes("0103A00C34 0300FE"), at: 16, in: &$0) }
         let bench = try await Type2Bench(tag)
         #expect(try await bench.engine.queryStatus(on: bench.connection) == NDEFStatus(state: .readWrite, capacity: 137))
     }
 
     @Test func reservedBytesInsideTheDataAreaDoNotCount() async throws {
         // A Memory Control TLV reserving 8 bytes at page 08h (page 2 × 16 B/page = byte 32).
-        let tag = try type2Tag(.ntag213) { put(hexBytes("0203 200804 0300FE"), at: 16, in: &$0) }
+        let tag = try type2Tag(.ntag213) { type2Put(hexBytes("0203 200804 0300FE"), at: 16, in: &$0) }
         let bench = try await Type2Bench(tag)
         #expect(try await bench.engine.queryStatus(on: bench.connection).capacity == 144 - 5 - 8 - 2)
     }
@@ -78,7 +78,7 @@ import Testing
     }
 
     @Test func aTLVAreaThatLiesIsAnError() async throws {
-        let tag = try type2Tag(.ntag213) { put(hexBytes("03 FF 01 00"), at: 16, in: &$0) }
+        let tag = try type2Tag(.ntag213) { type2Put(hexBytes("03 FF 01 00"), at: 16, in: &$0) }
         let bench = try await Type2Bench(tag)
         await #expect(throws: TagEngineError(.invalidNDEFArea, "")) { try await bench.engine.queryStatus(on: bench.connection) }
     }

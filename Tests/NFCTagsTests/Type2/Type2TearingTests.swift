@@ -49,7 +49,7 @@ import Testing
     /// A tag holding the scenario's old message (written by the engine on a scratch field).
     static func prepared(_ scenario: Scenario) async throws -> Type2Tag {
         let tag = try type2Tag(scenario.kind) { memory in
-            if let tlvs = scenario.tlvs { put(tlvs, at: 16, in: &memory) }
+            if let tlvs = scenario.tlvs { type2Put(tlvs, at: 16, in: &memory) }
         }
         guard scenario.oldLength > 0 else { return tag }
         let bench = try await Type2Bench(tag)

@@ -24,13 +24,13 @@ func type2Tag(_ kind: VirtualTagKind, blank: Bool = false, edit: (inout [UInt8])
 }
 
 /// Writes bytes into a memory image from a byte address.
-func put(_ bytes: [UInt8], at address: Int, in memory: inout [UInt8]) {
+func type2Put(_ bytes: [UInt8], at address: Int, in memory: inout [UInt8]) {
     memory.replaceSubrange(address..<address + bytes.count, with: bytes)
 }
 
 /// A connection that records every frame and, when its limits say so, carries only READ and
 /// WRITE as a PC/SC reader with pseudo-APDUs would (anything else: `unsupportedCommand`).
-final class RecordingConnection: TagConnection {
+final class Type2RecordingConnection: TagConnection {
     let inner: any TagConnection
     private let log = Mutex<[[UInt8]]>([])
 
@@ -68,7 +68,7 @@ final class RecordingConnection: TagConnection {
 struct Type2Bench {
     let field: SimulatedField
     let id: VirtualTagID
-    let connection: RecordingConnection
+    let connection: Type2RecordingConnection
     let engine: Type2Engine
 
     init(_ tag: some VirtualTag, configuration: SimulatedReaderConfiguration = .ideal, engine: Type2Engine = Type2Engine()) async throws {
@@ -82,7 +82,7 @@ struct Type2Bench {
         try await self.init(try kind.make(blank: blank), configuration: configuration, engine: engine)
     }
 
-    static func connect(_ field: SimulatedField, _ id: VirtualTagID) async throws -> RecordingConnection {
+    static func connect(_ field: SimulatedField, _ id: VirtualTagID) async throws -> Type2RecordingConnection {
         let targets = try await field.targets(matching: .iso14443A)
         guard let target = targets.first(where: { $0.handle == id.rawValue }) else {
             throw TransportError(.noSuchTarget, "\(id) is not in the field")
@@ -90,11 +90,11 @@ struct Type2Bench {
         let meter = AirTimeMeter()
         let connection = try await field.connect(to: target, meter: meter)
         meter.reset()
-        return RecordingConnection(connection)
+        return Type2RecordingConnection(connection)
     }
 
     /// Brings the tag back after it left (a fault) and opens a new connection.
-    func reinsertAndConnect() async throws -> RecordingConnection {
+    func reinsertAndConnect() async throws -> Type2RecordingConnection {
         await field.reinsert(id)
         return try await Self.connect(field, id)
     }
@@ -141,12 +141,12 @@ struct LegacyType2Tag: VirtualTag {
 
 extension SimulatedReaderConfiguration {
     /// A reader whose answers are at most `bytes` long.
-    static func responses(upTo bytes: Int) -> SimulatedReaderConfiguration {
+    static func type2Responses(upTo bytes: Int) -> SimulatedReaderConfiguration {
         SimulatedReaderConfiguration(limits: ExchangeLimits(maxCommandLength: 64, maxResponseLength: bytes, extendedLengthAPDUs: false, nativeCommands: .all))
     }
 
     /// A PC/SC-style reader: pseudo-APDU READ of 16 bytes and WRITE of one page, nothing else.
-    static let readAndWriteOnly = SimulatedReaderConfiguration(
+    static let type2ReadAndWriteOnly = SimulatedReaderConfiguration(
         maximumBitRate: .kbps106,
         limits: ExchangeLimits(maxCommandLength: 64, maxResponseLength: 18, extendedLengthAPDUs: false, nativeCommands: .readAndWriteOnly(readLength: 16))
     )

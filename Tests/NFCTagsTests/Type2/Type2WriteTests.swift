@@ -107,8 +107,8 @@ import Testing
     @Test func reservedAndLockBytesAreNeverWritten() async throws {
         var original: [UInt8] = []
         let tag = try type2Tag(.ntag213) { memory in
-            put(hexBytes("0203 2806 04  0103 3C0C 34  0300FE"), at: 16, in: &memory)
-            put([UInt8](repeating: 0xEE, count: 6), at: 40, in: &memory)
+            type2Put(hexBytes("0203 2806 04  0103 3C0C 34  0300FE"), at: 16, in: &memory)
+            type2Put([UInt8](repeating: 0xEE, count: 6), at: 40, in: &memory)
             original = memory
         }
         let bench = try await Type2Bench(tag)
@@ -127,8 +127,8 @@ import Testing
     @Test(arguments: ["FE000000", "00000000"])
     func anAreaWithoutNDEFTLVGetsOne(page4: String) async throws {
         let tag = try type2Tag(.ntag213) { memory in
-            put(hexBytes("0000") + hexBytes(page4), at: 16, in: &memory)
-            put([UInt8](repeating: 0, count: 140), at: 20, in: &memory)
+            type2Put(hexBytes("0000") + hexBytes(page4), at: 16, in: &memory)
+            type2Put([UInt8](repeating: 0, count: 140), at: 20, in: &memory)
         }
         let bench = try await Type2Bench(tag)
         let message = type2Message(length: 30)
