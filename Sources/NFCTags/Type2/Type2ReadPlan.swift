@@ -55,11 +55,15 @@ struct Type2ReadPlan: Sendable, Hashable {
     ///   - pages: the pages wanted (any order, duplicates allowed).
     ///   - fastRead: whether the chip knows FAST_READ and the reader carries it.
     ///   - maximumLength: the most bytes one answer may carry (the reader's limit and the engine's cap).
-    /// - Throws: `unsupported` when no read fits: READ needs 16 bytes, FAST_READ 4.
+    /// - Throws: `unsupported` when no read fits (READ needs 16 bytes, FAST_READ 4) or a page lies
+    ///   beyond the 256 that READ and FAST_READ address.
     init(pages: [Int], fastRead: Bool, maximumLength: Int) throws(TagEngineError) {
         let wanted = Array(Set(pages)).sorted()
         commands = []
         guard let first = wanted.first else { return }
+        guard first >= 0, let highest = wanted.last, highest <= 0xFF else {
+            throw TagEngineError(.unsupported, "page \(wanted.last ?? first) lies beyond the pages 00h–FFh a read addresses")
+        }
         if fastRead, maximumLength >= 4 {
             let maxPages = min(maximumLength / 4, 256)
             var start = first, last = first
