@@ -2,10 +2,10 @@ import NFCBytes
 
 /// The capability container (CC) of an NDEF-formatted Type 2 tag: page 3, one-time programmable.
 ///
-/// NFC Forum Type 2 Tag 1.0 §6.1: byte 0 the NDEF magic number E1h, byte 1 the mapping version
-/// (major in the high nibble, only major 1 is understood), byte 2 the data area size ÷ 8, byte 3
-/// the access conditions (read in the high nibble, write in the low: 0h granted, Fh no write access,
-/// other values RFU or proprietary, read here as “no access”).
+/// NFC Forum Type 2 Tag Operation 1.1 (T2TOP) §2.1.3 and §6.1.1: byte 0 the NDEF magic number E1h, byte
+/// 1 the mapping version (major in the high nibble, only major 1 is understood), byte 2 the data area
+/// size ÷ 8, byte 3 the access conditions (read in the high nibble, write in the low: 0h granted, Fh no
+/// write access, other values RFU or proprietary, read here as “no access”).
 public struct Type2CapabilityContainer: Sendable, Hashable, CustomStringConvertible {
     /// The 4 bytes of page 3.
     public let bytes: [UInt8]
@@ -31,8 +31,8 @@ public struct Type2CapabilityContainer: Sendable, Hashable, CustomStringConverti
     ///
     /// - Parameters:
     ///   - bytes: page 3.
-    ///   - userMemorySize: the model's user memory (from page 4 on), when known; the data area may
-    ///     not exceed it. Without it the data area must still end within the 256 pages READ can address.
+    ///   - userMemorySize: the model's user memory (from page 4 on), when known; the data area may not
+    ///     exceed it. Without it the data area must still end within the 256 pages READ can address.
     static func parse(_ bytes: [UInt8], userMemorySize: Int?) -> Reading {
         guard bytes.count == 4 else { return .invalid("page 3 has \(bytes.count) bytes") }
         if bytes == [0, 0, 0, 0] { return .blank }

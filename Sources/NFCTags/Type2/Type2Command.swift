@@ -3,9 +3,9 @@ import NFCTransport
 
 /// The Type 2 command frames the engine sends, with realistic answer timeouts.
 ///
-/// NFC Forum Type 2 Tag Technical Specification 1.0 §5 (READ 30h, WRITE A2h); NTAG213/215/216
-/// data sheet §10 (GET_VERSION 60h, FAST_READ 3Ah, PWD_AUTH 1Bh, READ_SIG 3Ch). Frames are without
-/// CRC_A; a 4-bit ACK or NAK comes back as one byte (`TagConnection`).
+/// NFC Forum Type 2 Tag Operation 1.1 (T2TOP) §5.1–5.2 and §5.4 (READ 30h, WRITE A2h, ACK/NAK);
+/// NTAG213/215/216 data sheet §10 (GET_VERSION 60h, FAST_READ 3Ah, PWD_AUTH 1Bh, READ_SIG 3Ch). Frames
+/// are without CRC_A; a 4-bit ACK or NAK comes back as one byte (`TagConnection`).
 enum Type2Command {
     /// The 4-bit ACK.
     static let ack: UInt8 = 0x0A

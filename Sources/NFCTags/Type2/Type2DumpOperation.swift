@@ -7,7 +7,7 @@ import NFCTransport
 /// NAKed whole, so the span is halved until the readable pages are found, and the dump ends at the
 /// first protected page. Other chips are read with READ from page 00h until one is refused; READ
 /// rolls over past the last page on some chips, so the last pages are then probed one by one.
-/// NTAG213/215/216 §10.2–10.3; NFC Forum Type 2 Tag 1.0 §5.1.
+/// NTAG213/215/216 §10.2–10.3; NFC Forum Type 2 Tag Operation 1.1 (T2TOP) §5.1.
 public struct Type2DumpOperation: TagOperation {
     enum State: Sendable {
         case probing(Type2VersionProbe)

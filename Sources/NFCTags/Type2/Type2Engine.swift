@@ -6,7 +6,7 @@ import NFCTransport
 /// ``TagOperationRunner``. Reads are sized from `connection.limits` (FAST_READ spans up to
 /// `maxResponseLength`, READ only on readers that carry READ and WRITE only), writes follow the
 /// tearing-safe order of ``Type2WritePlanner`` and skip pages that already hold the wanted bytes.
-/// NFC Forum Type 2 Tag Technical Specification 1.0; NTAG213/215/216 and MF0ULX1 data sheets.
+/// NFC Forum Type 2 Tag Operation 1.1 (T2TOP); NTAG213/215/216 and MF0ULX1 data sheets.
 public struct Type2Engine: NDEFTagEngine {
     public static var family: TagFamily { .type2 }
 
@@ -63,7 +63,8 @@ public struct Type2Engine: NDEFTagEngine {
     ///   - page: AUTH0, the first protected page (FFh or past the last page: none).
     ///   - protectReads: whether reads need the password too, not just writes.
     /// - Throws: `unsupported` for a chip whose configuration pages are unknown or bad argument
-    ///   lengths; `tagError` when the configuration is locked or already protected (authenticate first).
+    ///   lengths; `tagError` when the configuration is locked or already protected (authenticate
+    ///   first).
     public func setPassword(_ password: [UInt8], pack: [UInt8], protectFrom page: Int, protectReads: Bool, on connection: any TagConnection) async throws(TagEngineError) {
         try await TagOperationRunner.run(
             Type2SetPasswordOperation(password: password, pack: pack, firstProtectedPage: page, protectReads: protectReads, limits: connection.limits),

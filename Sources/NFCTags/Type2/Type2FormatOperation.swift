@@ -2,11 +2,11 @@ import NFCTransport
 
 /// Formats a blank NTAG21x or Ultralight EV1 for NDEF: an empty NDEF TLV in page 4, then the CC.
 ///
-/// NFC Forum Type 2 Tag 1.0 §6.1 and §6.4.1: CC `E1 10 size 00` with the model's data area (NTAG213
-/// 12h, NTAG215 3Eh, NTAG216 6Dh, MF0UL11 06h, MF0UL21 10h, as NXP formats them) and the TLVs
-/// `03 00 FE`. The TLVs go first and the CC (one-time programmable) last, so an interrupted format
-/// leaves a blank tag that can be formatted again. The model must be known from GET_VERSION: the
-/// data area of an unknown chip cannot be told safely.
+/// NFC Forum Type 2 Tag Operation 1.1 (T2TOP) §2.1.3 and §6.3.1 (INITIALIZED state): CC `E1 10 size 00`
+/// with the model's data area (NTAG213 12h, NTAG215 3Eh, NTAG216 6Dh, MF0UL11 06h, MF0UL21 10h, as NXP
+/// formats them) and the TLVs `03 00 FE`. The TLVs go first and the CC (one-time programmable) last, so
+/// an interrupted format leaves a blank tag that can be formatted again. The model must be known from
+/// GET_VERSION: the data area of an unknown chip cannot be told safely.
 public struct Type2FormatOperation: TagOperation {
     enum State: Sendable {
         case probing(Type2VersionProbe)

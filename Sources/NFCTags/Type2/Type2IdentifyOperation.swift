@@ -5,7 +5,7 @@ import NFCTransport
 /// NAKs or stays silent, or a reader that carries only READ and WRITE, is described from pages 0–3
 /// (UID, lock bytes, CC).
 ///
-/// NTAG213/215/216 §10.1 (GET_VERSION); NFC Forum Type 2 Tag 1.0 §6.1 (CC).
+/// NTAG213/215/216 §10.1 (GET_VERSION); NFC Forum Type 2 Tag Operation 1.1 (T2TOP) §2.1.3 (CC).
 public struct Type2IdentifyOperation: TagOperation {
     enum State: Sendable {
         case probing(Type2VersionProbe)

@@ -4,12 +4,13 @@ import NFCTransport
 /// sub-machine the NDEF operations embed.
 ///
 /// 1. GET_VERSION (model, whether FAST_READ exists), unless the reader only carries READ/WRITE.
-/// 2. Pages 2–5 in one READ: the static lock bytes, the CC and the first 8 data bytes.
+/// 2. Pages 2–5 in one read (FAST_READ 02h–05h, or READ 02h where FAST_READ is unknown): the
+///    static lock bytes, the CC and the first 8 data bytes.
 /// 3. More of the data area only while the TLV walk needs it, in reads that double in size.
 /// 4. In one planned batch: what the goal needs (the message, or the pages a write touches) and the
 ///    dynamic lock bytes when the CC and static lock bits still allow writing.
 ///
-/// NFC Forum Type 2 Tag 1.0 §6.4.1 (NDEF detection procedure).
+/// NFC Forum Type 2 Tag Operation 1.1 (T2TOP) §6.4.1 (NDEF detection procedure).
 struct Type2Inspection: Sendable {
     /// What the operation will do with the result.
     enum Goal: Sendable, Hashable {

@@ -1,10 +1,11 @@
 /// The lock bits that make a Type 2 data area read-only.
 ///
-/// NFC Forum Type 2 Tag 1.0 §2.2.1 (static lock bits: page 2 bytes 2–3; bit n of the 16-bit value,
-/// least significant byte first, locks page n for n = 3…15, bits 0–2 are block-locking bits) and
-/// §2.2.2 (dynamic lock bits: where a Lock Control TLV says, or by default right after the data
-/// area, ⌈(data area − 48) ÷ 8⌉ bits each locking 8 bytes from page 10h). NTAG21x and Ultralight
-/// EV1 keep theirs in their own dynamic lock page (NTAG213/215/216 §8.5.2; MF0ULX1 “Dynamic lock bytes”).
+/// NFC Forum Type 2 Tag Operation 1.1 (T2TOP) §2.1.2 (static lock bits: page 2 bytes 2–3; bit n of the
+/// 16-bit value, least significant byte first, locks page n for n = 3…15, bits 0–2 are block-locking
+/// bits) and §2.2.2 (dynamic lock bits: where a Lock Control TLV says, or by default right after the
+/// data area, ⌈(data area − 48) ÷ 8⌉ bits each locking 8 bytes from page 10h). NTAG21x and Ultralight
+/// EV1 keep theirs in their own dynamic lock page (NTAG213/215/216 §8.5.2; MF0ULX1 “Dynamic lock
+/// bytes”).
 enum Type2LockBits {
     /// The address of static lock byte 0 (page 2, byte 2).
     static let staticLockAddress = 10
@@ -64,7 +65,8 @@ enum Type2LockBits {
         return [Dynamic(address: 16 + dataAreaSize, bitCount: (dataAreaSize - 48 + 7) / 8, blockLockAddress: nil, blockLockBitCount: 0)]
     }
 
-    /// Whether a static lock bit locks a page of the data area (pages 4 to 15); `nil` when page 2 was not read.
+    /// Whether a static lock bit locks a page of the data area (pages 4 to 15); `nil` when page 2 was
+    /// not read.
     static func staticLocksData(in memory: Type2Memory, dataAreaEnd: Int) -> Bool? {
         guard let low = memory.byte(at: staticLockAddress), let high = memory.byte(at: staticLockAddress + 1) else { return nil }
         let bits = UInt16(low) | UInt16(high) << 8

@@ -2,11 +2,11 @@ import NFCTransport
 
 /// Makes a formatted Type 2 tag permanently read-only.
 ///
-/// NFC Forum Type 2 Tag 1.0 §6.4.4 (transition to READ-ONLY): the CC write access becomes Fh
-/// first, then the dynamic lock bits (with the block-locking bits on NTAG21x and Ultralight EV1)
-/// and last the static lock bits of page 2 (FFFFh), which also freeze the CC. Whatever command an
-/// interruption hits, the CC already reports read-only before any page is locked, so the tag is
-/// never half-locked while reported writable. Bytes already set are not written again.
+/// NFC Forum Type 2 Tag Operation 1.1 (T2TOP) §6.4.4 (state change to READ-ONLY): the CC write access
+/// becomes Fh first, then the dynamic lock bits (with the block-locking bits on NTAG21x and Ultralight
+/// EV1) and last the static lock bits of page 2 (FFFFh), which also freeze the CC. Whatever command an
+/// interruption hits, the CC already reports read-only before any page is locked, so the tag is never
+/// half-locked while reported writable. Bytes already set are not written again.
 public struct Type2MakeReadOnlyOperation: TagOperation {
     enum State: Sendable {
         case inspecting

@@ -1,6 +1,7 @@
 /// The pages of a Type 2 tag read so far: a sparse image addressed by byte (page × 4 + index).
 ///
-/// NFC Forum Type 2 Tag 1.0 §2.1: memory is a sequence of 4-byte blocks (pages) addressed from 0.
+/// NFC Forum Type 2 Tag Operation 1.1 (T2TOP) §2.1: memory is a sequence of 4-byte blocks (pages)
+/// addressed from 0.
 struct Type2Memory: Sendable, Hashable {
     private var pages: [Int: [UInt8]] = [:]
 

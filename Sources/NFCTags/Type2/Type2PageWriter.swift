@@ -6,11 +6,10 @@ struct Type2PageWrite: Sendable, Hashable {
     var bytes: [UInt8]
 }
 
-/// Sends WRITE (A2h) for each page in order, expecting the 4-bit ACK: a sub-machine the operations embed.
+/// Sends WRITE (A2h) for each page in order and expects the 4-bit ACK: an embedded sub-machine.
 ///
-/// NFC Forum Type 2 Tag 1.0 §5.2 (WRITE); NTAG213/215/216 §10.4. A NAK (locked or
-/// password-protected page) leaves the tag mute: the writer reactivates it, then reports `tagError`
-/// with the NAK code and the page.
+/// T2TOP §5.2 (WRITE); NTAG213/215/216 §10.4. A NAK (locked or password-protected page) leaves the tag
+/// mute: the writer reactivates it, then reports `tagError` with the NAK code and the page.
 struct Type2PageWriter: Sendable {
     enum State: Sendable {
         case writing(index: Int)

@@ -1,10 +1,10 @@
 import NFCTransport
 
-/// Queries the NDEF status of a Type 2 tag: GET_VERSION, pages 2–5, the TLVs up to the NDEF TLV,
-/// and the dynamic lock bytes while nothing else says read-only.
+/// Queries the NDEF status of a Type 2 tag: GET_VERSION, pages 2–5, the TLVs up to the NDEF TLV, and
+/// the dynamic lock bytes while nothing else says read-only.
 ///
-/// NFC Forum Type 2 Tag 1.0 §6.4.1. A blank or unformatted tag, or a CC out of range, is
-/// `notSupported`; a TLV area that contradicts itself throws `invalidNDEFArea`.
+/// NFC Forum Type 2 Tag Operation 1.1 (T2TOP) §6.4.1. A blank or unformatted tag, or a CC out of range,
+/// is `notSupported`; a TLV area that contradicts itself throws `invalidNDEFArea`.
 public struct Type2StatusOperation: TagOperation {
     private var inspection: Type2Inspection
 
@@ -32,10 +32,10 @@ public struct Type2StatusOperation: TagOperation {
 
 /// Reads the NDEF message of a Type 2 tag in as few exchanges as the reader allows.
 ///
-/// After GET_VERSION and one READ of pages 2–5 (lock bytes, CC, 8 data bytes), the rest of the
+/// After GET_VERSION and one read of pages 2–5 (lock bytes, CC, 8 data bytes), the rest of the
 /// message and the dynamic lock bytes come in FAST_READs as long as `limits.maxResponseLength` (and
 /// the cap) allow: one for a whole NTAG216. Readers that carry only READ get 16-byte READs.
-/// NFC Forum Type 2 Tag 1.0 §6.4.2 (NDEF read procedure).
+/// NFC Forum Type 2 Tag Operation 1.1 (T2TOP) §6.4.2 (NDEF read procedure).
 public struct Type2ReadNDEFOperation: TagOperation {
     private var inspection: Type2Inspection
 

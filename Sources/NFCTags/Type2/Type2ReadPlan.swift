@@ -44,7 +44,8 @@ struct Type2ReadPlan: Sendable, Hashable {
         }
     }
 
-    /// The largest gap of unneeded pages a FAST_READ reads through rather than starting another exchange.
+    /// The largest gap of unneeded pages a FAST_READ reads through rather than starting another
+    /// exchange.
     static let mergeGap = 3
 
     var commands: [Command]
@@ -54,7 +55,8 @@ struct Type2ReadPlan: Sendable, Hashable {
     /// - Parameters:
     ///   - pages: the pages wanted (any order, duplicates allowed).
     ///   - fastRead: whether the chip knows FAST_READ and the reader carries it.
-    ///   - maximumLength: the most bytes one answer may carry (the reader's limit and the engine's cap).
+    ///   - maximumLength: the most bytes one answer may carry (the reader's limit and the engine's
+    ///     cap).
     /// - Throws: `unsupported` when no read fits (READ needs 16 bytes, FAST_READ 4) or a page lies
     ///   beyond the 256 that READ and FAST_READ address.
     init(pages: [Int], fastRead: Bool, maximumLength: Int) throws(TagEngineError) {

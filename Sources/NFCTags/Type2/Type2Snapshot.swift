@@ -1,5 +1,6 @@
-/// What an inspection learned about a Type 2 tag: its version, the pages read, the CC, the TLV
-/// layout and the lock bits; from it the NDEF status (NFC Forum Type 2 Tag 1.0 §6.4.1).
+/// What an inspection learned about a Type 2 tag: its version, the pages read, the CC, the TLV layout
+/// and the lock bits; from it the NDEF status (NFC Forum Type 2 Tag Operation 1.1 (T2TOP) §6.3 life
+/// cycle, §6.4.1).
 struct Type2Snapshot: Sendable {
     var versionAnswer: Type2VersionAnswer = .notAsked
     var readLimits: Type2ReadLimits

@@ -2,9 +2,9 @@ import NFCBytes
 
 /// Walks the TLV blocks of a Type 2 data area over the pages read so far.
 ///
-/// NFC Forum Type 2 Tag 1.0 §2.3 and §6.4.1 (NDEF detection): TLVs are read from byte 16 (page 4)
-/// until the NDEF Message TLV, a Terminator TLV or the end of the data area. NULL TLVs are single
-/// bytes; Lock Control and Memory Control TLVs (3-byte values) mark bytes that later TLVs skip;
+/// NFC Forum Type 2 Tag Operation 1.1 (T2TOP) §2.3 and §6.4.1 (NDEF detection): TLVs are read from byte
+/// 16 (page 4) until the NDEF Message TLV, a Terminator TLV or the end of the data area. NULL TLVs are
+/// single bytes; Lock Control and Memory Control TLVs (3-byte values) mark bytes that later TLVs skip;
 /// Proprietary and unknown TLVs are stepped over by their length without reading their value.
 enum Type2TLVScanner {
     /// The outcome of a walk.
@@ -16,8 +16,8 @@ enum Type2TLVScanner {
     }
 
     /// Walks the data area the CC declares.
-    /// - Throws: `invalidNDEFArea` for a TLV that runs past the data area, a Lock or Memory Control
-    ///   TLV whose length is not 3 or whose area lies beyond what READ addresses, a 3-byte length of FFFFh.
+    /// - Throws: `invalidNDEFArea` for a TLV that runs past the data area, a Lock or Memory Control TLV
+    ///   whose length is not 3 or whose area lies beyond what READ addresses, a 3-byte length of FFFFh.
     static func scan(_ memory: Type2Memory, dataAreaEnd: Int) throws(TagEngineError) -> Outcome {
         var layout = Type2TLVLayout(ndefStart: 16, dataAreaEnd: dataAreaEnd)
         var cursor = 16
@@ -89,10 +89,10 @@ enum Type2TLVScanner {
         }
     }
 
-    /// Records the area a Lock Control or Memory Control TLV describes (Type 2 Tag 1.0 §2.3.1–2.3.2):
-    /// byte 0 holds the page address (high nibble) and byte offset (low nibble), byte 1 the size
-    /// (lock bits, or reserved bytes; 0 means 256), byte 2 the bytes locked per lock bit (2ⁿ, high
-    /// nibble) and the bytes per page (2ⁿ, low nibble). The area starts at page × bytes per page + offset.
+    /// Records the area a Lock Control or Memory Control TLV describes (T2TOP §2.3.2–2.3.3): byte 0
+    /// holds the page address (high nibble) and byte offset (low nibble), byte 1 the size (lock bits,
+    /// or reserved bytes; 0 means 256), byte 2 the bytes locked per lock bit (2ⁿ, high nibble) and the
+    /// bytes per page (2ⁿ, low nibble). The area starts at page × bytes per page + offset.
     static func record(type: UInt8, value: [UInt8], at typeAddress: Int, into layout: inout Type2TLVLayout) throws(TagEngineError) {
         let pageAddress = Int(value[0] >> 4)
         let byteOffset = Int(value[0] & 0x0F)

@@ -4,7 +4,7 @@ import NFCTransport
 ///
 /// Reads what the write touches (``Type2Inspection`` with the message length), refuses a read-only
 /// tag (CC write access, static or dynamic lock bits) and a message that does not fit, then sends
-/// the writes ``Type2WritePlanner`` orders. NFC Forum Type 2 Tag 1.0 §6.4.3.
+/// the writes ``Type2WritePlanner`` orders. NFC Forum Type 2 Tag Operation 1.1 (T2TOP) §6.4.3.
 public struct Type2WriteNDEFOperation: TagOperation {
     enum State: Sendable {
         case inspecting

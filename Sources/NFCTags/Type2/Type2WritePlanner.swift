@@ -1,16 +1,17 @@
 /// The tearing-safe order of page writes that replaces the NDEF message of a Type 2 tag.
 ///
-/// NFC Forum Type 2 Tag 1.0 §6.4.3 (NDEF write procedure): the NDEF TLV's length is first set to 0,
-/// the message is written, and the length is written last. Every WRITE programs one page
-/// atomically, so an interruption at any command leaves the old message (before the first write),
+/// NFC Forum Type 2 Tag Operation 1.1 (T2TOP) §6.4.3 (NDEF write procedure): the NDEF TLV's length is
+/// first set to 0, the message is written, and the length is written last. Every WRITE programs one
+/// page atomically, so an interruption at any command leaves the old message (before the first write),
 /// an empty NDEF TLV (in between) or the new message (after the last). In detail:
-/// 1. the page holding the first length byte gets 00h (and, where no NDEF TLV was, the page holding
-///    the type byte gets 03h, after the length so the type never meets a stale length);
-/// 2. every other page whose bytes change, in address order: the message, the rest of a 3-byte
-///    length, the Terminator TLV (FEh, written after the message when the data area has room);
+/// 1. the page holding the first length byte gets 00h (and, where no NDEF TLV was, the page holding the
+///    type byte gets 03h, after the length so the type never meets a stale length);
+/// 2. every other page whose bytes change, in address order: the message, the rest of a 3-byte length,
+///    the Terminator TLV (FEh, written after the message when the data area has room);
 /// 3. the page holding the first length byte, with the real length.
-/// Pages that already hold the wanted bytes are not written; when only that length page changes, it
-/// is written alone. Bytes of lock and reserved areas are stepped over and kept as read.
+///
+/// Pages that already hold the wanted bytes are not written; when only that length page changes, it is
+/// written alone. Bytes of lock and reserved areas are stepped over and kept as read.
 enum Type2WritePlanner {
     /// The writes that store `message`.
     /// - Throws: `capacityExceeded` when the message with its TLV header does not fit;
