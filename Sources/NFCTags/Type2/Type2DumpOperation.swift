@@ -1,0 +1,152 @@
+import NFCTransport
+
+/// Reads a Type 2 tag's whole memory, page by page, for `nfc dump`.
+///
+/// A model known from GET_VERSION is read with FAST_READs sized by the reader's limits, page 00h
+/// to its PACK page (PWD and PACK read as zeros). A FAST_READ that reaches read-protected pages is
+/// NAKed whole, so the span is halved until the readable pages are found, and the dump ends at the
+/// first protected page. Other chips are read with READ from page 00h until one is refused; READ
+/// rolls over past the last page on some chips, so the last pages are then probed one by one.
+/// NTAG213/215/216 §10.2–10.3; NFC Forum Type 2 Tag Operation 1.1 (T2TOP) §5.1.
+public struct Type2DumpOperation: TagOperation {
+    enum State: Sendable {
+        case probing(Type2VersionProbe)
+        /// FAST_READ of `count` pages from `start`.
+        case fastReading(start: Int, count: Int)
+        /// READ of 4 pages from `start`.
+        case reading(start: Int)
+        /// READ of the single page `page` while looking for the last page after a refused READ.
+        case probingEnd(page: Int, limit: Int)
+        /// Reactivating after a NAK or silence; then `next`.
+        case reactivating(next: Next)
+        case finished
+    }
+
+    /// What follows a reactivation.
+    enum Next: Sendable {
+        case fastRead(start: Int, count: Int)
+        case probeEnd(page: Int, limit: Int)
+        case stop(lastPage: Int)
+    }
+
+    private let limits: ExchangeLimits
+    private let maximumReadLength: Int?
+    private var readLimits: Type2ReadLimits
+    private var model: Type2Model?
+    private var memory = Type2Memory()
+    /// The lowest last page of a refused FAST_READ: later reads end before it.
+    private var ceiling: Int?
+    private var state: State
+
+    public init(limits: ExchangeLimits, maximumReadLength: Int? = nil) {
+        self.limits = limits
+        self.maximumReadLength = maximumReadLength
+        readLimits = Type2ReadLimits(limits: limits, cap: maximumReadLength, version: nil)
+        state = .probing(Type2VersionProbe(limits: limits))
+    }
+
+    public mutating func start() throws(TagEngineError) -> TagStep<[(String, [UInt8])]> {
+        guard case .probing(var probe) = state else { throw TagEngineError(.unexpectedResponse, "dump started twice") }
+        let step = probe.start()
+        return try probed(probe, step)
+    }
+
+    public mutating func resume(with outcome: Result<[UInt8], TransportError>) throws(TagEngineError) -> TagStep<[(String, [UInt8])]> {
+        switch state {
+        case .probing(var probe):
+            let step = try probe.resume(with: outcome)
+            return try probed(probe, step)
+        case .fastReading(let start, let count):
+            guard let answer = try Self.pagesOrRefusal(outcome, expected: count * 4) else {
+                ceiling = min(ceiling ?? Int.max, start + count - 1)
+                return reactivate(then: count > 1 ? .fastRead(start: start, count: count / 2) : .stop(lastPage: start - 1))
+            }
+            memory.store(answer, from: start)
+            return fastRead(from: start + count)
+        case .reading(let start):
+            guard let answer = try Self.pagesOrRefusal(outcome, expected: 16) else {
+                // Refused at `start`: the memory ends before it; if the last READ rolled over, find where.
+                return start == 0 ? reactivate(then: .stop(lastPage: -1)) : reactivate(then: .probeEnd(page: start - 3, limit: start))
+            }
+            memory.store(answer, from: start)
+            return read(from: start + 4)
+        case .probingEnd(let page, let limit):
+            guard try Self.pagesOrRefusal(outcome, expected: 16) != nil else {
+                return reactivate(then: .stop(lastPage: page - 1))
+            }
+            return page + 1 < limit ? probeEnd(page: page + 1, limit: limit) : finish(lastPage: limit - 1)
+        case .reactivating(let next):
+            _ = try outcome.answer()
+            switch next {
+            case .fastRead(let start, let count): return fastRead(from: start, count: count)
+            case .probeEnd(let page, let limit): return probeEnd(page: page, limit: limit)
+            case .stop(let lastPage): return finish(lastPage: lastPage)
+            }
+        case .finished:
+            throw TagEngineError(.unexpectedResponse, "dump resumed after it finished")
+        }
+    }
+
+    private mutating func probed(_ probe: Type2VersionProbe, _ step: TagStep<Type2VersionAnswer>) throws(TagEngineError) -> TagStep<[(String, [UInt8])]> {
+        if let next: TagStep<[(String, [UInt8])]> = Type2Step.forward(step) {
+            state = .probing(probe)
+            return next
+        }
+        guard case .done(let answer) = step else { throw TagEngineError(.unexpectedResponse, "version probe ended without an answer") }
+        model = answer.model
+        readLimits = Type2ReadLimits(limits: limits, cap: maximumReadLength, version: answer.version)
+        if model != nil, readLimits.fastRead, readLimits.maximumLength >= 4 { return fastRead(from: 0) }
+        guard readLimits.maximumLength >= 16 else {
+            throw TagEngineError(.unsupported, "READ answers 16 bytes but the reader carries at most \(readLimits.maximumLength)")
+        }
+        return read(from: 0)
+    }
+
+    /// The answer's bytes, or `nil` for a refusal (NAK, silence, damaged answer).
+    private static func pagesOrRefusal(_ outcome: Result<[UInt8], TransportError>, expected: Int) throws(TagEngineError) -> [UInt8]? {
+        switch outcome {
+        case .success(let answer):
+            if Type2Command.isNAK(answer) { return nil }
+            guard answer.count == expected else {
+                throw TagEngineError(.unexpectedResponse, "a read answered \(answer.count) bytes, expected \(expected)")
+            }
+            return answer
+        case .failure(let error):
+            switch error.code {
+            case .timeout, .transmission: return nil
+            default: throw TagEngineError(transport: error)
+            }
+        }
+    }
+
+    private mutating func fastRead(from start: Int, count: Int? = nil) -> TagStep<[(String, [UInt8])]> {
+        let limit = min(model?.pageCount ?? 0, ceiling ?? Int.max)
+        guard start < limit else { return finish(lastPage: start - 1) }
+        let span = min(count ?? readLimits.maximumLength / 4, limit - start, 256)
+        state = .fastReading(start: start, count: span)
+        return .transceive(Type2Command.fastRead(start, start + span - 1), timeout: Type2Command.readTimeout(bytes: span * 4))
+    }
+
+    private mutating func read(from start: Int) -> TagStep<[(String, [UInt8])]> {
+        let last = model.map { $0.pageCount - 1 } ?? 255
+        guard start <= last else { return finish(lastPage: last) }
+        state = .reading(start: start)
+        return .transceive(Type2Command.read(start), timeout: Type2Command.shortTimeout)
+    }
+
+    private mutating func probeEnd(page: Int, limit: Int) -> TagStep<[(String, [UInt8])]> {
+        state = .probingEnd(page: page, limit: limit)
+        return .transceive(Type2Command.read(page), timeout: Type2Command.shortTimeout)
+    }
+
+    private mutating func reactivate(then next: Next) -> TagStep<[(String, [UInt8])]> {
+        state = .reactivating(next: next)
+        return .reactivate
+    }
+
+    private mutating func finish(lastPage: Int) -> TagStep<[(String, [UInt8])]> {
+        state = .finished
+        let rows = memory.rows.filter { $0.0 <= lastPage }.map { (Type2Command.hex($0.0), $0.1) }
+        return .done(rows)
+    }
+}

@@ -1,0 +1,96 @@
+import NFCTransport
+
+/// The NFC Forum Type 2 engine: NTAG213/215/216, MIFARE Ultralight EV1 and other Type 2 tags.
+///
+/// Each call runs one state-machine operation (``Type2ReadNDEFOperation``…) with
+/// ``TagOperationRunner``. Reads are sized from `connection.limits` (FAST_READ spans up to
+/// `maxResponseLength`, READ only on readers that carry READ and WRITE only), writes follow the
+/// tearing-safe order of ``Type2WritePlanner`` and skip pages that already hold the wanted bytes.
+/// NFC Forum Type 2 Tag Operation 1.1 (T2TOP); NTAG213/215/216 and MF0ULX1 data sheets.
+public struct Type2Engine: NDEFTagEngine {
+    public static var family: TagFamily { .type2 }
+
+    /// A cap on the bytes one read returns, below the reader's own limit (`nil`: the limits alone).
+    public let maximumReadLength: Int?
+
+    /// - Parameter maximumReadLength: a cap on the bytes per read (16 emulates the common pattern of
+    ///   one 16-byte READ per exchange); `nil` uses the connection's limits.
+    public init(maximumReadLength: Int? = nil) {
+        self.maximumReadLength = maximumReadLength
+    }
+
+    public func identify(on connection: any TagConnection) async throws(TagEngineError) -> TagIdentity {
+        try await TagOperationRunner.run(
+            Type2IdentifyOperation(limits: connection.limits, identifier: connection.target.identifier, maximumReadLength: maximumReadLength),
+            on: connection
+        )
+    }
+
+    public func queryStatus(on connection: any TagConnection) async throws(TagEngineError) -> NDEFStatus {
+        try await TagOperationRunner.run(Type2StatusOperation(limits: connection.limits, maximumReadLength: maximumReadLength), on: connection)
+    }
+
+    public func readNDEF(on connection: any TagConnection) async throws(TagEngineError) -> NDEFReadResult {
+        try await TagOperationRunner.run(Type2ReadNDEFOperation(limits: connection.limits, maximumReadLength: maximumReadLength), on: connection)
+    }
+
+    public func writeNDEF(_ message: [UInt8], on connection: any TagConnection) async throws(TagEngineError) {
+        try await TagOperationRunner.run(
+            Type2WriteNDEFOperation(message: message, limits: connection.limits, maximumReadLength: maximumReadLength),
+            on: connection
+        )
+    }
+
+    public func format(on connection: any TagConnection) async throws(TagEngineError) {
+        try await TagOperationRunner.run(Type2FormatOperation(limits: connection.limits, maximumReadLength: maximumReadLength), on: connection)
+    }
+
+    public func makeReadOnly(on connection: any TagConnection) async throws(TagEngineError) {
+        try await TagOperationRunner.run(Type2MakeReadOnlyOperation(limits: connection.limits, maximumReadLength: maximumReadLength), on: connection)
+    }
+
+    /// Every readable page, labelled with its page number in hex (`00h`, `01h`, …).
+    public func dump(on connection: any TagConnection) async throws(TagEngineError) -> [(String, [UInt8])] {
+        try await TagOperationRunner.run(Type2DumpOperation(limits: connection.limits, maximumReadLength: maximumReadLength), on: connection)
+    }
+
+    // MARK: NTAG21x and Ultralight EV1 password protection
+
+    /// Protects pages from `page` on with a password (PWD, PACK, PROT, then AUTH0 last).
+    /// - Parameters:
+    ///   - password: PWD, 4 bytes.
+    ///   - pack: PACK, 2 bytes.
+    ///   - page: AUTH0, the first protected page (FFh or past the last page: none).
+    ///   - protectReads: whether reads need the password too, not just writes.
+    /// - Throws: `unsupported` for a chip whose configuration pages are unknown or bad argument
+    ///   lengths; `tagError` when the configuration is locked or already protected (authenticate
+    ///   first).
+    public func setPassword(_ password: [UInt8], pack: [UInt8], protectFrom page: Int, protectReads: Bool, on connection: any TagConnection) async throws(TagEngineError) {
+        try await TagOperationRunner.run(
+            Type2SetPasswordOperation(password: password, pack: pack, firstProtectedPage: page, protectReads: protectReads, limits: connection.limits),
+            on: connection
+        )
+    }
+
+    /// Sends PWD_AUTH and returns the tag's PACK; protected pages stay open until reactivation.
+    /// - Parameter expectedPACK: the PACK the tag must answer (`nil`: any).
+    /// - Throws: `authenticationFailed` with the NAK as `tagStatus` for a wrong password, or for an
+    ///   unexpected PACK.
+    @discardableResult
+    public func authenticate(password: [UInt8], expectedPACK: [UInt8]? = nil, on connection: any TagConnection) async throws(TagEngineError) -> [UInt8] {
+        try await TagOperationRunner.run(
+            Type2AuthenticateOperation(password: password, expectedPACK: expectedPACK, limits: connection.limits),
+            on: connection
+        )
+    }
+
+    /// Authenticates with the current password, then sets AUTH0 to FFh (nothing protected).
+    public func removePassword(currentPassword: [UInt8], on connection: any TagConnection) async throws(TagEngineError) {
+        try await TagOperationRunner.run(Type2RemovePasswordOperation(currentPassword: currentPassword, limits: connection.limits), on: connection)
+    }
+
+    /// The 32-byte originality signature (READ_SIG).
+    public func readSignature(on connection: any TagConnection) async throws(TagEngineError) -> [UInt8] {
+        try await TagOperationRunner.run(Type2ReadSignatureOperation(limits: connection.limits), on: connection)
+    }
+}
