@@ -27,6 +27,15 @@ public protocol VirtualTag: Sendable {
 }
 
 extension VirtualTag {
+    /// Whether the tag speaks ISO-DEP (its frames are APDUs).
+    public var speaksISODEP: Bool {
+        switch parameters {
+        case .iso14443A(let a): a.ats != nil
+        case .iso14443B: true
+        case .iso15693, .felica: false
+        }
+    }
+
     /// The technology the tag answers on.
     public var technology: Technology {
         switch parameters {

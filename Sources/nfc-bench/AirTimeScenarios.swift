@@ -75,16 +75,13 @@ enum AirTimeScenarios {
         return bytes
     }
 
-    struct Measured {
-        let statistics: ExchangeStatistics
-    }
-
     static func measure(_ scenario: Scenario) async throws -> (ours: ExchangeStatistics, common: ExchangeStatistics, size: Int) {
         let field = SimulatedField(configuration: scenario.reader)
         await field.place(try scenario.makeTag())
         let target = try await field.targets(matching: .all)[0]
         let setup = try await field.connect(to: target, meter: AirTimeMeter())
-        let size = try await scenario.messageSize ?? scenario.ours.queryStatus(on: setup).capacity
+        var size = scenario.messageSize ?? 0
+        if scenario.messageSize == nil { size = try await scenario.ours.queryStatus(on: setup).capacity }
         let wanted = try message(ofSize: size)
         try await scenario.ours.writeNDEF(wanted, on: setup)
         var results: [ExchangeStatistics] = []

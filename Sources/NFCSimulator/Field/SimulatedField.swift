@@ -182,6 +182,9 @@ public actor SimulatedField: ReaderDriver {
         guard command.count <= limits.maxCommandLength else {
             throw TransportError(.frameTooLong, "command of \(command.count) B exceeds the reader's \(limits.maxCommandLength) B")
         }
+        if case .readAndWriteOnly = limits.nativeCommands, !slot.tag.speaksISODEP, !Self.isPlainReadOrWrite(command, technology: slot.tag.technology) {
+            throw TransportError(.unsupportedCommand, "this reader only carries READ and WRITE (PC/SC pseudo-APDUs), not \(command.first.map { String($0, radix: 16) } ?? "an empty frame")")
+        }
         slot.commandCount += 1
         let number = slot.commandCount
         let start = clock.now
@@ -267,6 +270,18 @@ public actor SimulatedField: ReaderDriver {
     }
 
     // MARK: Helpers
+
+    /// Whether a storage-tag command is one a PC/SC pseudo-APDU reader can carry (`FF B0` read
+    /// binary, `FF D6` update binary, which the reader maps onto native commands): Type 2 READ and
+    /// WRITE, ISO/IEC 15693 Read/Write Single Block and Read Multiple Blocks (and their extended
+    /// forms), FeliCa Read/Write Without Encryption.
+    static func isPlainReadOrWrite(_ command: [UInt8], technology: Technology) -> Bool {
+        switch technology {
+        case .iso14443A, .iso14443B: command.first == 0x30 || command.first == 0xA2
+        case .iso15693: command.count >= 2 && [0x20, 0x21, 0x23, 0x30, 0x31, 0x33].contains(command[1])
+        case .felica: command.first == 0x06 || command.first == 0x08
+        }
+    }
 
     private func charge(_ time: Duration, meter: AirTimeMeter, sent: Int, received: Int) {
         clock.advance(by: time)

@@ -158,3 +158,16 @@ import Testing
         #expect(try await harness.send([0x30, 1], timeout: .milliseconds(10)) == [0, 0, 0, 0])
     }
 }
+
+@Suite struct FieldReaderLimitTests {
+    @Test func pseudoAPDUReaderCarriesOnlyReadsAndWrites() async throws {
+        var config = SimulatedReaderConfiguration.ideal
+        config.limits.nativeCommands = .readAndWriteOnly(readLength: 16)
+        let harness = try await FieldHarness(ProbeTag(), configuration: config)
+        #expect(try await harness.send([0x30, 0x01]).count == 4)
+        #expect(try await harness.send([0xA2, 0x01, 1, 2, 3, 4]) == [0x0A])
+        await #expect(throws: TransportError(.unsupportedCommand)) { try await harness.send([0x60]) }
+        // Refused commands never reach the tag.
+        #expect(harness.meter.statistics.commands == 2)
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+
+/// `nfc scan/read/write/format/lock/dump` on simulated tags, run as a user would.
+@Suite(.serialized) struct TagIOCommandTests {
+    private func image(_ type: String, blank: Bool = false) throws -> (URL, String) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nfc-io-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let path = directory.appendingPathComponent("\(type).json").path
+        let created = try NFCTool.run(["tag", "new", type, "-o", path] + (blank ? ["--blank"] : []))
+        #expect(created.status == 0, "\(created.stderr)")
+        return (directory, "sim:" + path)
+    }
+
+    @Test(arguments: ["ntag216", "type4", "slix2", "iso15693-2k", "felica-lite-s", "felica"])
+    func writeThenReadAcrossRuns(type: String) throws {
+        let (directory, reader) = try image(type)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let write = try NFCTool.run(["write", "--reader", reader, "--uri", "https://example.com/\(type)", "--text", "hello", "--lang", "en"])
+        #expect(write.status == 0, "\(type): \(write.stderr)")
+        let read = try NFCTool.run(["read", "--reader", reader, "--json", "--stats"])
+        #expect(read.status == 0, "\(type): \(read.stderr)")
+        #expect(read.stdout.contains("https://example.com/\(type)"))
+        #expect(read.stdout.contains("\"airTimeMicroseconds\""))
+        #expect(read.stdout.contains("\"state\" : \"readWrite\"") || read.stdout.contains("\"state\": \"readWrite\""))
+    }
+
+    @Test func scanDescribesTheTag() throws {
+        let (directory, reader) = try image("ntag213")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let scan = try NFCTool.run(["scan", "--reader", reader])
+        #expect(scan.status == 0, "\(scan.stderr)")
+        #expect(scan.stdout.hasPrefix("NTAG213"))
+        #expect(scan.stdout.contains("capacity"))
+    }
+
+    @Test func formatABlankTagThenWrite() throws {
+        let (directory, reader) = try image("ntag215", blank: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let before = try NFCTool.run(["read", "--reader", reader])
+        #expect(before.status != 0)
+        #expect(try NFCTool.run(["format", "--reader", reader]).status == 0)
+        #expect(try NFCTool.run(["format", "--reader", reader]).status != 0)  // already formatted
+        #expect(try NFCTool.run(["write", "--reader", reader, "--text", "formatted"]).status == 0)
+        #expect(try NFCTool.run(["read", "--reader", reader]).stdout.contains("formatted"))
+    }
+
+    @Test func lockMakesTheTagReadOnly() throws {
+        let (directory, reader) = try image("ntag213")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(try NFCTool.run(["write", "--reader", reader, "--text", "kept"]).status == 0)
+        #expect(try NFCTool.run(["lock", "--reader", reader]).status == 0)
+        let refused = try NFCTool.run(["write", "--reader", reader, "--text", "lost"])
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("readOnly"))
+        #expect(try NFCTool.run(["read", "--reader", reader]).stdout.contains("kept"))
+    }
+
+    @Test func interruptedWriteLeavesOldNewOrEmpty() throws {
+        let (directory, reader) = try image("ntag216")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(try NFCTool.run(["write", "--reader", reader, "--text", "old message"]).status == 0)
+        let cut = try NFCTool.run(["write", "--reader", reader, "--remove-after", "3", "--text", String(repeating: "new ", count: 60)])
+        #expect(cut.status != 0)
+        #expect(cut.stderr.contains("tagLost"))
+        let read = try NFCTool.run(["read", "--reader", reader])
+        #expect(read.status == 0)
+        #expect(read.stdout.contains("old message") || read.stdout.contains("new new") || read.stdout.contains("empty"))
+    }
+
+    @Test func dumpShowsMemory() throws {
+        let (directory, reader) = try image("ntag213")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let dump = try NFCTool.run(["dump", "--reader", reader, "--json"])
+        #expect(dump.status == 0, "\(dump.stderr)")
+        #expect(dump.stdout.contains("e1101200"))
+    }
+
+    @Test func unknownReaderIsAOneLineError() throws {
+        let result = try NFCTool.run(["read", "--reader", "ACS ACR122U 00 00"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("not found"))
+    }
+}
