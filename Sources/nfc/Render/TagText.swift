@@ -8,12 +8,12 @@ enum TagText {
     static func identityText(target: TargetInfo, identity: TagIdentity, status: NDEFStatus) -> String {
         var lines = [
             "\(identity.model) (NFC Forum \(identity.family.rawValue.replacingOccurrences(of: "type", with: "Type ")))",
-            "  UID        \(Hex.encode(target.identifier, separator: ":"))",
+            "  UID          \(Hex.encode(target.identifier, separator: ":"))",
         ]
-        lines += activationLines(target).map { "  \($0.0.padding(toLength: 10, withPad: " ", startingAt: 0)) \($0.1)" }
-        if let memory = identity.memorySize { lines.append("  memory     \(memory) bytes") }
-        for (key, value) in identity.details { lines.append("  \(key.padding(toLength: 10, withPad: " ", startingAt: 0)) \(value)") }
-        lines.append("  NDEF       \(status.state.rawValue), capacity \(status.capacity) bytes, message \(status.messageLength) bytes")
+        lines += activationLines(target).map { "  \($0.0.padding(toLength: 12, withPad: " ", startingAt: 0)) \($0.1)" }
+        if let memory = identity.memorySize { lines.append("  memory       \(memory) bytes") }
+        for (key, value) in identity.details { lines.append("  \(key.padding(toLength: 12, withPad: " ", startingAt: 0)) \(value)") }
+        lines.append("  NDEF         \(status.state.rawValue), capacity \(status.capacity) bytes, message \(status.messageLength) bytes")
         return lines.joined(separator: "\n")
     }
 
