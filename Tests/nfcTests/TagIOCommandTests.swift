@@ -76,6 +76,22 @@ import Testing
         #expect(dump.stdout.contains("e1101200"))
     }
 
+    /// The README's quick start: `nfc read --stats` on a fresh machine creates the simulator's tag.
+    @Test func quickStartReadsTheDefaultSimulatedTag() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nfc-home-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let environment = ["XDG_DATA_HOME": directory.path, "HOME": directory.path, "OPENCORENFC_SIM_IMAGE": ""]
+        let first = try NFCTool.run(["read", "--stats"], environment: environment)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.contains("Smart Poster: http://nfc-forum.org"))
+        #expect(first.stderr.contains("created a virtual NTAG216"))
+        #expect(first.stderr.contains("stats: "))
+        #expect(try NFCTool.run(["write", "--uri", "https://example.com/again"], environment: environment).status == 0)
+        let second = try NFCTool.run(["read"], environment: environment)
+        #expect(second.stdout.contains("https://example.com/again"))
+        #expect(!second.stderr.contains("created"))
+    }
+
     @Test func unknownReaderIsAOneLineError() throws {
         let result = try NFCTool.run(["read", "--reader", "ACS ACR122U 00 00"])
         #expect(result.status != 0)
