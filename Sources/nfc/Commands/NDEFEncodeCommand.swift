@@ -16,20 +16,7 @@ struct NDEFEncodeCommand: ParsableCommand {
             """
     )
 
-    @Option(name: .long, help: "A URI record (repeatable; records keep their order).")
-    var uri: [String] = []
-    @Option(name: .long, help: "A Text record (repeatable).")
-    var text: [String] = []
-    @Option(name: .long, help: "The language of the --text before it (default en).")
-    var lang: [String] = []
-    @Option(name: .long, help: "A media-type record of this type; its payload from the --file or --hex after it.")
-    var mime: [String] = []
-    @Option(name: .long, help: "An external-type record DOMAIN:TYPE; its payload from the --hex or --file after it.")
-    var external: [String] = []
-    @Option(name: .long, help: "A file holding the payload of the --mime or --external before it.")
-    var file: [String] = []
-    @Option(name: .long, help: "Hex payload of the --mime or --external before it.")
-    var hex: [String] = []
+    @OptionGroup var records: RecordOptions
     @Option(name: .long, help: "Read the message from a JSON file (- for standard input).")
     var json: String?
     @Option(name: .customLong("chunk-size"), help: "Chunk payloads longer than this many bytes.")
@@ -39,7 +26,7 @@ struct NDEFEncodeCommand: ParsableCommand {
     @Flag(name: .long, help: "Batch mode: one compact JSON message per input line, one hex line per output line.")
     var lines = false
 
-    var hasRecordOptions: Bool { !(uri.isEmpty && text.isEmpty && mime.isEmpty && external.isEmpty) }
+    var hasRecordOptions: Bool { records.hasRecords }
 
     func validate() throws {
         let modes = [hasRecordOptions, json != nil, lines].filter { $0 }.count

@@ -16,31 +16,18 @@ struct WriteCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var readerOptions: ReaderOptions
-    @Option(name: .long, help: "A URI record (repeatable; records keep their order).")
-    var uri: [String] = []
-    @Option(name: .long, help: "A Text record (repeatable).")
-    var text: [String] = []
-    @Option(name: .long, help: "The language of the --text before it (default en).")
-    var lang: [String] = []
-    @Option(name: .long, help: "A media-type record of this type; its payload from the --file or --hex after it.")
-    var mime: [String] = []
-    @Option(name: .long, help: "An external-type record DOMAIN:TYPE; its payload from the --hex or --file after it.")
-    var external: [String] = []
-    @Option(name: .long, help: "A file holding the payload of the --mime or --external before it.")
-    var file: [String] = []
-    @Option(name: .long, help: "Hex payload of the --mime or --external before it, or the whole encoded message.")
-    var hex: [String] = []
+    @OptionGroup var records: RecordOptions
     @Option(name: .long, help: "The message as JSON (docs/ndef-json.md) from this file (- for standard input).")
     var json: String?
 
-    var hasRecords: Bool { !(uri.isEmpty && text.isEmpty && mime.isEmpty && external.isEmpty) }
+    var hasRecords: Bool { records.hasRecords }
 
     func validate() throws {
-        let rawMessage = !hasRecords && !hex.isEmpty
+        let rawMessage = !hasRecords && !records.hex.isEmpty
         let modes = [hasRecords, json != nil, rawMessage].filter { $0 }.count
         if modes == 0 { throw ValidationError("give records (--uri, --text, --mime, --external), --json FILE, or --hex MESSAGE") }
         if modes > 1 { throw ValidationError("records, --json and --hex MESSAGE are alternatives") }
-        if rawMessage && hex.count > 1 { throw ValidationError("give the encoded message in one --hex") }
+        if rawMessage && records.hex.count > 1 { throw ValidationError("give the encoded message in one --hex") }
     }
 
     func encodedMessage() throws -> [UInt8] {
@@ -54,7 +41,7 @@ struct WriteCommand: AsyncParsableCommand {
             }
             return try encode(NDEFJSON.message(from: value))
         }
-        if !hasRecords, let hex = hex.first {
+        if !hasRecords, let hex = records.hex.first {
             let bytes = try Input.hex(hex, what: "--hex")
             do {
                 _ = try NDEFMessage(decoding: bytes)

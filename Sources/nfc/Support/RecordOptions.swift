@@ -1,0 +1,24 @@
+import ArgumentParser
+
+/// The record options `nfc ndef encode` and `nfc write` share. ArgumentParser collects each
+/// option's values; their order across options comes from the raw arguments
+/// (``RecordArguments``).
+struct RecordOptions: ParsableArguments {
+    @Option(name: .long, help: "A URI record (repeatable; records keep their order).")
+    var uri: [String] = []
+    @Option(name: .long, help: "A Text record (repeatable).")
+    var text: [String] = []
+    @Option(name: .long, help: "The language of the --text before it (default en).")
+    var lang: [String] = []
+    @Option(name: .long, help: "A media-type record of this type; its payload from the --file or --hex after it.")
+    var mime: [String] = []
+    @Option(name: .long, help: "An external-type record DOMAIN:TYPE; its payload from the --hex or --file after it.")
+    var external: [String] = []
+    @Option(name: .long, help: "A file holding the payload of the --mime or --external before it.")
+    var file: [String] = []
+    @Option(name: .long, help: "Hex payload of the --mime or --external before it (nfc write: or the whole encoded message).")
+    var hex: [String] = []
+
+    /// Whether any record was given.
+    var hasRecords: Bool { !(uri.isEmpty && text.isEmpty && mime.isEmpty && external.isEmpty) }
+}
