@@ -16,55 +16,18 @@ import NFCTransport
 ///   say how many blocks its service holds.
 /// - `.readOnly` when MC makes S_PAD0 read-only; `.unsupported` when SYS_OP must change and MC_ALL
 ///   has locked MC bytes 2–5.
-struct Type3FormatOperation: TagOperation {
-    typealias Output = Void
+/// The ``Type3PlannedWriteOperation`` that formats a card.
+typealias Type3FormatOperation = Type3PlannedWriteOperation<Type3FormatPlanner>
 
-    enum State: Sendable {
-        case detecting(Type3Detector)
-        case writing(Type3BlockWriter)
-        case finished
-    }
+extension Type3PlannedWriteOperation where Planner == Type3FormatPlanner {
+    init(link: Type3Link) { self.init(link: link, planner: Type3FormatPlanner()) }
+}
 
-    private(set) var state: State
-
-    init(link: Type3Link) {
-        state = .detecting(Type3Detector(link: link))
-    }
-
-    mutating func start() throws(TagEngineError) -> TagStep<Void> {
-        guard case .detecting(var detector) = state else {
-            throw TagEngineError(.unexpectedResponse, "Type 3 format started twice")
-        }
-        let step = try detector.start()
-        state = .detecting(detector)
-        return try advance(step)
-    }
-
-    mutating func resume(with outcome: Result<[UInt8], TransportError>) throws(TagEngineError) -> TagStep<Void> {
-        switch state {
-        case .finished:
-            throw TagEngineError(.unexpectedResponse, "Type 3 format resumed out of turn")
-        case .detecting(var detector):
-            let step = try detector.resume(with: outcome)
-            state = .detecting(detector)
-            return try advance(step)
-        case .writing(var writer):
-            try writer.accept(outcome)
-            return send(writer)
-        }
-    }
-
-    private mutating func advance(_ step: TagStep<Type3Detection>) throws(TagEngineError) -> TagStep<Void> {
-        switch step.relay(to: Void.self) {
-        case .pass(let next):
-            return next
-        case .finished(let detection):
-            return send(Type3BlockWriter(link: detection.link, batches: try plan(detection)))
-        }
-    }
+struct Type3FormatPlanner: Type3WritePlanner {
+    static var operationName: String { "format" }
 
     /// The writes that format the card, in order.
-    private func plan(_ detection: Type3Detection) throws(TagEngineError) -> [[Type3BlockWrite]] {
+    func plan(_ detection: Type3Detection) throws(TagEngineError) -> [[Type3BlockWrite]] {
         let valid = (try? detection.attribute.get()) != nil
         guard detection.link.ic.isLite, let mc = detection.memoryConfiguration else {
             if detection.missingSystem == nil, valid {
@@ -100,15 +63,5 @@ struct Type3FormatOperation: TagOperation {
             writes.append(try detection.link.singleWrite(0, attribute.block))
         }
         return writes
-    }
-
-    private mutating func send(_ writer: Type3BlockWriter) -> TagStep<Void> {
-        var writer = writer
-        guard let next = writer.next() else {
-            state = .finished
-            return .done(())
-        }
-        state = .writing(writer)
-        return .transceive(next.frame, timeout: next.timeout)
     }
 }

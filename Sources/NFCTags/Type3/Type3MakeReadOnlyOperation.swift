@@ -15,55 +15,18 @@ import NFCTransport
 /// On a FeliCa Standard card only step 1 is possible: making service `0009` read-only means
 /// changing the service's attribute, which needs the card issuer's keys. The NDEF reads as
 /// read-only everywhere, but a raw Write Without Encryption to `0009` would still succeed.
-struct Type3MakeReadOnlyOperation: TagOperation {
-    typealias Output = Void
+/// The ``Type3PlannedWriteOperation`` that makes a card read-only.
+typealias Type3MakeReadOnlyOperation = Type3PlannedWriteOperation<Type3MakeReadOnlyPlanner>
 
-    enum State: Sendable {
-        case detecting(Type3Detector)
-        case writing(Type3BlockWriter)
-        case finished
-    }
+extension Type3PlannedWriteOperation where Planner == Type3MakeReadOnlyPlanner {
+    init(link: Type3Link) { self.init(link: link, planner: Type3MakeReadOnlyPlanner()) }
+}
 
-    private(set) var state: State
-
-    init(link: Type3Link) {
-        state = .detecting(Type3Detector(link: link))
-    }
-
-    mutating func start() throws(TagEngineError) -> TagStep<Void> {
-        guard case .detecting(var detector) = state else {
-            throw TagEngineError(.unexpectedResponse, "Type 3 make-read-only started twice")
-        }
-        let step = try detector.start()
-        state = .detecting(detector)
-        return try advance(step)
-    }
-
-    mutating func resume(with outcome: Result<[UInt8], TransportError>) throws(TagEngineError) -> TagStep<Void> {
-        switch state {
-        case .finished:
-            throw TagEngineError(.unexpectedResponse, "Type 3 make-read-only resumed out of turn")
-        case .detecting(var detector):
-            let step = try detector.resume(with: outcome)
-            state = .detecting(detector)
-            return try advance(step)
-        case .writing(var writer):
-            try writer.accept(outcome)
-            return send(writer)
-        }
-    }
-
-    private mutating func advance(_ step: TagStep<Type3Detection>) throws(TagEngineError) -> TagStep<Void> {
-        switch step.relay(to: Void.self) {
-        case .pass(let next):
-            return next
-        case .finished(let detection):
-            return send(Type3BlockWriter(link: detection.link, batches: try plan(detection)))
-        }
-    }
+struct Type3MakeReadOnlyPlanner: Type3WritePlanner {
+    static var operationName: String { "make-read-only" }
 
     /// The writes that lock the tag, in order.
-    private func plan(_ detection: Type3Detection) throws(TagEngineError) -> [[Type3BlockWrite]] {
+    func plan(_ detection: Type3Detection) throws(TagEngineError) -> [[Type3BlockWrite]] {
         let attribute = try detection.requireNDEF()
         var locked = attribute
         locked.readWriteFlag = Type3AttributeInformation.readOnly
@@ -84,15 +47,5 @@ struct Type3MakeReadOnlyOperation: TagOperation {
             writes.append(try detection.link.singleWrite(FeliCaLiteMemoryConfiguration.blockNumber, target))
         }
         return writes
-    }
-
-    private mutating func send(_ writer: Type3BlockWriter) -> TagStep<Void> {
-        var writer = writer
-        guard let next = writer.next() else {
-            state = .finished
-            return .done(())
-        }
-        state = .writing(writer)
-        return .transceive(next.frame, timeout: next.timeout)
     }
 }
