@@ -1,0 +1,127 @@
+import NFCBytes
+
+extension NFCAppConfiguration {
+    /// A technology a tag reader session polls for, as `NFCTagReaderSession.PollingOption`'s members.
+    public enum PollingKind: Sendable, Hashable, CaseIterable {
+        /// ISO/IEC 14443 type A and B: MIFARE, ISO 7816 (ISO-DEP) tags.
+        case iso14443
+        /// ISO/IEC 15693 vicinity tags.
+        case iso15693
+        /// ISO/IEC 18092 (NFC-F): FeliCa.
+        case iso18092
+        /// PACE-protected ISO 7816 documents (iOS 16).
+        case pace
+    }
+
+    /// Whether an `NFCNDEFReaderSession` may begin; nil when it may.
+    ///
+    /// Needs a non-empty `NFCReaderUsageDescription` and the formats entitlement with `TAG` or
+    /// `NDEF`. `TAG` is enough: App Store Connect refuses `NDEF` in builds for iOS 13 and later, and
+    /// apps shipping with `TAG` alone run NDEF sessions (Apple's `NFCNDEFReaderSession` reference
+    /// asks only for the entitlement and a usage description).
+    public func checkCanBeginNDEFSession() -> NFCConfigurationViolation? {
+        if let violation = checkCommon() { return violation }
+        let formats = readerSessionFormats
+        guard formats.contains(.tag) || formats.contains(.ndef) else {
+            return NFCConfigurationViolation(
+                .missingFormat,
+                "Missing required entitlement: \(Keys.readerSessionFormats) must contain TAG "
+                    + "(or the legacy NDEF) for an NDEF reader session")
+        }
+        return nil
+    }
+
+    /// Whether an `NFCTagReaderSession` polling for `polling` may begin; nil when it may.
+    ///
+    /// Needs a non-empty usage description and `TAG` in the formats entitlement. Polling FeliCa
+    /// (``PollingKind/iso18092``) needs at least one well-formed declared system code, and none may
+    /// be the wildcard `FFFF` (Apple's reference for the system-codes key). PACE polling finds only
+    /// ISO 7816 documents, so it needs a selectable AID (see ``selectableAIDs``). ISO 14443 polling
+    /// does not: MIFARE tags are found without one; ``checkCanDetectISO7816Tag()`` applies when an
+    /// ISO 7816 tag turns up.
+    public func checkCanBeginTagSession(polling: Set<PollingKind>) -> NFCConfigurationViolation? {
+        guard !polling.isEmpty else {
+            return NFCConfigurationViolation(.emptyPolling, "A tag reader session must poll for at least one technology")
+        }
+        if let violation = checkCommon() { return violation }
+        guard readerSessionFormats.contains(.tag) else {
+            return NFCConfigurationViolation(
+                .missingFormat, "Missing required entitlement: \(Keys.readerSessionFormats) must contain TAG for a tag reader session")
+        }
+        if polling.contains(.iso18092) {
+            let codes = felicaSystemCodes
+            if codes.contains(FeliCaSystemCode.wildcard) {
+                return NFCConfigurationViolation(
+                    .wildcardSystemCode, "\(Keys.felicaSystemCodes) must not contain the wildcard system code FFFF")
+            }
+            if codes.isEmpty {
+                return NFCConfigurationViolation(
+                    .missingSystemCodes,
+                    "Polling ISO 18092 (FeliCa) needs at least one 4-hex-digit system code in \(Keys.felicaSystemCodes)")
+            }
+        }
+        if polling.contains(.pace), selectableAIDs.isEmpty {
+            return NFCConfigurationViolation(
+                .missingSelectIdentifier,
+                "PACE polling needs at least one non-payment AID in \(Keys.iso7816SelectIdentifiers)")
+        }
+        return nil
+    }
+
+    /// Whether a session may hand the app an ISO 7816 tag; nil when it may.
+    ///
+    /// The session SELECTs the ``selectableAIDs`` in order and reports the tag after the first
+    /// that succeeds (Apple's `NFCISO7816Tag` reference); with none declared iOS answers "Missing
+    /// required entitlement" (NFCError 2), as seen in revtel/react-native-nfc-manager#272.
+    public func checkCanDetectISO7816Tag() -> NFCConfigurationViolation? {
+        guard selectableAIDs.isEmpty else { return nil }
+        return NFCConfigurationViolation(
+            .missingSelectIdentifier,
+            "Missing required entitlement: ISO 7816 tags need at least one non-payment AID in \(Keys.iso7816SelectIdentifiers)")
+    }
+
+    /// Whether the app may send a SELECT (by DF name) for `aid`; nil when it may.
+    ///
+    /// Only the declared, non-payment AIDs may be selected; iOS refuses others, the payment
+    /// directory `2PAY.SYS.DDF01` and an empty SELECT included, with NFCError 2
+    /// (revtel/react-native-nfc-manager#272, nfcim/flutter_nfc_kit#172).
+    public func checkCanSelect(aid: [UInt8]) -> NFCConfigurationViolation? {
+        guard !selectableAIDs.contains(aid) else { return nil }
+        return NFCConfigurationViolation(
+            .missingSelectIdentifier,
+            "Missing required entitlement: AID \(hex(aid)) is not a non-payment entry of \(Keys.iso7816SelectIdentifiers)")
+    }
+
+    /// The AIDs a tag session SELECTs, in declared order: well-formed, payment AIDs removed.
+    ///
+    /// Repeated entries are kept once, where first declared, as Core NFC drops repeats (Apple's
+    /// `NFCTagReaderSession.Configuration.iso7816SelectIdentifiers` reference). Payment AIDs are
+    /// those of ``PaymentApplicationIdentifiers``.
+    public var selectableAIDs: [[UInt8]] {
+        var seen = Set<[UInt8]>()
+        return iso7816SelectIdentifiers.filter { aid in
+            PaymentApplicationIdentifiers.paymentApplication(aid) == nil && seen.insert(aid).inserted
+        }
+    }
+
+    /// The name of the payment application `aid` would select, or nil when it is not a payment AID.
+    public static func paymentApplication(for aid: [UInt8]) -> String? {
+        PaymentApplicationIdentifiers.paymentApplication(aid)
+    }
+
+    /// The rules every session shares: not an app extension, and a usage description.
+    private func checkCommon() -> NFCConfigurationViolation? {
+        if isAppExtension {
+            return NFCConfigurationViolation(.appExtension, "Core NFC is not available in app extensions")
+        }
+        guard let text = usageDescription, !text.isEmpty else {
+            return NFCConfigurationViolation(
+                .missingUsageDescription, "Missing privacy setting: the Info.plist needs a non-empty \(Keys.usageDescription)")
+        }
+        return nil
+    }
+
+    private func hex(_ bytes: [UInt8]) -> String {
+        bytes.isEmpty ? "(empty)" : Hex.encode(bytes, uppercase: true)
+    }
+}

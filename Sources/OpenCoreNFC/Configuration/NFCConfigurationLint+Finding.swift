@@ -1,0 +1,89 @@
+extension NFCConfigurationLint {
+    /// How serious a finding is.
+    public enum Severity: String, Sendable, Hashable, Comparable, CustomStringConvertible {
+        /// Worth fixing; the app may still work (or works only for some tags).
+        case warning
+        /// Sessions fail, or App Store Connect refuses the build.
+        case error
+
+        public var description: String { rawValue }
+
+        public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs == .warning && rhs == .error }
+    }
+
+    /// A finding's identity: a stable string that scripts and tests match on.
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// A file is not a readable property list, or not a dictionary.
+        public static let unreadable = Code(rawValue: "plist.unreadable")
+        /// A known key holds a value of the wrong type.
+        public static let wrongType = Code(rawValue: "value.wrong-type")
+        /// No entitlements file was given, so the entitlement checks did not run.
+        public static let entitlementsNotChecked = Code(rawValue: "entitlements.not-checked")
+        /// The bundle is an app extension; Core NFC is not available there.
+        public static let appExtension = Code(rawValue: "bundle.app-extension")
+        /// `NFCReaderUsageDescription` is missing.
+        public static let usageDescriptionMissing = Code(rawValue: "usage-description.missing")
+        /// `NFCReaderUsageDescription` is empty or only white space.
+        public static let usageDescriptionEmpty = Code(rawValue: "usage-description.empty")
+        /// The formats entitlement is missing.
+        public static let formatsMissing = Code(rawValue: "formats.missing")
+        /// The formats entitlement is an empty array.
+        public static let formatsEmpty = Code(rawValue: "formats.empty")
+        /// The formats entitlement holds `NDEF` without `TAG`.
+        public static let formatsNDEFOnly = Code(rawValue: "formats.ndef-only")
+        /// The formats entitlement holds `NDEF` beside `TAG`.
+        public static let formatsNDEFDisallowed = Code(rawValue: "formats.ndef-disallowed")
+        /// The formats entitlement holds a value other than `TAG`, `NDEF` and `PACE`.
+        public static let formatsUnknownValue = Code(rawValue: "formats.unknown-value")
+        /// The formats entitlement holds neither `TAG` nor `NDEF`: no session can begin.
+        public static let formatsUnusable = Code(rawValue: "formats.unusable")
+        /// A select identifier is not even-length hex of 5–16 bytes.
+        public static let aidMalformed = Code(rawValue: "iso7816.malformed")
+        /// A select identifier is declared more than once.
+        public static let aidDuplicate = Code(rawValue: "iso7816.duplicate")
+        /// A select identifier is a payment AID, which Core NFC refuses.
+        public static let aidPayment = Code(rawValue: "iso7816.payment")
+        /// `TAG` is declared but no select identifier: ISO 7816 tags cannot be used.
+        public static let aidsMissing = Code(rawValue: "iso7816.missing")
+        /// A FeliCa system code is not 4 hex digits.
+        public static let systemCodeMalformed = Code(rawValue: "felica.malformed")
+        /// A FeliCa system code is the wildcard `FFFF`.
+        public static let systemCodeWildcard = Code(rawValue: "felica.wildcard")
+        /// `TAG` is declared but no system code: sessions polling FeliCa fail.
+        public static let systemCodesMissing = Code(rawValue: "felica.missing")
+        /// Associated domains are declared, but none is `applinks:`.
+        public static let noAppLinks = Code(rawValue: "associated-domains.no-applinks")
+    }
+
+    /// One problem with an app's NFC configuration, and how to fix it.
+    public struct Finding: Sendable, Hashable, CustomStringConvertible {
+        /// How serious it is.
+        public let severity: Severity
+        /// Which check found it.
+        public let code: Code
+        /// The Info.plist or entitlement key concerned; nil for a whole file.
+        public let key: String?
+        /// What is wrong.
+        public let message: String
+        /// What to change.
+        public let fix: String
+
+        public init(_ severity: Severity, _ code: Code, key: String?, _ message: String, fix: String) {
+            self.severity = severity
+            self.code = code
+            self.key = key
+            self.message = message
+            self.fix = fix
+        }
+
+        /// One line: `error [code] key: message (fix: …)`.
+        public var description: String {
+            let location = key.map { " \($0):" } ?? ""
+            return "\(severity) [\(code)]\(location) \(message) (fix: \(fix))"
+        }
+    }
+}
