@@ -71,8 +71,9 @@ extension NFCAppConfiguration {
     /// Whether a session may hand the app an ISO 7816 tag; nil when it may.
     ///
     /// The session SELECTs the ``selectableAIDs`` in order and reports the tag after the first
-    /// that succeeds (Apple's `NFCISO7816Tag` reference); with none declared iOS answers "Missing
-    /// required entitlement" (NFCError 2), as seen in revtel/react-native-nfc-manager#272.
+    /// that succeeds (Apple's `NFCISO7816Tag` reference); with none usable iOS fails the connection
+    /// with "Missing required entitlement" (NFCError 2), as capawesome-team/capacitor-nfc-demo#12
+    /// shows.
     public func checkCanDetectISO7816Tag() -> NFCConfigurationViolation? {
         guard selectableAIDs.isEmpty else { return nil }
         return NFCConfigurationViolation(
