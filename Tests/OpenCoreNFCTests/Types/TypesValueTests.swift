@@ -1,5 +1,5 @@
 import Foundation
-import OpenCoreNFC
+@testable import OpenCoreNFC
 import Testing
 
 @Suite struct TypesValueTests {
@@ -100,6 +100,13 @@ import Testing
         #expect(empty.customCommandCode == 0 && empty.requestParameters.isEmpty)
         let emptyRead = NFCISO15693ReadMultipleBlocksConfiguration()
         #expect(emptyRead.range.length == 0 && emptyRead.chunkSize == 0)
+        #expect(base.hasValidRetryParameters && retried.hasValidRetryParameters)
+        base.maximumRetries = 257
+        #expect(!base.hasValidRetryParameters, "Core NFC allows 0…256 retries")
+        base.maximumRetries = 0
+        base.retryInterval = -1
+        #expect(!base.hasValidRetryParameters)
+        base.retryInterval = 0
         let baseCopy = try #require(base.copy() as? NFCTagCommandConfiguration)
         #expect(baseCopy !== base && baseCopy.maximumRetries == 0)
     }
