@@ -33,7 +33,7 @@ let package = Package(
         // Row 3 (the simulator must not import NFCTags: it is an independent reading of the specs)
         .target(name: "NFCSimulator", dependencies: ["NFCTransport", "NFCBytes"]),
         // Row 4
-        .target(name: "OpenCoreNFC", dependencies: ["NDEF", "NFCBytes"]),
+        .target(name: "OpenCoreNFC", dependencies: ["NDEF", "NFCBytes", "ISO7816", "NFCTransport", "NFCTags", "NFCSimulator"]),
         // Row 5
         .executableTarget(
             name: "nfc",
@@ -51,7 +51,7 @@ let package = Package(
         .testTarget(name: "NFCSimulatorTests", dependencies: ["NFCSimulator", "NFCTransport", "NFCBytes", "NFCTestSupport"]),
         .testTarget(name: "NFCBytesTests", dependencies: ["NFCBytes", "NFCTestSupport"]),
         .testTarget(name: "NDEFTests", dependencies: ["NDEF", "NFCBytes", "NFCTestSupport"]),
-        .testTarget(name: "OpenCoreNFCTests", dependencies: ["OpenCoreNFC", "NDEF", "NFCTestSupport"]),
+        .testTarget(name: "OpenCoreNFCTests", dependencies: ["OpenCoreNFC", "NDEF", "NFCSimulator", "NFCTransport", "NFCTestSupport"]),
         .testTarget(name: "nfcTests", dependencies: ["NFCTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,45 @@
+import NFCTags
+import NFCTransport
+
+/// How failures below the API surface as Core NFC's error codes.
+enum ErrorMapping {
+    /// A tag engine's failure during a read or a status query.
+    static func readError(_ error: TagEngineError) -> NFCReaderError {
+        switch error.code {
+        case .tagLost, .timeout: NFCReaderError(.readerTransceiveErrorTagConnectionLost, reason: error.description)
+        case .readOnly: NFCReaderError(.ndefReaderSessionErrorTagNotWritable, reason: error.description)
+        case .capacityExceeded: NFCReaderError(.ndefReaderSessionErrorTagSizeTooSmall, reason: error.description)
+        case .unsupported: NFCReaderError(.readerErrorUnsupportedFeature, reason: error.description)
+        default: NFCReaderError(.readerTransceiveErrorTagResponseError, reason: error.description)
+        }
+    }
+
+    /// A tag engine's failure during a write or a lock.
+    static func writeError(_ error: TagEngineError) -> NFCReaderError {
+        switch error.code {
+        case .tagLost, .timeout: NFCReaderError(.readerTransceiveErrorTagConnectionLost, reason: error.description)
+        case .readOnly: NFCReaderError(.ndefReaderSessionErrorTagNotWritable, reason: error.description)
+        case .capacityExceeded: NFCReaderError(.ndefReaderSessionErrorTagSizeTooSmall, reason: error.description)
+        case .notFormatted: NFCReaderError(.ndefReaderSessionErrorTagNotWritable, reason: error.description)
+        case .unsupported: NFCReaderError(.readerErrorUnsupportedFeature, reason: error.description)
+        default: NFCReaderError(.ndefReaderSessionErrorTagUpdateFailure, reason: error.description)
+        }
+    }
+
+    /// A transport failure on a raw command.
+    static func transceiveError(_ error: TransportError) -> NFCReaderError {
+        switch error.code {
+        case .frameTooLong: NFCReaderError(.readerTransceiveErrorPacketTooLong, reason: error.description)
+        case .notConnected: NFCReaderError(.readerTransceiveErrorTagNotConnected, reason: error.description)
+        case .timeout, .transmission: NFCReaderError(.readerTransceiveErrorTagResponseError, reason: error.description)
+        default: NFCReaderError(.readerTransceiveErrorTagConnectionLost, reason: error.description)
+        }
+    }
+}
+
+extension NFCReaderError {
+    /// An error with a reason for people in its user info.
+    init(_ code: Code, reason: String) {
+        self.init(code, userInfo: ["NSLocalizedFailureReason": reason])
+    }
+}

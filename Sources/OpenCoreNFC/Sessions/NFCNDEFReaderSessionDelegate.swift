@@ -1,0 +1,36 @@
+import Foundation
+
+/// What an NDEF reader session tells its delegate (Core NFC's `NFCNDEFReaderSessionDelegate`).
+///
+/// `readerSessionDidBecomeActive(_:)` and `readerSession(_:didDetect:)` are optional, as in
+/// Core NFC: implementing `didDetect tags` switches the session to read-write mode, where the app
+/// connects to tags itself and `didDetectNDEFs` is not called.
+@available(iOS 11.0, *)
+@preconcurrency
+public protocol NFCNDEFReaderSessionDelegate: NSObjectProtocol {
+    func readerSession(_ session: NFCNDEFReaderSession, didInvalidateWithError error: any Error)
+    func readerSession(_ session: NFCNDEFReaderSession, didDetectNDEFs messages: [NFCNDEFMessage])
+    @available(iOS 13.0, *)
+    func readerSession(_ session: NFCNDEFReaderSession, didDetect tags: [any NFCNDEFTag])
+    @available(iOS 13.0, *)
+    func readerSessionDidBecomeActive(_ session: NFCNDEFReaderSession)
+}
+
+extension NFCNDEFReaderSessionDelegate {
+    /// Not implemented by the app: the session reads the tags itself and calls `didDetectNDEFs`.
+    public func readerSession(_ session: NFCNDEFReaderSession, didDetect tags: [any NFCNDEFTag]) {
+        session.appLacksDidDetectTags = true
+    }
+
+    public func readerSessionDidBecomeActive(_ session: NFCNDEFReaderSession) {}
+}
+
+/// What a tag reader session tells its delegate (Core NFC's `NFCTagReaderSessionDelegate`);
+/// all three methods are required, as in Core NFC.
+@available(iOS 13.0, *)
+@preconcurrency
+public protocol NFCTagReaderSessionDelegate: NSObjectProtocol {
+    func tagReaderSessionDidBecomeActive(_ session: NFCTagReaderSession)
+    func tagReaderSession(_ session: NFCTagReaderSession, didInvalidateWithError error: any Error)
+    func tagReaderSession(_ session: NFCTagReaderSession, didDetect tags: [NFCTag])
+}

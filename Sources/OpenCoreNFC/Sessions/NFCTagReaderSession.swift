@@ -1,0 +1,101 @@
+import Dispatch
+import Foundation
+import ISO7816
+import NFCTransport
+
+/// A session that finds tags of the polled technologies and talks to them natively (Core NFC's
+/// `NFCTagReaderSession`).
+@available(iOS 13.0, *)
+open class NFCTagReaderSession: NFCReaderSession, @unchecked Sendable {
+    /// The technologies to poll for (Core NFC's raw values).
+    public struct PollingOption: OptionSet, Sendable, Hashable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        /// ISO/IEC 14443 Types A and B (MIFARE, ISO 7816).
+        public static let iso14443 = PollingOption(rawValue: 0x1)
+        /// ISO/IEC 15693.
+        public static let iso15693 = PollingOption(rawValue: 0x2)
+        /// ISO/IEC 18092 (FeliCa).
+        public static let iso18092 = PollingOption(rawValue: 0x4)
+        /// PACE (ICAO 9303 travel documents), iOS 16.
+        @available(iOS 16.0, *)
+        public static let pace = PollingOption(rawValue: 0x8)
+
+        var technologies: TechnologyMask {
+            var mask: TechnologyMask = []
+            if contains(.iso14443) { mask.formUnion(.iso14443) }
+            if contains(.iso15693) { mask.insert(.iso15693) }
+            if contains(.iso18092) { mask.insert(.felica) }
+            if rawValue & 0x8 != 0 { mask.formUnion(.iso14443) }
+            return mask
+        }
+    }
+
+    /// The polling options the session was made with.
+    public let pollingOption: PollingOption
+
+    // Guarded by `lock`.
+    private var currentTag: NFCTag?
+
+    /// Creates a session; nil when `pollingOption` names no technology.
+    public init?(pollingOption: PollingOption, delegate: any NFCTagReaderSessionDelegate, queue: DispatchQueue? = nil) {
+        guard !pollingOption.technologies.isEmpty else { return nil }
+        self.pollingOption = pollingOption
+        super.init(delegate: delegate, queue: queue, technologies: pollingOption.technologies)
+    }
+
+    var tagDelegate: (any NFCTagReaderSessionDelegate)? { delegate as? any NFCTagReaderSessionDelegate }
+
+    /// The tag connected with `connect(to:)`, while it is usable.
+    public var connectedTag: NFCTag? {
+        let tag = lock.withLock { currentTag }
+        guard let tag, tag.isAvailable else { return nil }
+        return tag
+    }
+
+    /// Connects to a tag this session detected; a previously connected tag is released.
+    public func connect(to tag: NFCTag) async throws {
+        guard let object = tag.object, object.owner === self else {
+            throw NFCReaderError(.readerErrorInvalidParameter, reason: "the tag was not detected by this session")
+        }
+        _ = try await connection(for: object.target, generation: object.generation)
+        markConnected(object.target)
+        lock.withLock { currentTag = tag }
+    }
+
+    public func connect(to tag: NFCTag, completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
+        Task {
+            do {
+                try await connect(to: tag)
+                sessionQueue.async { completionHandler(nil) }
+            } catch {
+                sessionQueue.async { completionHandler(error) }
+            }
+        }
+    }
+
+    /// Polls again; tags detected before become unavailable.
+    public func restartPolling() {
+        lock.withLock { currentTag = nil }
+        restartPollingRound()
+    }
+
+    override func configurationRefusal() -> NFCReaderError? { AppRules.tagSessionRefusal(polling: pollingOption) }
+
+    override func notifyBecameActive() { tagDelegate?.tagReaderSessionDidBecomeActive(self) }
+
+    override func notifyInvalidated(_ error: NFCReaderError) { tagDelegate?.tagReaderSession(self, didInvalidateWithError: error) }
+
+    override func didDetect(_ targets: [TargetInfo], generation: Int) async {
+        var tags: [NFCTag] = []
+        for target in targets {
+            if let tag = await TagFactory.tag(for: target, generation: generation, session: self) { tags.append(tag) }
+        }
+        guard !tags.isEmpty else { return }
+        let delivered = tags
+        sessionQueue.async {
+            guard self.isReady else { return }
+            self.tagDelegate?.tagReaderSession(self, didDetect: delivered)
+        }
+    }
+}

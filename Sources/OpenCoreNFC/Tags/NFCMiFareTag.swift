@@ -1,0 +1,92 @@
+import Foundation
+import NFCTransport
+
+/// A MIFARE tag (Ultralight, NTAG, Plus, DESFire), as Core NFC's `NFCMiFareTag`.
+@available(iOS 13.0, *)
+@preconcurrency
+public protocol NFCMiFareTag: NFCNDEFTag, __NFCTag {
+    /// The MIFARE family, from SAK and GET_VERSION.
+    var mifareFamily: NFCMiFareFamily { get }
+    /// The UID.
+    var identifier: Data { get }
+    /// The ATS historical bytes of an ISO 14443-4 MIFARE (Plus, DESFire); nil otherwise.
+    var historicalBytes: Data? { get }
+
+    /// Sends a native command (CRC added by the reader) and returns the answer; a 4-bit ACK or
+    /// NAK comes back as one byte.
+    func sendMiFareCommand(commandPacket command: Data, completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void)
+    func sendMiFareCommand(commandPacket command: Data) async throws -> Data
+
+    /// Sends an ISO 7816 APDU to an ISO 14443-4 MIFARE (DESFire, Plus).
+    func sendMiFareISO7816Command(_ apdu: NFCISO7816APDU, completionHandler: @escaping @Sendable (Data, UInt8, UInt8, (any Error)?) -> Void)
+    func sendMiFareISO7816Command(_ apdu: NFCISO7816APDU) async throws -> (Data, UInt8, UInt8)
+}
+
+/// The MIFARE tags sessions hand out.
+@available(iOS 13.0, *)
+final class MiFareTagObject: NFCTagObject, NFCMiFareTag, __NFCTag, @unchecked Sendable {
+    var type: NFCTagType { .miFare }
+
+    var mifareFamily: NFCMiFareFamily {
+        guard case .iso14443A(let a) = target.parameters else { return .unknown }
+        if a.ats != nil { return a.sak & 0x18 == 0x18 || a.sak == 0x08 ? .plus : .desfire }
+        return a.sak == 0x00 ? .ultralight : .unknown
+    }
+
+    var identifier: Data { Data(target.identifier) }
+
+    var historicalBytes: Data? {
+        guard case .iso14443A(let a) = target.parameters, let ats = a.ats else { return nil }
+        return Data(ats.historicalBytes)
+    }
+
+    func sendMiFareCommand(commandPacket command: Data) async throws -> Data {
+        guard !command.isEmpty else {
+            throw NFCReaderError(.readerErrorInvalidParameterLength, reason: "an empty command packet")
+        }
+        return Data(try await transceive([UInt8](command), timeout: .milliseconds(200)))
+    }
+
+    func sendMiFareCommand(commandPacket command: Data, completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void) {
+        Task {
+            do {
+                let answer = try await sendMiFareCommand(commandPacket: command)
+                deliver { completionHandler(answer, nil) }
+            } catch {
+                deliver { completionHandler(Data(), error) }
+            }
+        }
+    }
+
+    func sendMiFareISO7816Command(_ apdu: NFCISO7816APDU) async throws -> (Data, UInt8, UInt8) {
+        guard historicalBytes != nil else {
+            throw NFCReaderError(.readerErrorUnsupportedFeature, reason: "this MIFARE tag does not speak ISO 7816")
+        }
+        return try await APDURelay.send(apdu, through: self)
+    }
+
+    func sendMiFareISO7816Command(_ apdu: NFCISO7816APDU, completionHandler: @escaping @Sendable (Data, UInt8, UInt8, (any Error)?) -> Void) {
+        Task {
+            do {
+                let (data, sw1, sw2) = try await sendMiFareISO7816Command(apdu)
+                deliver { completionHandler(data, sw1, sw2, nil) }
+            } catch {
+                deliver { completionHandler(Data(), 0, 0, error) }
+            }
+        }
+    }
+}
+
+/// Sends an `NFCISO7816APDU` over a tag's connection and splits the status word.
+enum APDURelay {
+    static func send(_ apdu: NFCISO7816APDU, through tag: NFCTagObject) async throws(NFCReaderError) -> (Data, UInt8, UInt8) {
+        guard let frame = apdu.encodedBytes else {
+            throw NFCReaderError(.readerErrorInvalidParameter, reason: "the APDU cannot be encoded")
+        }
+        let answer = try await tag.transceive([UInt8](frame), timeout: .seconds(5))
+        guard answer.count >= 2 else {
+            throw NFCReaderError(.readerTransceiveErrorTagResponseError, reason: "the card answered \(answer.count) byte(s), without a status word")
+        }
+        return (Data(answer.dropLast(2)), answer[answer.count - 2], answer[answer.count - 1])
+    }
+}

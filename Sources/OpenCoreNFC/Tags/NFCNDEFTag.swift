@@ -1,0 +1,37 @@
+import Foundation
+
+/// A tag's common face (Core NFC's `__NFCTag`): its kind, its session and whether it is usable.
+@available(iOS 13.0, *)
+@preconcurrency
+public protocol __NFCTag: NSObjectProtocol, NSSecureCoding, NSCopying {
+    /// The kind of tag.
+    var type: NFCTagType { get }
+    /// The session that found the tag.
+    var session: (any NFCReaderSessionProtocol)? { get }
+    /// Whether the tag is still in the field, in the session's current polling round, with the
+    /// session active.
+    var isAvailable: Bool { get }
+}
+
+/// A tag that holds NDEF (Core NFC's `NFCNDEFTag`): every tag kind adopts it.
+@available(iOS 13.0, *)
+@preconcurrency
+public protocol NFCNDEFTag: NSObjectProtocol, NSSecureCoding, NSCopying {
+    var isAvailable: Bool { get }
+
+    /// The NDEF status and the largest message the tag can hold, in bytes.
+    func queryNDEFStatus(completionHandler: @escaping @Sendable (NFCNDEFStatus, Int, (any Error)?) -> Void)
+    func queryNDEFStatus() async throws -> (NFCNDEFStatus, Int)
+
+    /// Reads the NDEF message (an empty tag fails with `ndefReaderSessionErrorZeroLengthMessage`).
+    func readNDEF(completionHandler: @escaping @Sendable (NFCNDEFMessage?, (any Error)?) -> Void)
+    func readNDEF() async throws -> NFCNDEFMessage
+
+    /// Writes an NDEF message.
+    func writeNDEF(_ ndefMessage: NFCNDEFMessage, completionHandler: @escaping @Sendable ((any Error)?) -> Void)
+    func writeNDEF(_ ndefMessage: NFCNDEFMessage) async throws
+
+    /// Makes the tag permanently read-only.
+    func writeLock(completionHandler: @escaping @Sendable ((any Error)?) -> Void)
+    func writeLock() async throws
+}
