@@ -33,9 +33,10 @@ enum TagFactory {
     }
 
     /// SELECTs the app's AIDs in order; the first answered with 9000, as upper-case hex.
-    static func selectFirstAID(target: TargetInfo, generation: Int, session: NFCReaderSession) async -> String? {
-        guard let connection = try? await session.connection(for: target, generation: generation) else { return nil }
-        for aid in AppRules.selectableAIDs() {
+    static func selectFirstAID(target: TargetInfo, generation: Int, session: NFCTagReaderSession) async -> String? {
+        let identifiers = session.selectIdentifiers
+        guard !identifiers.isEmpty, let connection = try? await session.connection(for: target, generation: generation) else { return nil }
+        for aid in identifiers {
             guard let frame = try? CommandAPDU.select(aid: aid).encoded(),
                 let answer = try? await connection.transceive(frame, timeout: .seconds(1)),
                 let response = try? ResponseAPDU(parsing: answer)

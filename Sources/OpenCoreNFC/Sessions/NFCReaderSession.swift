@@ -42,7 +42,7 @@ open class NFCReaderSession: NSObject, NFCReaderSessionProtocol, @unchecked Send
     var driver: (any ReaderDriver)?
     private var message = ""
     private var retainedDelegate: AnyObject?
-    let technologies: TechnologyMask
+    private var polledTechnologies: TechnologyMask
     /// Air time and commands of this session.
     let meter = AirTimeMeter()
 
@@ -58,7 +58,7 @@ open class NFCReaderSession: NSObject, NFCReaderSessionProtocol, @unchecked Send
     init(delegate: AnyObject, queue: DispatchQueue?, technologies: TechnologyMask) {
         self.retainedDelegate = delegate
         self.sessionQueue = queue ?? DispatchQueue(label: "OpenCoreNFC.session")
-        self.technologies = technologies
+        self.polledTechnologies = technologies
         super.init()
     }
 
@@ -100,9 +100,10 @@ open class NFCReaderSession: NSObject, NFCReaderSessionProtocol, @unchecked Send
             }
             self?.end(with: NFCReaderError(.readerSessionInvalidationErrorSessionTimeout, reason: "the session reached its \(lifetime) limit"))
         }
-        let mask = technologies
         let polling = Task { [weak self] in
-            let events = await driver.events(matching: mask)
+            // Watch every technology; `scan` filters by the polled ones, which restartPolling
+            // may change.
+            let events = await driver.events(matching: .all)
             for await event in events {
                 guard let self, self.isReady else { return }
                 if case .targetArrived = event { await self.scan() }
@@ -167,7 +168,7 @@ open class NFCReaderSession: NSObject, NFCReaderSessionProtocol, @unchecked Send
     func scan() async {
         guard let (driver, mask) = lock.withLock({ () -> ((any ReaderDriver), TechnologyMask)? in
             guard state == .active, let driver else { return nil }
-            return (driver, technologies)
+            return (driver, polledTechnologies)
         }) else { return }
         guard let targets = try? await driver.targets(matching: mask) else { return }
         let (fresh, round) = lock.withLock { () -> ([TargetInfo], Int) in
@@ -178,11 +179,15 @@ open class NFCReaderSession: NSObject, NFCReaderSessionProtocol, @unchecked Send
         if !fresh.isEmpty { await didDetect(fresh, generation: round) }
     }
 
+    /// The technologies polled now.
+    var technologies: TechnologyMask { lock.withLock { polledTechnologies } }
+
     /// Starts a new polling round: tags handed out before become unavailable, and tags in the
-    /// field are detected again.
-    func restartPollingRound() {
+    /// field are detected again (with new technologies when given).
+    func restartPollingRound(technologies newTechnologies: TechnologyMask? = nil) {
         let active = lock.withLock { () -> Bool in
             guard state == .active else { return false }
+            if let newTechnologies { polledTechnologies = newTechnologies }
             generation += 1
             delivered = []
             connectedHandle = nil

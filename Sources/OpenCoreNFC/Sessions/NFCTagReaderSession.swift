@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import ISO7816
+import NFCBytes
 import NFCTransport
 
 /// A session that finds tags of the polled technologies and talks to them natively (Core NFC's
@@ -31,17 +32,55 @@ open class NFCTagReaderSession: NFCReaderSession, @unchecked Sendable {
         }
     }
 
-    /// The polling options the session was made with.
-    public let pollingOption: PollingOption
+    /// What a tag session polls for and which of the app's AIDs and system codes it uses
+    /// (Core NFC, iOS 26.4). Empty lists mean all of the app's; entries the app's Info.plist
+    /// does not list are dropped, and repeats too.
+    public struct Configuration: Sendable, Hashable {
+        public var pollingOption: PollingOption
+        public var iso7816SelectIdentifiers: [String]
+        public var feliCaSystemCodes: [String]
+
+        public init(pollingOption: PollingOption, iso7816SelectIdentifiers: [String] = [], feliCaSystemCodes: [String] = []) {
+            self.pollingOption = pollingOption
+            self.iso7816SelectIdentifiers = iso7816SelectIdentifiers
+            self.feliCaSystemCodes = feliCaSystemCodes
+        }
+    }
 
     // Guarded by `lock`.
     private var currentTag: NFCTag?
+    private var currentConfiguration: Configuration
+
+    /// The polling options in use.
+    public var pollingOption: PollingOption { lock.withLock { currentConfiguration.pollingOption } }
 
     /// Creates a session; nil when `pollingOption` names no technology.
     public init?(pollingOption: PollingOption, delegate: any NFCTagReaderSessionDelegate, queue: DispatchQueue? = nil) {
         guard !pollingOption.technologies.isEmpty else { return nil }
-        self.pollingOption = pollingOption
+        self.currentConfiguration = Configuration(pollingOption: pollingOption)
         super.init(delegate: delegate, queue: queue, technologies: pollingOption.technologies)
+    }
+
+    /// Creates a session from a configuration (Core NFC, iOS 26.4), applied at `begin()` and
+    /// `restartPolling(configuration:)`.
+    @available(iOS 26.4, *)
+    public init(configuration: Configuration, delegate: any NFCTagReaderSessionDelegate, queue: DispatchQueue? = nil) {
+        self.currentConfiguration = configuration
+        super.init(delegate: delegate, queue: queue, technologies: configuration.pollingOption.technologies)
+    }
+
+    /// The AIDs to SELECT when an ISO 7816 card is found: the app's, in order, narrowed to the
+    /// configuration's list when it has one (in the configuration's order).
+    var selectIdentifiers: [[UInt8]] {
+        let allowed = AppRules.selectableAIDs()
+        let wanted = lock.withLock { currentConfiguration.iso7816SelectIdentifiers }
+        guard !wanted.isEmpty else { return allowed }
+        var result: [[UInt8]] = []
+        for hex in wanted {
+            guard let aid = try? Hex.decode(hex), allowed.contains(aid), !result.contains(aid) else { continue }
+            result.append(aid)
+        }
+        return result
     }
 
     var tagDelegate: (any NFCTagReaderSessionDelegate)? { delegate as? any NFCTagReaderSessionDelegate }
@@ -78,6 +117,16 @@ open class NFCTagReaderSession: NFCReaderSession, @unchecked Sendable {
     public func restartPolling() {
         lock.withLock { currentTag = nil }
         restartPollingRound()
+    }
+
+    /// Polls again with a new configuration (Core NFC, iOS 26.4).
+    @available(iOS 26.4, *)
+    public func restartPolling(configuration: Configuration) {
+        lock.withLock {
+            currentTag = nil
+            currentConfiguration = configuration
+        }
+        restartPollingRound(technologies: configuration.pollingOption.technologies)
     }
 
     override func configurationRefusal() -> NFCReaderError? { AppRules.tagSessionRefusal(polling: pollingOption) }

@@ -168,5 +168,24 @@ extension SessionTests {
         session.invalidate()
         _ = bench
     }
+
+    @Test func configurationChoosesPollingAndRestartPollingChangesIt() async throws {
+        let bench = await SessionBench([try VirtualTagKind.ntag213.make(), try VirtualTagKind.slix2.make()])
+        let delegate = TagReaderDelegate()
+        let session = NFCTagReaderSession(configuration: .init(pollingOption: .iso15693), delegate: delegate)
+        session.begin()
+        guard case .tags(let first)? = await delegate.log.nextSignificant(), case .iso15693? = first.first, first.count == 1 else {
+            Issue.record("expected only the ISO 15693 tag")
+            return
+        }
+        session.restartPolling(configuration: .init(pollingOption: .iso14443))
+        guard case .tags(let second)? = await delegate.log.next(), case .miFare? = second.first, second.count == 1 else {
+            Issue.record("expected only the MIFARE tag after restartPolling(configuration:)")
+            return
+        }
+        #expect(session.pollingOption == .iso14443)
+        session.invalidate()
+        _ = bench
+    }
 }
 }
