@@ -1,0 +1,99 @@
+import Foundation
+
+/// The `resultHandler:` forms Core NFC's Swift overlay adds in iOS 14: each calls the
+/// completion-handler form and wraps its values in a `Result` (the response structures of
+/// `Types/NFCFeliCa*.swift`), on the same queue.
+@available(iOS 14.0, *)
+extension NFCFeliCaTag {
+    /// Polling; `requestData` is nil when the card sent none.
+    @preconcurrency
+    public func polling(
+        systemCode: Data, requestCode: NFCFeliCaPollingRequestCode, timeSlot: NFCFeliCaPollingTimeSlot,
+        resultHandler: @escaping @Sendable (Result<NFCFeliCaPollingResponse, any Error>) -> Void
+    ) {
+        polling(systemCode: systemCode, requestCode: requestCode, timeSlot: timeSlot) { pmm, requestData, error in
+            if let error { return resultHandler(.failure(error)) }
+            resultHandler(.success(NFCFeliCaPollingResponse(manufactureParameter: pmm, requestData: requestData.isEmpty ? nil : requestData)))
+        }
+    }
+
+    @preconcurrency
+    public func requestService(nodeCodeList: [Data], resultHandler: @escaping @Sendable (Result<[Data], any Error>) -> Void) {
+        requestService(nodeCodeList: nodeCodeList) { versions, error in
+            resultHandler(error.map { .failure($0) } ?? .success(versions))
+        }
+    }
+
+    @preconcurrency
+    public func requestResponse(resultHandler: @escaping @Sendable (Result<Int, any Error>) -> Void) {
+        requestResponse { mode, error in
+            resultHandler(error.map { .failure($0) } ?? .success(mode))
+        }
+    }
+
+    @preconcurrency
+    public func readWithoutEncryption(
+        serviceCodeList: [Data], blockList: [Data],
+        resultHandler: @escaping @Sendable (Result<(NFCFeliCaStatusFlag, [Data]), any Error>) -> Void
+    ) {
+        readWithoutEncryption(serviceCodeList: serviceCodeList, blockList: blockList) { flag1, flag2, blocks, error in
+            resultHandler(error.map { .failure($0) } ?? .success((NFCFeliCaStatusFlag(statusFlag1: flag1, statusFlag2: flag2), blocks)))
+        }
+    }
+
+    @preconcurrency
+    public func writeWithoutEncryption(
+        serviceCodeList: [Data], blockList: [Data], blockData: [Data],
+        resultHandler: @escaping @Sendable (Result<NFCFeliCaStatusFlag, any Error>) -> Void
+    ) {
+        writeWithoutEncryption(serviceCodeList: serviceCodeList, blockList: blockList, blockData: blockData) { flag1, flag2, error in
+            resultHandler(error.map { .failure($0) } ?? .success(NFCFeliCaStatusFlag(statusFlag1: flag1, statusFlag2: flag2)))
+        }
+    }
+
+    @preconcurrency
+    public func requestSystemCode(resultHandler: @escaping @Sendable (Result<[Data], any Error>) -> Void) {
+        requestSystemCode { codes, error in
+            resultHandler(error.map { .failure($0) } ?? .success(codes))
+        }
+    }
+
+    /// Request Service v2; the key version lists are nil when the card sent none.
+    @preconcurrency
+    public func requestServiceV2(
+        nodeCodeList: [Data], resultHandler: @escaping @Sendable (Result<NFCFeliCaRequsetServiceV2Response, any Error>) -> Void
+    ) {
+        requestServiceV2(nodeCodeList: nodeCodeList) { flag1, flag2, identifier, aes, des, error in
+            if let error { return resultHandler(.failure(error)) }
+            resultHandler(.success(NFCFeliCaRequsetServiceV2Response(
+                statusFlag1: flag1, statusFlag2: flag2, encryptionIdentifier: identifier,
+                nodeKeyVersionListAES: aes.isEmpty ? nil : aes, nodeKeyVersionListDES: des.isEmpty ? nil : des)))
+        }
+    }
+
+    /// Request Specification Version; the versions are nil when the card sent none.
+    @preconcurrency
+    public func requestSpecificationVersion(
+        resultHandler: @escaping @Sendable (Result<NFCFeliCaRequestSpecificationVersionResponse, any Error>) -> Void
+    ) {
+        requestSpecificationVersion { flag1, flag2, basic, option, error in
+            if let error { return resultHandler(.failure(error)) }
+            resultHandler(.success(NFCFeliCaRequestSpecificationVersionResponse(
+                statusFlag1: flag1, statusFlag2: flag2, basicVersion: basic.isEmpty ? nil : basic, optionVersion: option.isEmpty ? nil : option)))
+        }
+    }
+
+    @preconcurrency
+    public func resetMode(resultHandler: @escaping @Sendable (Result<NFCFeliCaStatusFlag, any Error>) -> Void) {
+        resetMode { flag1, flag2, error in
+            resultHandler(error.map { .failure($0) } ?? .success(NFCFeliCaStatusFlag(statusFlag1: flag1, statusFlag2: flag2)))
+        }
+    }
+
+    @preconcurrency
+    public func sendFeliCaCommand(commandPacket: Data, resultHandler: @escaping @Sendable (Result<Data, any Error>) -> Void) {
+        sendFeliCaCommand(commandPacket: commandPacket) { answer, error in
+            resultHandler(error.map { .failure($0) } ?? .success(answer))
+        }
+    }
+}
