@@ -1,0 +1,145 @@
+import Foundation
+import NFCTransport
+
+/// The command codes the tag object sends (ISO/IEC 15693-3:2019 §10, Table 12; the cryptographic
+/// commands of ISO/IEC 15693-3:2019 §10.4.21–§10.4.24 carry ISO/IEC 29167 messages).
+enum ISO15693Code {
+    static let stayQuiet: UInt8 = 0x02
+    static let readSingleBlock: UInt8 = 0x20
+    static let writeSingleBlock: UInt8 = 0x21
+    static let lockBlock: UInt8 = 0x22
+    static let readMultipleBlocks: UInt8 = 0x23
+    static let writeMultipleBlocks: UInt8 = 0x24
+    static let select: UInt8 = 0x25
+    static let resetToReady: UInt8 = 0x26
+    static let writeAFI: UInt8 = 0x27
+    static let lockAFI: UInt8 = 0x28
+    static let writeDSFID: UInt8 = 0x29
+    static let lockDSFID: UInt8 = 0x2A
+    static let getSystemInformation: UInt8 = 0x2B
+    static let getMultipleBlockSecurityStatus: UInt8 = 0x2C
+    static let fastReadMultipleBlocks: UInt8 = 0x2D
+    static let extendedReadSingleBlock: UInt8 = 0x30
+    static let extendedWriteSingleBlock: UInt8 = 0x31
+    static let extendedLockBlock: UInt8 = 0x32
+    static let extendedReadMultipleBlocks: UInt8 = 0x33
+    static let extendedWriteMultipleBlocks: UInt8 = 0x34
+    static let authenticate: UInt8 = 0x35
+    static let keyUpdate: UInt8 = 0x36
+    static let challenge: UInt8 = 0x39
+    static let readBuffer: UInt8 = 0x3A
+    static let extendedGetMultipleBlockSecurityStatus: UInt8 = 0x3C
+    static let extendedFastReadMultipleBlocks: UInt8 = 0x3D
+    /// Custom commands (§10.5).
+    static let custom: ClosedRange<Int> = 0xA0...0xDF
+}
+
+/// One answer of an ISO 15693 tag: its response flags and the bytes after them.
+struct ISO15693Answer: Sendable {
+    let flags: NFCISO15693ResponseFlag
+    let payload: [UInt8]
+}
+
+@available(iOS 13.0, *)
+extension ISO15693TagObject {
+    /// The flags a command goes out with: the address flag is added unless the select flag is set,
+    /// which excludes it (ISO/IEC 15693-3 §7.3.1, Table 4: select and address are exclusive).
+    func addressing(_ flags: NFCISO15693RequestFlag) -> NFCISO15693RequestFlag {
+        flags.contains(.select) ? flags.subtracting(.address) : flags.union(.address)
+    }
+
+    /// Builds a request: flags, command code, [IC manufacturer code], [UID least significant byte
+    /// first when addressed], parameters (ISO/IEC 15693-3 §7.3, §10.5).
+    func frame(
+        _ flags: NFCISO15693RequestFlag, _ code: UInt8, manufacturer: UInt8? = nil, _ parameters: [UInt8] = []
+    ) -> [UInt8] {
+        var bytes = [flags.rawValue, code]
+        if let manufacturer { bytes.append(manufacturer) }
+        if flags.contains(.address) { bytes += target.identifier.reversed() }
+        return bytes + parameters
+    }
+
+    /// Sends a command with the caller's flags (addressed as ``addressing(_:)`` says) and returns
+    /// the successful answer's payload.
+    func command(
+        _ flags: NFCISO15693RequestFlag, _ code: UInt8, manufacturer: UInt8? = nil, _ parameters: [UInt8] = [],
+        timeout: Duration = .seconds(1)
+    ) async throws(NFCReaderError) -> [UInt8] {
+        let answer = try await exchange(frame(addressing(flags), code, manufacturer: manufacturer, parameters), timeout: timeout)
+        return answer.payload
+    }
+
+    /// Sends one frame; an error answer throws with the tag's error code, an empty answer throws.
+    func exchange(_ request: [UInt8], timeout: Duration = .seconds(1)) async throws(NFCReaderError) -> ISO15693Answer {
+        try Self.parse(try await transceive(request, timeout: timeout))
+    }
+
+    /// Splits an answer into flags and payload (ISO/IEC 15693-3 §7.4): error bit set → the error
+    /// code under ``NFCISO15693TagResponseErrorKey``.
+    static func parse(_ answer: [UInt8]) throws(NFCReaderError) -> ISO15693Answer {
+        guard let first = answer.first else {
+            throw NFCReaderError(.readerTransceiveErrorTagResponseError, reason: "the tag answered no bytes")
+        }
+        let flags = NFCISO15693ResponseFlag(rawValue: first)
+        if flags.contains(.error) {
+            guard answer.count >= 2 else {
+                throw NFCReaderError(.readerTransceiveErrorTagResponseError, reason: "an error answer without its error code")
+            }
+            throw tagError(answer[1])
+        }
+        return ISO15693Answer(flags: flags, payload: Array(answer.dropFirst()))
+    }
+
+    /// The error a tag's error code (ISO/IEC 15693-3 §7.4.2, Table 7) becomes.
+    static func tagError(_ code: UInt8) -> NFCReaderError {
+        NFCReaderError(.readerTransceiveErrorTagResponseError, userInfo: [
+            NFCISO15693TagResponseErrorKey: Int(code),
+            "NSLocalizedFailureReason": "the tag answered error code \(code)",
+        ])
+    }
+
+    /// Sends a command the tag does not answer (Stay Quiet §10.3.2, Challenge): silence is
+    /// success; an answer is checked for the error flag.
+    func silentCommand(_ request: [UInt8]) async throws(NFCReaderError) {
+        let answer: [UInt8]? = try await withConnection { connection throws(NFCReaderError) in
+            do throws(TransportError) {
+                return try await connection.transceive(request, timeout: .milliseconds(20))
+            } catch let error where error.code == .timeout {
+                return nil
+            } catch {
+                throw ErrorMapping.transceiveError(error)
+            }
+        }
+        if let answer { _ = try Self.parse(answer) }
+    }
+
+    // MARK: Completion handlers
+
+    /// Runs `work` and hands its error (or nil) to `handler` on the session's queue.
+    func complete(_ handler: @escaping @Sendable ((any Error)?) -> Void, _ work: @escaping @Sendable () async throws -> Void) {
+        Task {
+            do {
+                try await work()
+                deliver { handler(nil) }
+            } catch {
+                deliver { handler(error) }
+            }
+        }
+    }
+
+    /// Runs `work` and hands its value (or `fallback` and the error) to `handler` on the session's
+    /// queue.
+    func complete<Value: Sendable>(
+        _ fallback: Value, _ handler: @escaping @Sendable (Value, (any Error)?) -> Void,
+        _ work: @escaping @Sendable () async throws -> Value
+    ) {
+        Task {
+            do {
+                let value = try await work()
+                deliver { handler(value, nil) }
+            } catch {
+                deliver { handler(fallback, error) }
+            }
+        }
+    }
+}
