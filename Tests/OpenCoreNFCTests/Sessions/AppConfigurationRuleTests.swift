@@ -77,6 +77,13 @@ extension SessionTests {
         let (cc, r1, r2) = try await card.sendCommand(apdu: read)
         #expect((r1, r2) == (0x90, 0x00))
         #expect(cc.count == 15)
+        // The iOS 14 Result form.
+        let result: Result<NFCISO7816ResponseAPDU, any Error> = await withCheckedContinuation { continuation in
+            card.sendCommand(apdu: read, resultHandler: { continuation.resume(returning: $0) })
+        }
+        let response = try result.get()
+        #expect(response.statusWord1 == 0x90 && response.statusWord2 == 0x00)
+        #expect(response.payload == cc)
         session.invalidate()
         _ = bench
     }
