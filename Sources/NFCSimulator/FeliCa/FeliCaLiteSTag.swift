@@ -64,7 +64,7 @@ public struct FeliCaLiteSTag: VirtualTag, Sendable, Hashable {
     ///
     /// - Precondition: `idm` holds 8 bytes.
     public init(idm: [UInt8] = FeliCaLiteSTag.defaultIDm, formatting: Formatting = .blank) {
-        precondition(idm.count == 8, "a FeliCa IDm has 8 bytes")
+        precondition(idm.count == 8, "a FeliCa IDm has 8 bytes")  // trap-ok: caller's rule (images and the catalogue check input first)
         self.idm = idm
         self.pmm = Self.defaultPMm
         var blocks = [[UInt8]](repeating: [UInt8](repeating: 0, count: 16), count: 15)

@@ -16,7 +16,7 @@ public struct NFCReaderError: CustomNSError, LocalizedError, Hashable, Sendable 
     ///
     /// Passing any other error is an API violation and traps, as on iOS.
     public init(_nsError error: NSError) {
-        precondition(
+        precondition(  // trap-ok: API violation by the caller, as Apple's bridging traps
             error.domain == NFCErrorDomain && Code(rawValue: error.code) != nil,
             "API violation: NFCReaderError(_nsError:) needs an \(NFCErrorDomain) error with a known code, got \(error.domain) \(error.code)")
         self._nsError = error

@@ -7,7 +7,7 @@ import Testing
 
 /// All session tests share the process-wide environment and the one-session-at-a-time rule,
 /// so they run one after another under this suite.
-@Suite(.serialized) struct SessionTests {}
+@Suite(.serialized, .timeLimit(.minutes(1))) struct SessionTests {}
 
 /// Everything a delegate saw, in order, as an async stream the test awaits.
 enum DelegateEvent: @unchecked Sendable {
@@ -45,29 +45,30 @@ final class EventLog: Sendable {
         waiter?.resume(returning: event)
     }
 
-    /// The next event, or nil after 10 s of real time (a watchdog so a broken rule fails
-    /// instead of hanging; no test waits on time otherwise).
+    /// The next event; nil when the test is cancelled (the suite's time limit ends a test whose
+    /// rule is broken instead of letting it hang; no test waits on time).
     func next() async -> DelegateEvent? {
-        await withCheckedContinuation { (continuation: CheckedContinuation<DelegateEvent?, Never>) in
-            let (ready, id) = state.withLock { state -> (DelegateEvent?, Int) in
-                if !state.buffer.isEmpty { return (state.buffer.removeFirst(), -1) }
-                state.nextID += 1
-                state.waiter = (state.nextID, continuation)
-                return (nil, state.nextID)
-            }
-            if let ready {
-                continuation.resume(returning: ready)
-                return
-            }
-            Task {
-                try? await Task.sleep(for: .seconds(10))
-                let expired = self.state.withLock { state -> CheckedContinuation<DelegateEvent?, Never>? in
-                    guard let waiter = state.waiter, waiter.id == id else { return nil }
-                    state.waiter = nil
-                    return waiter.continuation
+        let id = state.withLock { state -> Int in
+            state.nextID += 1
+            return state.nextID
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<DelegateEvent?, Never>) in
+                let ready = state.withLock { state -> DelegateEvent?? in
+                    if !state.buffer.isEmpty { return .some(state.buffer.removeFirst()) }
+                    if Task.isCancelled { return .some(nil) }
+                    state.waiter = (id, continuation)
+                    return .none
                 }
-                expired?.resume(returning: nil)
+                if case .some(let event) = ready { continuation.resume(returning: event) }
             }
+        } onCancel: {
+            let waiter = state.withLock { state -> CheckedContinuation<DelegateEvent?, Never>? in
+                guard let waiter = state.waiter, waiter.id == id else { return nil }
+                state.waiter = nil
+                return waiter.continuation
+            }
+            waiter?.resume(returning: nil)
         }
     }
 

@@ -74,7 +74,8 @@ extension ISO15693TagObject {
     }
 
     func readMultipleBlocks(configuration readConfiguration: NFCISO15693ReadMultipleBlocksConfiguration, completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void) {
-        nonisolated(unsafe) let configuration = readConfiguration.copy() as! NFCISO15693ReadMultipleBlocksConfiguration
+        // A copy, so the caller may change its configuration while the command runs.
+        nonisolated(unsafe) let configuration = readConfiguration.copy() as? NFCISO15693ReadMultipleBlocksConfiguration ?? readConfiguration
         complete(Data(), completionHandler) { try await self.readMultipleBlocks(configuration: configuration) }
     }
 

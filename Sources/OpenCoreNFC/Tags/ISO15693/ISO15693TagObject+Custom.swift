@@ -29,7 +29,8 @@ extension ISO15693TagObject {
     }
 
     func sendCustomCommand(commandConfiguration: NFCISO15693CustomCommandConfiguration, completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void) {
-        nonisolated(unsafe) let configuration = commandConfiguration.copy() as! NFCISO15693CustomCommandConfiguration
+        // A copy, so the caller may change its configuration while the command runs.
+        nonisolated(unsafe) let configuration = commandConfiguration.copy() as? NFCISO15693CustomCommandConfiguration ?? commandConfiguration
         complete(Data(), completionHandler) { try await self.sendCustomCommand(commandConfiguration: configuration) }
     }
 
