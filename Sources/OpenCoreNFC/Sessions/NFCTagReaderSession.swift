@@ -69,6 +69,20 @@ open class NFCTagReaderSession: NFCReaderSession, @unchecked Sendable {
         super.init(delegate: delegate, queue: queue, technologies: configuration.pollingOption.technologies)
     }
 
+    /// The system codes to poll for when a FeliCa card is found: the app's, in order, narrowed to
+    /// the configuration's list when it has one.
+    var feliCaSystemCodes: [UInt16] {
+        let allowed = NFCSessionEnvironment.shared.appConfiguration?.felicaSystemCodes ?? []
+        let wanted = lock.withLock { currentConfiguration.feliCaSystemCodes }
+        guard !wanted.isEmpty else { return allowed }
+        var result: [UInt16] = []
+        for text in wanted {
+            guard let code = UInt16(text, radix: 16), text.count == 4, allowed.contains(code), !result.contains(code) else { continue }
+            result.append(code)
+        }
+        return result
+    }
+
     /// The AIDs to SELECT when an ISO 7816 card is found: the app's, in order, narrowed to the
     /// configuration's list when it has one (in the configuration's order).
     var selectIdentifiers: [[UInt8]] {

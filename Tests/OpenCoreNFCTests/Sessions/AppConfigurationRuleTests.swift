@@ -104,5 +104,38 @@ extension SessionTests {
         session.invalidate()
         _ = bench
     }
+
+    @Test func feliCaCardsArriveOnlyForAListedSystemCode() async throws {
+        // A FeliCa Standard card answers 0003, FE00 and 12FC; the app lists FE00 only.
+        var configuration = SessionBench.appConfiguration
+        configuration.felicaSystemCodeValues = ["FE00"]
+        let bench = await SessionBench([try VirtualTagKind.felica.make()], configuration: configuration)
+        let delegate = TagReaderDelegate()
+        let session = try #require(NFCTagReaderSession(pollingOption: .iso18092, delegate: delegate, queue: nil))
+        session.begin()
+        guard case .tags(let tags)? = await delegate.log.nextSignificant(), case .feliCa(let card)? = tags.first else {
+            Issue.record("expected the FeliCa card")
+            return
+        }
+        #expect(card.currentSystemCode == Data([0xFE, 0x00]))
+        #expect(card.currentIDm.first.map { $0 >> 4 } == 1)  // system 1's IDm
+        session.invalidate()
+        _ = await delegate.log.next()
+
+        // A Lite-S answers only 88B4 (and 12FC when formatted): not delivered for FE00.
+        let other = await SessionBench([try VirtualTagKind.felicaLiteS.make()], configuration: configuration)
+        let quiet = TagReaderDelegate()
+        let second = try #require(NFCTagReaderSession(pollingOption: .iso18092, delegate: quiet, queue: nil))
+        second.begin()
+        guard case .becameActive? = await quiet.log.next() else {
+            Issue.record("expected the session to start")
+            return
+        }
+        // Nothing else arrives; the 60 s limit then ends the session.
+        for _ in 0..<100_000 where other.clock.sleeperCount == 0 { await Task.yield() }
+        other.clock.advance(by: .seconds(60))
+        #expect(await quiet.log.next()?.readerError?.code == .readerSessionInvalidationErrorSessionTimeout)
+        _ = bench
+    }
 }
 }

@@ -15,7 +15,9 @@ extension SessionTests {
         let felica = try await FeliCaSessionBench.start(FeliCaLiteSTag(formatting: .ndef))
         let tag = felica.tag
         #expect(tag.currentIDm == liteSIDm)
-        #expect(tag.currentSystemCode == Data([0x88, 0xB4]))
+        // Detected by Polling for the app's first listed system code that answers: 12FC (the
+        // formatted Lite-S enables it).
+        #expect(tag.currentSystemCode == Data([0x12, 0xFC]))
 
         // The NFC Forum Type 3 attribute block through the read-only service.
         let (flag1, flag2, blocks) = try await tag.readWithoutEncryption(serviceCodeList: [readOnly], blockList: [element(0)])

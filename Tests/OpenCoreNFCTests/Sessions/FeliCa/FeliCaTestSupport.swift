@@ -53,18 +53,25 @@ func element(_ block: UInt8) -> Data { Data([0x80, block]) }
 func block(_ prefix: UInt8...) -> Data { Data(prefix + [UInt8](repeating: 0, count: 16 - prefix.count)) }
 
 /// A FeliCa card that answers every command with bytes a test chooses (to check how answers
-/// are parsed), and Polling like a Lite-S.
+/// are parsed); the session's discovery Polling for 88B4 gets a well-formed answer, as a
+/// Lite-S gives.
 struct ScriptedFeliCaTag: VirtualTag {
     static let idm: [UInt8] = [0x01, 0x2E, 0x00, 0x11, 0x22, 0x33, 0x44, 0x55]
     static let pmm: [UInt8] = [0x00, 0xF1, 0x00, 0x00, 0x00, 0x01, 0x43, 0x00]
     /// The answer per command code; commands not listed stay unanswered.
     var answers: [UInt8: [UInt8]]
+    /// Whether the session's discovery Polling was answered.
+    var discovered = false
 
     var identifier: [UInt8] { Self.idm }
     var parameters: TargetInfo.Parameters { .felica(.init(pmm: Self.pmm, systemCode: 0x88B4)) }
     mutating func powerOn() {}
     mutating func activate(context: ExchangeContext) -> [AirFrame] { [] }
     mutating func respond(to command: [UInt8], context: ExchangeContext) -> TagAnswer {
+        if !discovered, command == [0x00, 0x88, 0xB4, 0x00, 0x00] {
+            discovered = true
+            return .bytes([0x01] + Self.idm + Self.pmm)
+        }
         guard let code = command.first, let answer = answers[code] else { return .mute }
         return .bytes(answer)
     }
