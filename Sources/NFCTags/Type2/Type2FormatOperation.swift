@@ -7,61 +7,26 @@ import NFCTransport
 /// formats them) and the TLVs `03 00 FE`. The TLVs go first and the CC (one-time programmable) last, so
 /// an interrupted format leaves a blank tag that can be formatted again. The model must be known from
 /// GET_VERSION: the data area of an unknown chip cannot be told safely.
-public struct Type2FormatOperation: TagOperation {
-    enum State: Sendable {
-        case probing(Type2VersionProbe)
-        case reading(Type2PageReader, Type2Model)
-        case writing(Type2PageWriter)
-        case finished
+typealias Type2FormatOperation = Type2PlannedWriteOperation<Type2FormatPlan>
+
+extension Type2PlannedWriteOperation where Plan == Type2FormatPlan {
+    init(limits: ExchangeLimits, maximumReadLength: Int? = nil) {
+        self.init(plan: Type2FormatPlan(), limits: limits, maximumReadLength: maximumReadLength)
     }
+}
+
+/// The plan of ``Type2FormatOperation``.
+struct Type2FormatPlan: Type2WritePlan {
+    static var operationName: String { "format" }
 
     /// The TLVs of an empty formatted tag: an empty NDEF Message TLV and a Terminator.
     static let emptyTLVs: [UInt8] = [0x03, 0x00, 0xFE, 0x00]
 
-    private let limits: ExchangeLimits
-    private let maximumReadLength: Int?
-    private var state: State
+    init() {}
 
-    public init(limits: ExchangeLimits, maximumReadLength: Int? = nil) {
-        self.limits = limits
-        self.maximumReadLength = maximumReadLength
-        state = .probing(Type2VersionProbe(limits: limits))
-    }
+    func check() throws(TagEngineError) {}
 
-    public mutating func start() throws(TagEngineError) -> TagStep<Void> {
-        guard case .probing(var probe) = state else { throw TagEngineError(.unexpectedResponse, "format started twice") }
-        let step = probe.start()
-        return try probed(probe, step)
-    }
-
-    public mutating func resume(with outcome: Result<[UInt8], TransportError>) throws(TagEngineError) -> TagStep<Void> {
-        switch state {
-        case .probing(var probe):
-            let step = try probe.resume(with: outcome)
-            return try probed(probe, step)
-        case .reading(var reader, let model):
-            let step = try reader.resume(with: outcome)
-            if let next: TagStep<Void> = Type2Step.forward(step) {
-                state = .reading(reader, model)
-                return next
-            }
-            return try write(model: model, memory: reader.memory)
-        case .writing(var writer):
-            let step = try writer.resume(with: outcome)
-            state = .writing(writer)
-            if case .done = step { state = .finished }
-            return step
-        case .finished:
-            throw TagEngineError(.unexpectedResponse, "format resumed after it finished")
-        }
-    }
-
-    private mutating func probed(_ probe: Type2VersionProbe, _ step: TagStep<Type2VersionAnswer>) throws(TagEngineError) -> TagStep<Void> {
-        if let next: TagStep<Void> = Type2Step.forward(step) {
-            state = .probing(probe)
-            return next
-        }
-        guard case .done(let answer) = step else { throw TagEngineError(.unexpectedResponse, "version probe ended without an answer") }
+    func pagesToRead(after answer: Type2VersionAnswer) throws(TagEngineError) -> (model: Type2Model, pages: [Int]) {
         guard let model = answer.model else {
             let why = switch answer {
             case .notAsked: "the reader cannot send GET_VERSION"
@@ -70,17 +35,10 @@ public struct Type2FormatOperation: TagOperation {
             }
             throw TagEngineError(.unsupported, "cannot format: the data area size is unknown (\(why))")
         }
-        let readLimits = Type2ReadLimits(limits: limits, cap: maximumReadLength, version: answer.version)
-        var reader = Type2PageReader(plan: try readLimits.plan([2, 3, 4]), into: Type2Memory())
-        let first = reader.start()
-        state = .reading(reader, model)
-        guard let next: TagStep<Void> = Type2Step.forward(first) else {
-            throw TagEngineError(.unexpectedResponse, "nothing to read before formatting")
-        }
-        return next
+        return (model, [2, 3, 4])
     }
 
-    private mutating func write(model: Type2Model, memory: Type2Memory) throws(TagEngineError) -> TagStep<Void> {
+    func writes(model: Type2Model, memory: Type2Memory) throws(TagEngineError) -> [Type2PageWrite] {
         guard let page3 = memory.page(3), let page4 = memory.page(4) else {
             throw TagEngineError(.unexpectedResponse, "pages 3–4 missing after reading them")
         }
@@ -98,9 +56,6 @@ public struct Type2FormatOperation: TagOperation {
         var writes: [Type2PageWrite] = []
         if page4 != Self.emptyTLVs { writes.append(Type2PageWrite(page: 4, bytes: Self.emptyTLVs)) }
         writes.append(Type2PageWrite(page: 3, bytes: Type2CapabilityContainer.formatted(size: model.capabilityContainerSize)))
-        var writer = Type2PageWriter(writes)
-        let first = writer.start()
-        state = .writing(writer)
-        return first
+        return writes
     }
 }

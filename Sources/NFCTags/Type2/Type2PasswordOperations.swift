@@ -7,84 +7,46 @@ import NFCTransport
 /// nothing is protected, so an interruption never leaves pages protected by a password that was not
 /// stored. The configuration pages come from the model GET_VERSION names. On a tag already
 /// protected, authenticate first on the same connection.
-public struct Type2SetPasswordOperation: TagOperation {
-    enum State: Sendable {
-        case idle
-        case probing(Type2VersionProbe)
-        case reading(Type2PageReader, Type2Model)
-        case writing(Type2PageWriter)
-        case finished
-    }
+typealias Type2SetPasswordOperation = Type2PlannedWriteOperation<Type2SetPasswordPlan>
 
-    private let password: [UInt8]
-    private let pack: [UInt8]
-    private let firstProtectedPage: Int
-    private let protectReads: Bool
-    private let limits: ExchangeLimits
-    private var state = State.idle
-
+extension Type2PlannedWriteOperation where Plan == Type2SetPasswordPlan {
     /// - Parameters:
     ///   - password: PWD, 4 bytes.
     ///   - pack: PACK, the 2 bytes the tag answers a right password with.
     ///   - firstProtectedPage: AUTH0, the first protected page (0–255; past the last page: none).
     ///   - protectReads: whether reading protected pages needs the password too (PROT).
     ///   - limits: the connection's limits.
-    public init(password: [UInt8], pack: [UInt8], firstProtectedPage: Int, protectReads: Bool, limits: ExchangeLimits) {
-        self.password = password
-        self.pack = pack
-        self.firstProtectedPage = firstProtectedPage
-        self.protectReads = protectReads
-        self.limits = limits
+    init(password: [UInt8], pack: [UInt8], firstProtectedPage: Int, protectReads: Bool, limits: ExchangeLimits) {
+        self.init(
+            plan: Type2SetPasswordPlan(password: password, pack: pack, firstProtectedPage: firstProtectedPage, protectReads: protectReads),
+            limits: limits
+        )
     }
+}
 
-    public mutating func start() throws(TagEngineError) -> TagStep<Void> {
+/// The plan of ``Type2SetPasswordOperation``.
+struct Type2SetPasswordPlan: Type2WritePlan {
+    static var operationName: String { "set-password" }
+
+    let password: [UInt8]
+    let pack: [UInt8]
+    let firstProtectedPage: Int
+    let protectReads: Bool
+
+    func check() throws(TagEngineError) {
         guard password.count == 4 else { throw TagEngineError(.unsupported, "PWD has 4 bytes, not \(password.count)") }
         guard pack.count == 2 else { throw TagEngineError(.unsupported, "PACK has 2 bytes, not \(pack.count)") }
         guard (0...0xFF).contains(firstProtectedPage) else {
             throw TagEngineError(.unsupported, "AUTH0 is one byte; page \(firstProtectedPage) is out of range")
         }
-        var probe = Type2VersionProbe(limits: limits)
-        let step = probe.start()
-        return try probed(probe, step)
     }
 
-    public mutating func resume(with outcome: Result<[UInt8], TransportError>) throws(TagEngineError) -> TagStep<Void> {
-        switch state {
-        case .probing(var probe):
-            let step = try probe.resume(with: outcome)
-            return try probed(probe, step)
-        case .reading(var reader, let model):
-            let step = try reader.resume(with: outcome)
-            if let next: TagStep<Void> = Type2Step.forward(step) {
-                state = .reading(reader, model)
-                return next
-            }
-            return try write(model: model, memory: reader.memory)
-        case .writing(var writer):
-            let step = try writer.resume(with: outcome)
-            state = .writing(writer)
-            if case .done = step { state = .finished }
-            return step
-        case .idle, .finished:
-            throw TagEngineError(.unexpectedResponse, "set-password resumed in state \(state)")
-        }
-    }
-
-    private mutating func probed(_ probe: Type2VersionProbe, _ step: TagStep<Type2VersionAnswer>) throws(TagEngineError) -> TagStep<Void> {
-        if let next: TagStep<Void> = Type2Step.forward(step) {
-            state = .probing(probe)
-            return next
-        }
-        guard case .done(let answer) = step else { throw TagEngineError(.unexpectedResponse, "version probe ended without an answer") }
+    func pagesToRead(after answer: Type2VersionAnswer) throws(TagEngineError) -> (model: Type2Model, pages: [Int]) {
         let model = try Type2PasswordSupport.model(answer)
-        let readLimits = Type2ReadLimits(limits: limits, cap: nil, version: answer.version)
-        var reader = Type2PageReader(plan: try readLimits.plan([model.configurationPage0, model.configurationPage1]), into: Type2Memory())
-        let first = reader.start()
-        state = .reading(reader, model)
-        return Type2Step.forward(first) ?? .done(())
+        return (model, [model.configurationPage0, model.configurationPage1])
     }
 
-    private mutating func write(model: Type2Model, memory: Type2Memory) throws(TagEngineError) -> TagStep<Void> {
+    func writes(model: Type2Model, memory: Type2Memory) throws(TagEngineError) -> [Type2PageWrite] {
         let (cfg0, cfg1) = try Type2PasswordSupport.configuration(model, memory)
         var newCFG1 = cfg1
         newCFG1[0] = protectReads ? cfg1[0] | 0x80 : cfg1[0] & 0x7F
@@ -96,10 +58,7 @@ public struct Type2SetPasswordOperation: TagOperation {
         ]
         if newCFG1 != cfg1 { writes.append(Type2PageWrite(page: model.configurationPage1, bytes: newCFG1)) }
         if newCFG0 != cfg0 { writes.append(Type2PageWrite(page: model.configurationPage0, bytes: newCFG0)) }
-        var writer = Type2PageWriter(writes)
-        let first = writer.start()
-        state = .writing(writer)
-        return first
+        return writes
     }
 }
 
