@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "NFCTransport", targets: ["NFCTransport"]),
         .library(name: "NFCSimulator", targets: ["NFCSimulator"]),
         .library(name: "NFCTags", targets: ["NFCTags"]),
+        .library(name: "NFCPCSC", targets: ["NFCPCSC"]),
         .executable(name: "nfc", targets: ["nfc"]),
         .executable(name: "nfc-bench", targets: ["nfc-bench"]),
     ],
@@ -32,13 +33,15 @@ let package = Package(
         .target(name: "NFCTags", dependencies: ["NFCTransport", "ISO7816", "NDEF", "NFCBytes"]),
         // Row 3 (the simulator must not import NFCTags: it is an independent reading of the specs)
         .target(name: "NFCSimulator", dependencies: ["NFCTransport", "NFCBytes"]),
+        // Row 3 (loads libpcsclite / PCSC.framework at run time: nothing to link)
+        .target(name: "NFCPCSC", dependencies: ["NFCTransport"]),
         // Row 4
-        .target(name: "OpenCoreNFC", dependencies: ["NDEF", "NFCBytes", "ISO7816", "NFCTransport", "NFCTags", "NFCSimulator"]),
+        .target(name: "OpenCoreNFC", dependencies: ["NDEF", "NFCBytes", "ISO7816", "NFCTransport", "NFCTags", "NFCSimulator", "NFCPCSC"]),
         // Row 5
         .executableTarget(
             name: "nfc",
             dependencies: [
-                "OpenCoreNFC", "NDEF", "NFCBytes", "NFCTransport", "NFCSimulator", "NFCTags",
+                "OpenCoreNFC", "NDEF", "NFCBytes", "NFCTransport", "NFCSimulator", "NFCTags", "NFCPCSC", "ISO7816",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -52,6 +55,7 @@ let package = Package(
         .testTarget(name: "NFCBytesTests", dependencies: ["NFCBytes", "NFCTestSupport"]),
         .testTarget(name: "NDEFTests", dependencies: ["NDEF", "NFCBytes", "NFCTestSupport"]),
         .testTarget(name: "OpenCoreNFCTests", dependencies: ["OpenCoreNFC", "NDEF", "NFCSimulator", "NFCTransport", "NFCTestSupport"]),
+        .testTarget(name: "NFCPCSCTests", dependencies: ["NFCPCSC", "NFCTransport", "NFCTestSupport"]),
         .testTarget(name: "nfcTests", dependencies: ["NFCTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,6 @@
 import ArgumentParser
+import NFCPCSC
+import NFCTransport
 
 /// `nfc readers [--json]`
 struct ReadersCommand: AsyncParsableCommand {
@@ -12,12 +14,34 @@ struct ReadersCommand: AsyncParsableCommand {
 
     func run() async throws {
         let image = SimulatedReader.defaultImagePath
+        var pcsc: [PCSCReaderStatus] = []
+        var problem: String?
+        do {
+            pcsc = try PCSCDriver().readerStatus()
+        } catch {
+            problem = error.reason
+        }
         if json {
-            Output.line(JSONValue.array([
-                .object([("name", .string("sim")), ("kind", .string("simulator")), ("image", .string(image))])
-            ]).serialized(pretty: true))
+            var entries: [JSONValue] = [.object([("name", .string("sim")), ("kind", .string("simulator")), ("image", .string(image))])]
+            for reader in pcsc {
+                entries.append(.object([
+                    ("name", .string(reader.name)), ("kind", .string("pcsc")), ("tagPresent", .bool(reader.tagPresent)),
+                    ("atr", reader.tagPresent ? .string(reader.atr.map { hex2($0) }.joined()) : .null),
+                ]))
+            }
+            Output.line(JSONValue.array(entries).serialized(pretty: true))
         } else {
             Output.line("sim\tsimulated field with a persistent virtual tag (\(image))")
+            for reader in pcsc {
+                Output.line("\(reader.name)\tPC/SC, \(reader.tagPresent ? "tag present (ATR \(reader.atr.map { hex2($0) }.joined()))" : "no tag")")
+            }
         }
+        if let problem { Output.error("PC/SC: \(problem)") }
     }
+}
+
+/// Two lowercase hex digits.
+func hex2(_ byte: UInt8) -> String {
+    let digits = Array("0123456789abcdef")
+    return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
 }

@@ -11,7 +11,7 @@ import NFCTransport
 /// `--reader sim:FILE` uses a given image. The image is saved after every command — also when
 /// the tag was pulled out mid-command (`--remove-after`), which is how one sees what an
 /// interrupted write leaves behind.
-struct SimulatedReader {
+struct SimulatedReader: CLIReader {
     let imagePath: String
     let field: SimulatedField
     let tagID: VirtualTagID

@@ -10,9 +10,7 @@ enum TagSession {
         _ options: ReaderOptions, json: Bool = false,
         _ body: (any TagConnection, any NDEFTagEngine) async throws -> T
     ) async throws -> (T, ExchangeStatistics) {
-        guard let reader = try await SimulatedReader.open(options.reader, removeAfter: options.removeAfter) else {
-            throw CLIError("reader \"\(options.reader)\" not found (the PC/SC driver is not built yet; use sim or sim:FILE)")
-        }
+        let reader = try await CLIReaders.open(options)
         let connection = try await reader.connect()
         reader.meter.reset()  // activation is not the command's work
         let engine = TagEngines.engine(for: TagFamily(connection.target))
@@ -22,6 +20,7 @@ enum TagSession {
         } catch {
             result = .failure(error)
         }
+        await connection.disconnect()
         try await reader.save()
         let statistics = reader.meter.statistics
         if options.stats && !json { Output.error(StatisticsText.line(statistics)) }

@@ -10,11 +10,16 @@ enum TagText {
             "\(identity.model) (NFC Forum \(identity.family.rawValue.replacingOccurrences(of: "type", with: "Type ")))",
             "  UID          \(Hex.encode(target.identifier, separator: ":"))",
         ]
-        lines += activationLines(target).map { "  \($0.0.padding(toLength: 12, withPad: " ", startingAt: 0)) \($0.1)" }
+        lines += activationLines(target).map { field($0.0, $0.1) }
         if let memory = identity.memorySize { lines.append("  memory       \(memory) bytes") }
-        for (key, value) in identity.details { lines.append("  \(key.padding(toLength: 12, withPad: " ", startingAt: 0)) \(value)") }
+        for (key, value) in identity.details { lines.append(field(key, value)) }
         lines.append("  NDEF         \(status.state.rawValue), capacity \(status.capacity) bytes, message \(status.messageLength) bytes")
         return lines.joined(separator: "\n")
+    }
+
+    /// "  key          value", the key padded to 12 columns and never cut.
+    static func field(_ key: String, _ value: String) -> String {
+        "  " + key + String(repeating: " ", count: max(1, 13 - key.count)) + value
     }
 
     static func identityJSON(target: TargetInfo, identity: TagIdentity, status: NDEFStatus) -> [(String, JSONValue)] {

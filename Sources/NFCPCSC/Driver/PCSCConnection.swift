@@ -1,0 +1,126 @@
+import NFCTransport
+import Synchronization
+
+/// A connection to a tag in a PC/SC reader.
+///
+/// ISO-DEP targets get APDUs passed through. Storage tags get their native frames sent in a
+/// transparent session when the reader has one (PC/SC Part 3 §3.2.2.1.8–9), otherwise READ and
+/// WRITE carried as `FF B0`/`FF D6` (`PseudoAPDUTranslation`). "Air time" is the wall-clock time
+/// spent in `SCardTransmit`.
+final class PCSCConnection: TagConnection {
+    enum Mode: Equatable {
+        case passThrough
+        case transparentSession
+        case pseudoAPDUs
+    }
+
+    let target: TargetInfo
+    let limits: ExchangeLimits
+    let bitRate: BitRate
+    let meter: AirTimeMeter
+    let mode: Mode
+    private let card: PCSCCard
+
+    init(card: PCSCCard, target: TargetInfo, mode: Mode, meter: AirTimeMeter) {
+        self.card = card
+        self.target = target
+        self.mode = mode
+        self.meter = meter
+        bitRate = switch target.parameters {
+        case .felica(let f): f.maximumBitRate
+        default: .kbps106  // PC/SC does not say; ISO/IEC 15693 has no BitRate value
+        }
+        limits = switch mode {
+        case .passThrough:
+            ExchangeLimits(maxCommandLength: 65_544, maxResponseLength: PCSCCard.maxResponse, extendedLengthAPDUs: true, nativeCommands: .all)
+        case .transparentSession:
+            // A short APDU of 255 bytes less the time limit and the transceive object's header.
+            ExchangeLimits(maxCommandLength: 240, maxResponseLength: 240, extendedLengthAPDUs: false, nativeCommands: .all)
+        case .pseudoAPDUs:
+            ExchangeLimits(maxCommandLength: 255, maxResponseLength: 256, extendedLengthAPDUs: false,
+                           nativeCommands: .readAndWriteOnly(readLength: target.technology == .iso15693 ? 4 : 16))
+        }
+    }
+
+    func transceive(_ command: [UInt8], timeout: Duration) async throws(TransportError) -> [UInt8] {
+        let clock = ContinuousClock()
+        let start = clock.now
+        var sent = 0
+        let answer: [UInt8]
+        do {
+            switch mode {
+            case .passThrough:
+                sent = command.count
+                answer = try transmit(command)
+            case .transparentSession:
+                answer = try transparent(command, timeout: timeout, sent: &sent)
+            case .pseudoAPDUs:
+                let plan = try PseudoAPDUTranslation.plan(command, technology: target.technology)
+                var answers: [(data: [UInt8], sw: UInt16)] = []
+                for apdu in plan.apdus {
+                    sent += apdu.count
+                    answers.append(try PseudoAPDU.split(transmit(apdu), doing: "READ/UPDATE BINARY"))
+                    if answers.last?.sw != 0x9000 { break }
+                }
+                answer = PseudoAPDUTranslation.answer(answers, plan: plan)
+            }
+        } catch {
+            meter.record(sent: sent, received: 0, airTime: start.duration(to: clock.now))
+            throw error
+        }
+        meter.record(sent: sent, received: answer.count, airTime: start.duration(to: clock.now))
+        return answer
+    }
+
+    private func transparent(_ frame: [UInt8], timeout: Duration, sent: inout Int) throws(TransportError) -> [UInt8] {
+        // FeliCa frames carry their LEN byte on the air (JIS X 6319-4 §6.2); the reader adds the CRC.
+        let felica = target.technology == .felica
+        let onAir = felica ? [UInt8(truncatingIfNeeded: frame.count + 1)] + frame : frame
+        guard let apdu = PseudoAPDU.transceive(onAir, timeout: timeout) else {
+            throw TransportError(.frameTooLong, "a frame of \(frame.count) B does not fit a transparent exchange")
+        }
+        sent = apdu.count
+        let (data, sw) = try PseudoAPDU.split(transmit(apdu), doing: "transparent exchange")
+        guard sw == 0x9000 else {
+            throw TransportError(.transmission, "the reader refused the transparent exchange (SW \(String(sw, radix: 16)))")
+        }
+        switch try TransparentExchangeAnswer(data) {
+        case .frame(let reply):
+            guard felica else { return reply }
+            guard let length = reply.first, Int(length) == reply.count else {
+                throw TransportError(.protocolViolation, "FeliCa answer's LEN does not match its \(reply.count) bytes")
+            }
+            return Array(reply.dropFirst())
+        case .noResponse:
+            throw TransportError(.timeout, "the tag did not answer within \(timeout)")
+        case .readerError(let status, let sw):
+            throw TransportError(.transmission, "the reader reports error \(String(format2: status)) (\(String(sw, radix: 16))) for the exchange")
+        }
+    }
+
+    /// One `SCardTransmit`; after another program reset the card, reconnects once and retries.
+    private func transmit(_ apdu: [UInt8]) throws(TransportError) -> [UInt8] {
+        var (status, answer) = card.transmit(apdu)
+        if status == .resetCard, card.reconnect(reset: false) == .success {
+            if mode == .transparentSession { _ = card.transmit(PseudoAPDU.startTransparentSession) }
+            (status, answer) = card.transmit(apdu)
+        }
+        guard status == .success else { throw status.transportError("transmit to the tag on \(card.reader)") }
+        return answer
+    }
+
+    func reactivate() async throws(TransportError) {
+        let status = card.reconnect(reset: true)
+        guard status == .success else { throw status.transportError("reactivate the tag on \(card.reader)") }
+        if mode == .transparentSession {
+            let (data, sw) = try PseudoAPDU.split(transmit(PseudoAPDU.startTransparentSession), doing: "restart the transparent session")
+            _ = data
+            guard sw == 0x9000 else { throw TransportError(.transmission, "the reader refused to restart the transparent session") }
+        }
+    }
+
+    func disconnect() async {
+        if mode == .transparentSession, card.isOpen { _ = card.transmit(PseudoAPDU.endTransparentSession) }
+        card.disconnect()
+    }
+}

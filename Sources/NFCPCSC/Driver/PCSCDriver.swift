@@ -1,0 +1,157 @@
+import NFCTransport
+import Synchronization
+
+/// The PC/SC driver: every contactless reader pcscd (or macOS's PC/SC service) knows.
+///
+/// A target is the tag in one reader (PC/SC shows one card per reader; a reader's own
+/// anticollision picks it). `events` watches readers with `SCardGetStatusChange` on a thread
+/// of its own. Reader names are PC/SC's (`nfc readers` lists them).
+public final class PCSCDriver: ReaderDriver {
+    /// Readers whose name contains this (case-insensitive); `nil` for all.
+    public let readerFilter: String?
+    public var name: String { readerFilter.map { "pcsc:\($0)" } ?? "pcsc" }
+
+    struct Entry: Hashable {
+        var reader: String
+        var atr: [UInt8]
+        var eventCounter: UInt32
+        var kind: PCSCTagKind
+        var target: TargetInfo
+    }
+
+    private let state = Mutex<(context: PCSCContext?, entries: [UInt64: Entry], nextHandle: UInt64)>((nil, [:], 1))
+
+    public init(readerFilter: String? = nil) {
+        self.readerFilter = readerFilter.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// Whether the PC/SC library can be loaded on this machine (pcscd may still be down).
+    public static var isLibraryAvailable: Bool {
+        if case .success = PCSCLibrary.shared { return true }
+        return false
+    }
+
+    func context() throws(TransportError) -> PCSCContext {
+        if let context = state.withLock({ $0.context }) { return context }
+        let library = try PCSCLibrary.shared.get()
+        let context = try PCSCContext(library: library)
+        state.withLock { $0.context = $0.context ?? context }
+        return state.withLock { $0.context } ?? context
+    }
+
+    /// The readers this driver uses, in pcscd's order.
+    public func readers() throws(TransportError) -> [String] {
+        try context().readers().filter(matchesFilter)
+    }
+
+    /// Each reader with whether a tag is on it and the tag's ATR.
+    public func readerStatus() throws(TransportError) -> [PCSCReaderStatus] {
+        let context = try context()
+        let readers = try context.readers().filter(matchesFilter)
+        guard !readers.isEmpty else { return [] }
+        let states = ReaderStateArray(readers: readers)
+        let status = context.waitForChange(states, timeoutMilliseconds: 0)
+        guard status == .success || status == .timeout else { throw status.transportError("cannot read the readers' state") }
+        return readers.enumerated().map { index, reader in
+            let flags = PCSCABI.ReaderState(rawValue: states.eventState(index) & 0xFFFF)
+            let present = flags.contains(.present) && !flags.contains(.mute)
+            return PCSCReaderStatus(name: reader, tagPresent: present, atr: present ? states.atr(index) : [])
+        }
+    }
+
+    func matchesFilter(_ reader: String) -> Bool {
+        guard let readerFilter else { return true }
+        return reader.lowercased().contains(readerFilter.lowercased())
+    }
+
+    public func targets(matching mask: TechnologyMask) async throws(TransportError) -> [TargetInfo] {
+        let context = try context()
+        let readers = try context.readers().filter(matchesFilter)
+        guard !readers.isEmpty else {
+            throw TransportError(.readerRemoved, readerFilter.map { "no PC/SC reader matches \"\($0)\"" } ?? "no PC/SC reader is connected")
+        }
+        let states = ReaderStateArray(readers: readers)
+        let status = context.waitForChange(states, timeoutMilliseconds: 0)
+        guard status == .success || status == .timeout else { throw status.transportError("cannot read the readers' state") }
+        var found: [TargetInfo] = []
+        var failure: TransportError?
+        for (index, reader) in readers.enumerated() {
+            let event = PCSCABI.ReaderState(rawValue: states.eventState(index) & 0xFFFF)
+            guard event.contains(.present), !event.contains(.mute) else { continue }
+            do {
+                let entry = try identify(reader: reader, atr: states.atr(index), eventCounter: states.eventState(index) >> 16, context: context)
+                if mask.contains(entry.target.technology) { found.append(entry.target) }
+            } catch {
+                failure = failure ?? error
+            }
+        }
+        // A tag that could not be identified is worth a reason when it is the only one.
+        if found.isEmpty, let failure { throw failure }
+        return found
+    }
+
+    /// Identifies the card in `reader`, reusing the handle while the same card stays.
+    func identify(reader: String, atr: [UInt8], eventCounter: UInt32, context: PCSCContext) throws(TransportError) -> Entry {
+        if let known = state.withLock({ $0.entries.values.first { $0.reader == reader && $0.atr == atr && $0.eventCounter == eventCounter } }) {
+            return known
+        }
+        let card = try context.connect(reader: reader)
+        defer { card.disconnect() }
+        let handle = state.withLock { value -> UInt64 in
+            defer { value.nextHandle += 1 }
+            return value.nextHandle
+        }
+        let identification = TargetIdentification { apdu throws(TransportError) in
+            let (status, answer) = card.transmit(apdu)
+            guard status == .success else { throw status.transportError("identify the tag on \(reader)") }
+            return answer
+        }
+        let (target, kind) = try identification.identify(atr: atr, handle: handle)
+        let entry = Entry(reader: reader, atr: atr, eventCounter: eventCounter, kind: kind, target: target)
+        state.withLock { value in
+            value.entries = value.entries.filter { $0.value.reader != reader }
+            value.entries[handle] = entry
+        }
+        return entry
+    }
+
+    /// Forgets the card in `reader` (it left).
+    func forget(reader: String) {
+        state.withLock { value in value.entries = value.entries.filter { $0.value.reader != reader } }
+    }
+
+    public func connect(to target: TargetInfo, meter: AirTimeMeter) async throws(TransportError) -> any TagConnection {
+        guard let entry = state.withLock({ $0.entries[target.handle] }) else {
+            throw TransportError(.noSuchTarget, "target \(target.handle) is not on any PC/SC reader now")
+        }
+        let card = try context().connect(reader: entry.reader)
+        let (status, atr) = card.answerToReset()
+        guard status == .success, atr == entry.atr else {
+            card.disconnect()
+            throw TransportError(.tagLost, "the tag on \(entry.reader) was replaced or removed")
+        }
+        let mode: PCSCConnection.Mode
+        if entry.kind.speaksISODEP {
+            mode = .passThrough
+        } else {
+            let (started, answer) = card.transmit(PseudoAPDU.startTransparentSession)
+            mode = started == .success && answer.suffix(2) == [0x90, 0x00] ? .transparentSession : .pseudoAPDUs
+        }
+        return PCSCConnection(card: card, target: entry.target, mode: mode, meter: meter)
+    }
+
+    public func events(matching mask: TechnologyMask) async -> AsyncStream<ReaderEvent> {
+        let (stream, continuation) = AsyncStream<ReaderEvent>.makeStream(bufferingPolicy: .unbounded)
+        let monitor = PCSCEventMonitor(driver: self, mask: mask) { event in continuation.yield(event) }
+        continuation.onTermination = { _ in monitor.stop() }
+        monitor.start()
+        return stream
+    }
+}
+
+/// A reader as `PCSCDriver.readerStatus()` reports it.
+public struct PCSCReaderStatus: Sendable, Hashable {
+    public var name: String
+    public var tagPresent: Bool
+    public var atr: [UInt8]
+}

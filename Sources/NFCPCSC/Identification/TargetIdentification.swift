@@ -1,0 +1,118 @@
+import NFCTransport
+
+/// Works out a `TargetInfo` for the card in a reader from its ATR and a few pseudo-APDUs.
+///
+/// PC/SC hides the activation: ATQA, SAK and DSFID never reach the application, so they are
+/// synthesised from what the ATR says (documented in docs/pcsc.md). The UID comes from
+/// GET DATA; a FeliCa card's PMm and system code from a Polling sent in a transparent session
+/// when the reader offers one.
+struct TargetIdentification {
+    /// Sends one APDU to the reader and returns its answer (data + SW).
+    let transmit: ([UInt8]) throws(TransportError) -> [UInt8]
+
+    /// What the card is, with `handle` as its target handle.
+    func identify(atr: [UInt8], handle: UInt64) throws(TransportError) -> (TargetInfo, PCSCTagKind) {
+        let kind = try PCSCTagKind(atr: ContactlessATR(atr: atr))
+        var identifier: [UInt8] = []
+        if case .contactCard = kind {
+            // No contactless reader in between to answer GET DATA: no UID.
+        } else {
+            identifier = try uid(required: !kind.speaksISODEP)
+        }
+        let parameters: TargetInfo.Parameters
+        switch kind {
+        case .storageA(let cardName):
+            let (atqa, sak) = Self.typeAActivation(cardName: cardName)
+            parameters = .iso14443A(.init(atqa: atqa, sak: sak))
+        case .storageB:
+            parameters = .iso14443B(.init(applicationData: [], protocolInfo: []))
+        case .iso15693:
+            // An ISO/IEC 15693 UID's most significant byte is E0 (§4.1); readers differ in the
+            // order they return it, and `TargetInfo` holds it most significant byte first.
+            if identifier.last == 0xE0, identifier.first != 0xE0 { identifier.reverse() }
+            parameters = .iso15693(.init(dsfid: 0))
+        case .felica:
+            let (idm, pmm, systemCode) = polling()
+            if let idm { identifier = idm }
+            parameters = .felica(.init(pmm: pmm ?? [UInt8](repeating: 0, count: 8), systemCode: systemCode ?? 0xFFFF))
+        case .contactCard(let historical):
+            parameters = .iso14443A(.init(atqa: 0x0004, sak: 0x20, ats: AnswerToSelect(historicalBytes: historical)))
+        case .isoDEP(let historical):
+            if let ats = try? answer(PseudoAPDU.getATSHistoricalBytes), ats.sw == 0x9000 || historical.count != 8 {
+                parameters = .iso14443A(.init(atqa: 0x0004, sak: 0x20, ats: AnswerToSelect(historicalBytes: historical)))
+            } else {
+                parameters = .iso14443B(.init(applicationData: Array(historical[0..<4]), protocolInfo: Array(historical[4..<7])))
+            }
+        }
+        return (TargetInfo(handle: handle, identifier: identifier, parameters: parameters), kind)
+    }
+
+    private func answer(_ apdu: [UInt8]) throws(TransportError) -> (data: [UInt8], sw: UInt16) {
+        try PseudoAPDU.split(transmit(apdu), doing: "GET DATA")
+    }
+
+    private func uid(required: Bool) throws(TransportError) -> [UInt8] {
+        let (data, sw) = try answer(PseudoAPDU.getUID)
+        guard sw == 0x9000, !data.isEmpty else {
+            if !required { return [] }
+            throw TransportError(.protocolViolation, "the reader did not give the tag's UID (GET DATA answered \(String(sw, radix: 16)))")
+        }
+        return data
+    }
+
+    /// Polling (JIS X 6319-4 §4.4.2.1) for system code FFFF, request code 01 (system code),
+    /// one slot, in a transparent session; `nil`s when the reader has none.
+    private func polling() -> (idm: [UInt8]?, pmm: [UInt8]?, systemCode: UInt16?) {
+        guard let started = try? answer(PseudoAPDU.startTransparentSession), started.sw == 0x9000 else { return (nil, nil, nil) }
+        defer { _ = try? transmit(PseudoAPDU.endTransparentSession) }
+        guard let apdu = PseudoAPDU.transceive([0x06, 0x00, 0xFF, 0xFF, 0x01, 0x00], timeout: .milliseconds(20)),
+              let raw = try? answer(apdu), raw.sw == 0x9000,
+              case .frame(let frame)? = try? TransparentExchangeAnswer(raw.data),
+              frame.count >= 18, frame[1] == 0x01 else { return (nil, nil, nil) }
+        let systemCode = frame.count >= 20 ? UInt16(frame[18]) << 8 | UInt16(frame[19]) : nil
+        return (Array(frame[2..<10]), Array(frame[10..<18]), systemCode)
+    }
+
+    /// ATQA and SAK a Type A storage tag of this PC/SC card name answers (NXP AN10833 table 5).
+    static func typeAActivation(cardName: UInt16) -> (atqa: UInt16, sak: UInt8) {
+        switch cardName {
+        case 0x0001: (0x0004, 0x08)  // MIFARE Classic 1K
+        case 0x0002: (0x0002, 0x18)  // MIFARE Classic 4K
+        case 0x0026: (0x0004, 0x09)  // MIFARE Mini
+        default: (0x0044, 0x00)      // Ultralight family, NTAG
+        }
+    }
+}
+
+/// The kind of tag a contactless ATR names.
+enum PCSCTagKind: Hashable {
+    case storageA(cardName: UInt16)
+    case storageB
+    case iso15693
+    case felica
+    case isoDEP(historicalBytes: [UInt8])
+    case contactCard(historicalBytes: [UInt8])
+
+    init(atr: ContactlessATR) throws(TransportError) {
+        switch atr {
+        case .isoDEP(let historical): self = .isoDEP(historicalBytes: historical)
+        case .contact(let historical): self = .contactCard(historicalBytes: historical)
+        case .storage(let standard, let cardName):
+            switch standard {
+            case 0x01...0x03: self = .storageA(cardName: cardName)
+            case 0x05...0x07: self = .storageB
+            case 0x09...0x0C: self = .iso15693
+            case 0x11: self = .felica
+            default:
+                throw TransportError(.unsupportedCommand, "unknown PC/SC Part 3 standard \(String(format2: standard)) in the ATR")
+            }
+        }
+    }
+
+    var speaksISODEP: Bool {
+        switch self {
+        case .isoDEP, .contactCard: true
+        default: false
+        }
+    }
+}

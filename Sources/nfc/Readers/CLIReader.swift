@@ -1,0 +1,25 @@
+import NFCTransport
+
+/// A reader a CLI command runs on: the simulator (`sim`, `sim:FILE`) or a PC/SC reader
+/// (`pcsc`, `pcsc:NAME`, or a reader's name as `nfc readers` prints it).
+protocol CLIReader: Sendable {
+    /// Counts what the command sends and receives.
+    var meter: AirTimeMeter { get }
+    /// Connects to the tag on the reader.
+    func connect() async throws -> any TagConnection
+    /// Keeps what the command changed (saves a simulated tag's image); nothing for hardware.
+    func save() async throws
+}
+
+enum CLIReaders {
+    /// Opens the reader `--reader` names.
+    static func open(_ options: ReaderOptions) async throws -> any CLIReader {
+        if let simulated = try await SimulatedReader.open(options.reader, removeAfter: options.removeAfter) {
+            return simulated
+        }
+        if options.removeAfter != nil {
+            throw CLIError("--remove-after works on simulated readers only (use nfc emulate --remove-after for a PC/SC card)")
+        }
+        return try PCSCReader(options.reader)
+    }
+}
