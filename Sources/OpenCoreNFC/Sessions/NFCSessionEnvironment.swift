@@ -1,4 +1,5 @@
 import Foundation
+import NFCPCSC
 import NFCSimulator
 import NFCTransport
 
@@ -6,7 +7,8 @@ import NFCTransport
 ///
 /// Apps and tests inject a driver (`NFCSessionEnvironment.shared.driver = field`); otherwise
 /// the `OPENCORENFC_READER` environment variable picks one: `sim` (the persistent virtual tag
-/// `nfc` uses), `sim:FILE` (a tag image). With neither there is no reader and
+/// `nfc` uses), `sim:FILE` (a tag image), `pcsc` (every PC/SC reader) or `pcsc:NAME` (PC/SC
+/// readers whose name contains NAME). With neither there is no reader and
 /// `NFCReaderSession.readingAvailable` is false: the simulator is never used silently.
 public final class NFCSessionEnvironment: @unchecked Sendable {
     // All state is guarded by `lock`.
@@ -89,8 +91,11 @@ public final class NFCSessionEnvironment: @unchecked Sendable {
         } else if value == "sim" {
             path = ProcessInfo.processInfo.environment["OPENCORENFC_SIM_IMAGE"] ?? ""
             guard !path.isEmpty else { return nil }
+        } else if value == "pcsc" || value.hasPrefix("pcsc:") {
+            guard PCSCDriver.isLibraryAvailable else { return nil }
+            return PCSCDriver(readerFilter: value == "pcsc" ? nil : String(value.dropFirst(5)))
         } else {
-            return nil  // PC/SC readers arrive with the PC/SC driver.
+            return nil
         }
         guard let tag = try? TagImageFile.load(path) else { return nil }
         let field = SimulatedField()

@@ -1,0 +1,249 @@
+#!/usr/bin/env python3
+"""The PC/SC integration suite: our `nfc` tool through a real pcscd and the vpcd virtual
+reader, with the cards emulated by `nfc emulate`, and checked from outside (pyscard, ndeflib,
+vsmartcard's vicc).
+
+Environment: NFC (the nfc binary), pcscd running with vsmartcard-vpcd, pyscard and ndeflib
+importable; PCSCD_CONTROL (Integration/pcsc/pcscd.sh) to include the pcscd restart test.
+Every wait is on a PC/SC state change or a process, with a deadline; none is a fixed sleep.
+"""
+import contextlib
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+import ndef
+import pyscard_ndef
+from wait_reader import wait_for_card, wait_for_readers
+
+NFC = os.environ.get("NFC", ".build/debug/nfc")
+READER = "Virtual PCD 00 00"
+PCSC = "pcsc:" + READER
+WORK = tempfile.mkdtemp(prefix="opencorenfc-pcsc-")
+failures = []
+passed = 0
+
+
+def check(name, condition, detail=""):
+    global passed
+    if condition:
+        passed += 1
+        print("ok    " + name, flush=True)
+    else:
+        failures.append(name)
+        print("FAIL  %s: %s" % (name, detail), flush=True)
+
+
+def nfc(*args, timeout=60):
+    return subprocess.run([NFC, *args], capture_output=True, text=True, timeout=timeout)
+
+
+def new_image(kind, name, blank=False):
+    path = os.path.join(WORK, name + ".json")
+    result = nfc("tag", "new", kind, "-o", path, "--force", *(["--blank"] if blank else []))
+    if result.returncode != 0:
+        raise RuntimeError("nfc tag new %s: %s" % (kind, result.stderr))
+    return path
+
+
+def copy(path, name):
+    target = os.path.join(WORK, name + ".json")
+    shutil.copyfile(path, target)
+    return target
+
+
+@contextlib.contextmanager
+def emulated(image, *options):
+    """Runs `nfc emulate` on IMAGE until the block ends; yields the process once pcscd sees the card."""
+    process = subprocess.Popen([NFC, "emulate", "--image", image, "--pcsc", *options],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        wait_for_card(READER, True, 15)
+        yield process
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGINT)
+        try:
+            process.wait(15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        wait_for_card(READER, False, 15)
+
+
+def dump(image):
+    result = nfc("dump", "--reader", "sim:" + image)
+    return result.stdout if result.returncode == 0 else "dump failed: " + result.stderr
+
+
+def records(output):
+    """The records of `nfc read --json` (status and stats left out)."""
+    try:
+        return json.loads(output).get("records")
+    except ValueError:
+        return None
+
+
+WRITE = ["--uri", "https://example.org/opencorenfc", "--text", "through pcscd"]
+
+
+def test_same_as_simulator(kind, basic):
+    mode = "basic reader" if basic else "transparent session"
+    name = "%s, %s: write + read through pcscd equal the simulator's" % (kind, mode)
+    image = new_image(kind, kind)
+    simulated = copy(image, kind + "-sim")
+    expected_write = nfc("write", "--reader", "sim:" + simulated, *WRITE)
+    expected_read = nfc("read", "--reader", "sim:" + simulated, "--json")
+    with emulated(image, *(["--basic-reader"] if basic else [])):
+        written = nfc("write", "--reader", PCSC, *WRITE)
+        read = nfc("read", "--reader", PCSC, "--json")
+    check(name, written.returncode == 0 and read.returncode == 0 and expected_read.returncode == 0
+          and records(read.stdout) == records(expected_read.stdout) and records(read.stdout),
+          "write: %s / read: %s / sim: %s" % (written.stderr.strip(), read.stderr.strip() or read.stdout[:200], expected_write.stderr.strip()))
+    check("%s, %s: memory after the write equals the simulator's" % (kind, mode), dump(image) == dump(simulated),
+          "dumps differ")
+    return image
+
+
+def test_pyscard_reads(kind, image):
+    with emulated(image):
+        try:
+            message = pyscard_ndef.read_ndef(READER)
+            uris = [record.iri for record in ndef.message_decoder(message) if isinstance(record, ndef.UriRecord)]
+        except Exception as error:  # report any failure of the outside reader as a check
+            uris = ["error: %r" % error]
+    check("%s: pyscard + ndeflib read the message with plain PC/SC Part 3 APDUs" % kind,
+          uris == ["https://example.org/opencorenfc"], repr(uris))
+
+
+def test_format_and_lock(kind):
+    blank = new_image(kind, kind + "-blank", blank=True)
+    simulated = copy(blank, kind + "-blank-sim")
+    nfc("format", "--reader", "sim:" + simulated)
+    nfc("lock", "--reader", "sim:" + simulated)
+    with emulated(blank):
+        formatted = nfc("format", "--reader", PCSC)
+        locked = nfc("lock", "--reader", PCSC)
+        refused = nfc("write", "--reader", PCSC, "--text", "after lock")
+    check("%s: format + lock through pcscd equal the simulator's" % kind,
+          formatted.returncode == 0 and locked.returncode == 0 and dump(blank) == dump(simulated),
+          "format: %s / lock: %s" % (formatted.stderr.strip(), locked.stderr.strip()))
+    check("%s: a write after lock is refused with a reason" % kind,
+          refused.returncode != 0 and refused.stderr.strip() != "", refused.stderr.strip())
+
+
+def test_felica_needs_transparent_session():
+    image = new_image("felica-lite-s", "felica-basic")
+    with emulated(image, "--basic-reader"):
+        read = nfc("read", "--reader", PCSC)
+    check("felica-lite-s on a reader without a transparent session: a clear error",
+          read.returncode != 0 and "transparent session" in read.stderr, read.stderr.strip())
+
+
+def message_state(image):
+    """'old', 'new', 'empty', or what else the tag holds."""
+    read = nfc("read", "--reader", "sim:" + image, "--json")
+    if read.returncode != 0:
+        return "unreadable: " + read.stderr.strip()
+    found = records(read.stdout) or []
+    texts = [record.get("text") for record in found]
+    if not found:
+        return "empty"
+    if texts == ["old message"]:
+        return "old"
+    if texts == ["new message " + "x" * 200]:
+        return "new"
+    return "other: %r" % texts
+
+
+def test_removal_mid_write(kind):
+    image = new_image(kind, kind + "-tear")
+    nfc("write", "--reader", "sim:" + image, "--text", "old message")
+    outcomes = {}
+    for count in range(1, 80):
+        trial = copy(image, kind + "-tear-%d" % count)
+        with emulated(trial, "--remove-after", str(count)) as process:
+            written = nfc("write", "--reader", PCSC, "--text", "new message " + "x" * 200)
+            process.wait(15)
+        state = message_state(trial)
+        outcomes[count] = state
+        if written.returncode == 0:
+            break
+        if state not in ("old", "new", "empty"):
+            break
+    bad = {count: state for count, state in outcomes.items() if state not in ("old", "new", "empty")}
+    finished = outcomes and list(outcomes.values())[-1] == "new"
+    check("%s: removed after every command count 1..%d of a write, the tag holds the old message, "
+          "the new one or an empty NDEF" % (kind, len(outcomes)), not bad and finished, repr(bad or outcomes))
+
+
+def test_vicc():
+    env = dict(os.environ, PYTHONPATH="/usr/lib/python3/site-packages/virtualsmartcard")
+    vicc = shutil.which("vicc")
+    if vicc is None:
+        check("vicc: Debian's virtual ISO 7816 card driven by nfc apdu", False, "vicc is not installed (vsmartcard-vpicc)")
+        return
+    process = subprocess.Popen([sys.executable, vicc, "-t", "iso7816"], env=env,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_for_card(READER, True, 15)
+        challenge = nfc("apdu", "--reader", PCSC, "--json", "0084000008", "0084000008")
+    finally:
+        process.terminate()
+        process.wait(15)
+        wait_for_card(READER, False, 15)
+    try:
+        responses = json.loads(challenge.stdout)["responses"]
+        ok = [r["sw"] for r in responses] == ["9000", "9000"] and all(len(r["data"]) == 16 for r in responses) \
+            and responses[0]["data"] != responses[1]["data"]
+    except (ValueError, KeyError):
+        ok = False
+    check("vicc: GET CHALLENGE through nfc apdu gives two different 8-byte challenges", ok,
+          challenge.stdout + challenge.stderr)
+
+
+def test_pcscd_restart():
+    control = os.environ.get("PCSCD_CONTROL")
+    if not control:
+        print("skip  pcscd restart: PCSCD_CONTROL is not set (the suite does not own pcscd)", flush=True)
+        return
+    image = new_image("ntag216", "restart")
+    with emulated(image):
+        before = nfc("write", "--reader", PCSC, "--text", "before restart")
+        subprocess.run([control, "restart"], check=True, timeout=60)
+        # The emulator reconnects to the new pcscd's vpcd by itself.
+        wait_for_card(READER, True, 15)
+        after = nfc("read", "--reader", PCSC, "--json")
+    texts = [r.get("text") for r in records(after.stdout) or []]
+    check("pcscd restarted under a running emulator: the card comes back with its data",
+          before.returncode == 0 and after.returncode == 0 and texts == ["before restart"], after.stderr + repr(texts))
+
+
+def main():
+    started = time.monotonic()
+    wait_for_readers(15)
+    for kind in ["ntag213", "ntag216", "ultralight", "type4", "slix2", "iso15693-2k", "felica-lite-s", "felica"]:
+        image = test_same_as_simulator(kind, basic=False)
+        if kind in ("ntag216", "type4", "slix2", "iso15693-2k"):
+            test_pyscard_reads(kind, image)
+    for kind in ["ntag216", "ultralight", "slix2", "iso15693-2k"]:
+        test_same_as_simulator(kind, basic=True)
+    for kind in ["ntag216", "slix2", "felica-lite-s"]:
+        test_format_and_lock(kind)
+    test_felica_needs_transparent_session()
+    for kind in ["ntag216", "type4", "slix2"]:
+        test_removal_mid_write(kind)
+    test_vicc()
+    test_pcscd_restart()
+    print("\n%d passed, %d failed in %.1f s" % (passed, len(failures), time.monotonic() - started))
+    shutil.rmtree(WORK, ignore_errors=True)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
