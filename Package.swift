@@ -45,7 +45,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(name: "nfc-bench", dependencies: ["NDEF", "NFCBytes", "NFCTags", "NFCSimulator", "NFCTransport"]),
+        .executableTarget(name: "nfc-bench", dependencies: ["NDEF", "NFCBytes", "NFCTags", "NFCSimulator", "NFCTransport", "NFCPCSC"]),
         // Test support (no product ships it)
         .target(name: "NFCTestSupport", dependencies: ["NDEF", "NFCBytes"]),
         .testTarget(name: "ISO7816Tests", dependencies: ["ISO7816", "NFCTestSupport"]),

@@ -32,6 +32,8 @@ stop() {
 case "${1:-}" in
     start) start ;;
     stop) stop ;;
-    restart) stop; start ;;
+    restart)
+        [[ -f $pidfile ]] || { echo "cannot restart a pcscd this script did not start" >&2; exit 1; }
+        stop; start ;;
     *) echo "usage: $0 start|stop|restart" >&2; exit 2 ;;
 esac

@@ -22,6 +22,11 @@ if arguments.dropFirst().first == "airtime" {
     try await AirTimeScenarios.run()
     exit(0)
 }
+if arguments.dropFirst().first == "pcsc" {
+    // APDU round trips per second through the PC/SC driver (wall clock; needs pcscd and a card).
+    try await PCSCRoundTrips.run(Array(arguments.dropFirst(2)))
+    exit(0)
+}
 let asJSON = arguments.contains("--json")
 let seconds: Double = {
     if let i = arguments.firstIndex(of: "--seconds"), i + 1 < arguments.count, let s = Double(arguments[i + 1]), s > 0 {
