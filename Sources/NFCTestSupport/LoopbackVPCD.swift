@@ -3,22 +3,22 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-import NFCSimulator
-import Synchronization
 
-/// vpcd's side of the vpcd protocol, in process: a listening socket on 127.0.0.1 (port chosen by
-/// the kernel) that accepts the card and exchanges length-prefixed messages with blocking calls.
-final class LoopbackVPCD {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+/// vpcd's side of the vpcd protocol (vsmartcard vpcd: every message a 2-byte big-endian length
+/// and a payload), in process: a listening socket on 127.0.0.1, port chosen by the kernel, that
+/// accepts the card and exchanges messages with blocking calls. For tests of the card side.
+public final class LoopbackVPCD {
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
     }
 
     private(set) var listener: Int32 = -1
     private(set) var connection: Int32 = -1
-    let port: UInt16
+    /// The port it listens on.
+    public let port: UInt16
 
-    init() throws {
+    /// Listens on `port` (0: any free port).
+    public init(port: UInt16 = 0) throws {
         #if os(Linux)
         let stream = Int32(SOCK_STREAM.rawValue)
         #else
@@ -28,7 +28,9 @@ final class LoopbackVPCD {
         guard fd >= 0 else { throw Failure(description: "socket: \(errno)") }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
+        address.sin_port = port.bigEndian
+        var on: Int32 = 1
+        _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
@@ -46,7 +48,7 @@ final class LoopbackVPCD {
             throw Failure(description: "getsockname: \(errno)")
         }
         listener = fd
-        port = UInt16(bigEndian: address.sin_port)
+        self.port = UInt16(bigEndian: address.sin_port)
     }
 
     deinit {
@@ -54,29 +56,27 @@ final class LoopbackVPCD {
         if listener >= 0 { close(listener) }
     }
 
-    var endpoint: VPCDEndpoint { VPCDEndpoint(host: "127.0.0.1", port: port) }
-
     /// Waits for the card to connect.
-    func accept() throws {
+    public func accept() throws {
         let fd = posixAccept(listener)
         guard fd >= 0 else { throw Failure(description: "accept: \(errno)") }
         connection = fd
     }
 
     /// Stops listening (a later connection attempt is refused).
-    func closeListener() {
+    public func closeListener() {
         close(listener)
         listener = -1
     }
 
     /// Closes the card's connection (pcscd going away).
-    func closeConnection() {
+    public func closeConnection() {
         close(connection)
         connection = -1
     }
 
     /// Sends one message; `split` writes the length and the payload in two sends, as older vpcd does.
-    func send(_ payload: [UInt8], split: Bool = false) throws {
+    public func send(_ payload: [UInt8], split: Bool = false) throws {
         let header = [UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
         if split {
             try write(header)
@@ -87,14 +87,14 @@ final class LoopbackVPCD {
     }
 
     /// Receives one message; `nil` when the card closed the connection.
-    func receive() throws -> [UInt8]? {
+    public func receive() throws -> [UInt8]? {
         guard let header = try read(2) else { return nil }
         let length = Int(header[0]) << 8 | Int(header[1])
         return try read(length)
     }
 
     /// Sends an APDU and returns the card's answer.
-    func transmit(_ apdu: [UInt8]) throws -> [UInt8]? {
+    public func transmit(_ apdu: [UInt8]) throws -> [UInt8]? {
         try send(apdu)
         return try receive()
     }
@@ -102,7 +102,10 @@ final class LoopbackVPCD {
     private func write(_ bytes: [UInt8]) throws {
         var sent = 0
         while sent < bytes.count {
-            let count = bytes.withUnsafeBytes { posixSend(connection, $0.baseAddress! + sent, bytes.count - sent, 0) }
+            let count = bytes.withUnsafeBytes { raw -> Int in
+                guard let base = raw.baseAddress else { return 0 }
+                return posixSend(connection, base + sent, bytes.count - sent, 0)
+            }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw Failure(description: "send: \(errno)")
@@ -115,7 +118,10 @@ final class LoopbackVPCD {
         var buffer = [UInt8](repeating: 0, count: count)
         var filled = 0
         while filled < count {
-            let got = buffer.withUnsafeMutableBytes { recv(connection, $0.baseAddress! + filled, count - filled, 0) }
+            let got = buffer.withUnsafeMutableBytes { raw -> Int in
+                guard let base = raw.baseAddress else { return 0 }
+                return recv(connection, base + filled, count - filled, 0)
+            }
             if got < 0 {
                 if errno == EINTR { continue }
                 if errno == ECONNRESET { return nil }
@@ -136,25 +142,3 @@ private func posixSend(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int, _ 
     send(fd, buffer, count, flags)
 }
 
-/// Runs `VPCDLink.serve` on a thread of its own and hands back how it ended, waiting on a
-/// semaphore the thread signals (not on time).
-final class ServingThread: Sendable {
-    private let result = Mutex<(VPCDLinkEnding, EmulatedReaderFront)?>(nil)
-    private let finished = DispatchSemaphore(value: 0)
-
-    init(link: VPCDLink, front: EmulatedReaderFront, removeAfter: Int? = nil) {
-        let thread = Thread { [self] in
-            var front = front
-            let ending = link.serve(&front, removeAfter: removeAfter)
-            result.withLock { $0 = (ending, front) }
-            finished.signal()
-        }
-        thread.start()
-    }
-
-    /// Waits for `serve` to return.
-    func wait() -> (ending: VPCDLinkEnding, front: EmulatedReaderFront)? {
-        finished.wait()
-        return result.withLock { $0 }
-    }
-}
