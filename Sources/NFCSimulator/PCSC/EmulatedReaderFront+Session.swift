@@ -50,10 +50,11 @@ extension EmulatedReaderFront {
         return Self.encode([Self.noError] + response)
     }
 
-    /// Transparent Exchange (PC/SC Part 3 §3.2.2.1.9): `95 L frame` sends the frame to the tag —
-    /// what `TagConnection.transceive` carries for its technology: the native command without
-    /// CRC (Type 2), the request from its flags byte (ISO/IEC 15693), the command from its code
-    /// byte without LEN (FeliCa), an APDU (ISO-DEP). The answer is `96 02 00 00` (response status)
+    /// Transparent Exchange (PC/SC Part 3 §3.2.2.1.9): `95 L frame` sends the frame to the tag,
+    /// as on the air without CRC (the reader adds and checks it): the native command (Type 2), the
+    /// request from its flags byte (ISO/IEC 15693), LEN and the command (FeliCa: the reader checks
+    /// and strips LEN, and puts it before the answer), an APDU (ISO-DEP, as `TagConnection.transceive`
+    /// carries it). The answer is `96 02 00 00` (response status)
     /// and `97 L frame`, preceded by `92 01 04` (4 valid bits) for a 4-bit ACK or NAK, which comes
     /// back as one byte (`0A`, or the NAK code). `5F 46 04 …` (timer) is accepted and ignored.
     ///
@@ -70,9 +71,9 @@ extension EmulatedReaderFront {
             case T.transceive:
                 guard !object.value.isEmpty else { return Self.objectError(number, ReaderStatusWord.wrongLength) }
                 let status = PCSCDataObject(tag: T.responseStatus, value: [0x00, 0x00])
-                switch transmit(object.value).reply {
+                switch exchangeFrame(object.value).reply {
                 case .bytes(let frame):
-                    response += [status, PCSCDataObject(tag: T.responseData, value: frame)]
+                    response += [status, PCSCDataObject(tag: T.responseData, value: withLength(frame))]
                 case .ack:
                     response += [Self.fourBits, status, PCSCDataObject(tag: T.responseData, value: [0x0A])]
                 case .nak(let code):
@@ -85,6 +86,21 @@ extension EmulatedReaderFront {
             }
         }
         return Self.encode([Self.noError] + response)
+    }
+
+    /// Sends a Transparent Exchange frame to the tag. A FeliCa frame carries its LEN byte, as on
+    /// the air (JIS X 6319-4: LEN counts itself and the data; docs/pcsc.md): the reader checks and
+    /// strips it, and a frame whose LEN disagrees gets no answer, as the card would give none.
+    private mutating func exchangeFrame(_ frame: [UInt8]) -> TagAnswer {
+        guard case .felica = tag.parameters else { return transmit(frame) }
+        guard frame.count >= 2, Int(frame[0]) == frame.count else { return .mute }
+        return transmit(Array(frame.dropFirst()))
+    }
+
+    /// A tag's answer as the Transparent Exchange returns it: FeliCa answers with their LEN byte.
+    private func withLength(_ frame: [UInt8]) -> [UInt8] {
+        guard case .felica = tag.parameters else { return frame }
+        return [UInt8(truncatingIfNeeded: frame.count + 1)] + frame
     }
 
     /// `C0 03 00 90 00`: no error.

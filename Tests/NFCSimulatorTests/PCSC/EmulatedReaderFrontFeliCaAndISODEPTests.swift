@@ -24,14 +24,19 @@ struct EmulatedReaderFrontFeliCaAndISODEPTests {
         let expected = try #require(copy.respond(to: read, context: ExchangeContext()).transceivedBytes)
         #expect(expected.count == 1 + 8 + 2 + 1 + 32)
         #expect(Array(expected.prefix(12)) == [0x07] + idm + [0x00, 0x00, 0x02])
-        #expect(front.respond(to: S.transceive(read)) == S.exchanged(expected))
+        // FeliCa frames carry their LEN byte both ways, as on the air.
+        #expect(front.respond(to: S.transceive(S.withLength(read))) == S.exchanged(S.withLength(expected)))
         // Polling for the Lite-S system code, as the driver does.
-        let polling = front.send("FF C2 00 01 07 95 05 00 88 B4 01 00")
-        #expect(Array(polling.prefix(11)) == hexBytes("C0 03 00 90 00 96 02 00 00 97 13"), "01, IDm, PMm, system code")
-        #expect(polling[11] == 0x01 && Array(polling[12..<20]) == idm)
+        let polling = front.send("FF C2 00 01 08 95 06 06 00 88 B4 01 00")
+        #expect(Array(polling.prefix(12)) == hexBytes("C0 03 00 90 00 96 02 00 00 97 14 14"), "LEN, 01, IDm, PMm, system code")
+        #expect(polling[12] == 0x01 && Array(polling[13..<21]) == idm)
         // Another IDm: the card stays silent.
         let other: [UInt8] = [0x06, 1, 2, 3, 4, 5, 6, 7, 8, 0x01, 0x0B, 0x00, 0x01, 0x80, 0x00]
-        #expect(front.respond(to: S.transceive(other)) == hexBytes("C0 03 01 64 01 90 00"))
+        #expect(front.respond(to: S.transceive(S.withLength(other))) == hexBytes("C0 03 01 64 01 90 00"))
+        // A LEN that disagrees with the frame, or no LEN at all: no answer.
+        #expect(front.respond(to: S.transceive([0x07] + S.withLength(read).dropFirst())) == hexBytes("C0 03 01 64 01 90 00"))
+        #expect(front.respond(to: S.transceive(read)) == hexBytes("C0 03 01 64 01 90 00"))
+        #expect(front.respond(to: S.transceive([0x01])) == hexBytes("C0 03 01 64 01 90 00"))
     }
 
     @Test("FeliCa Lite-S: Write Without Encryption through the exchange is reported as a write")
@@ -41,10 +46,10 @@ struct EmulatedReaderFrontFeliCaAndISODEPTests {
         let data = [UInt8](repeating: 0x42, count: 16)
         // Service 0009 (read-write), block 1.
         let write: [UInt8] = [0x08] + idm + [0x01, 0x09, 0x00, 0x01, 0x80, 0x01] + data
-        #expect(front.respond(to: S.transceive(write)) == S.exchanged([0x09] + idm + [0x00, 0x00]))
+        #expect(front.respond(to: S.transceive(S.withLength(write))) == S.exchanged(S.withLength([0x09] + idm + [0x00, 0x00])))
         #expect(front.lastCommandWroteMemory)
         let read: [UInt8] = [0x06] + idm + [0x01, 0x0B, 0x00, 0x01, 0x80, 0x01]
-        #expect(front.respond(to: S.transceive(read)) == S.exchanged([0x07] + idm + [0x00, 0x00, 0x01] + data))
+        #expect(front.respond(to: S.transceive(S.withLength(read))) == S.exchanged(S.withLength([0x07] + idm + [0x00, 0x00, 0x01] + data)))
         #expect(!front.lastCommandWroteMemory)
     }
 

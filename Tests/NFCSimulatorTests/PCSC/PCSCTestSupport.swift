@@ -23,6 +23,9 @@ enum PCSCTestSupport {
         return [0xFF, 0xC2, 0x00, 0x01, UInt8(object.count)] + object
     }
 
+    /// A FeliCa frame with its LEN byte (JIS X 6319-4: LEN counts itself).
+    static func withLength(_ frame: [UInt8]) -> [UInt8] { [UInt8(frame.count + 1)] + frame }
+
     /// The answer a Transparent Exchange gives for a tag's frame.
     static func exchanged(_ frame: [UInt8]) -> [UInt8] {
         hexBytes("C0 03 00 90 00 96 02 00 00") + [0x97, UInt8(frame.count)] + frame + [0x90, 0x00]
