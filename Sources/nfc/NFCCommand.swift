@@ -10,7 +10,7 @@ struct NFCCommand: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             ReadersCommand.self, ScanCommand.self, ReadCommand.self, WriteCommand.self, FormatCommand.self,
-            LockCommand.self, DumpCommand.self, APDUCommand.self, NDEFCommand.self, TagCommand.self,
+            LockCommand.self, DumpCommand.self, APDUCommand.self, NDEFCommand.self, TagCommand.self, EmulateCommand.self,
         ]
     )
 }

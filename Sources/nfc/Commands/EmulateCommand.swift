@@ -1,0 +1,64 @@
+import ArgumentParser
+import NFCBytes
+import NFCSimulator
+
+/// `nfc emulate --image FILE --pcsc [--vpcd HOST:PORT] [--remove-after N] [--basic-reader]`
+struct EmulateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "emulate",
+        abstract: "Make a virtual tag a card in pcscd's vpcd virtual reader.",
+        discussion: """
+            The tag sits in a contactless reader as PC/SC applications see one: the reader answers \
+            the FF pseudo-APDUs (GET DATA, READ/UPDATE BINARY, Manage Session, Transparent \
+            Exchange) and passes other APDUs to ISO-DEP cards (docs/pcsc.md). Needs pcscd with \
+            vsmartcard-vpcd; the emulator waits for it and reconnects when pcscd restarts. The \
+            image is saved after every command that changes the tag. Ctrl-C (or SIGTERM) stops.
+            """
+    )
+
+    @Option(name: .long, help: "The tag image to emulate; saved after every command that changes the tag.")
+    var image: String
+
+    @Flag(name: .long, help: "Emulate through pcscd's vpcd virtual reader (the only kind of emulation for now).")
+    var pcsc = false
+
+    @Option(name: .long, help: "Where vpcd listens, HOST:PORT.")
+    var vpcd = VPCDEndpoint().description
+
+    @Option(name: .customLong("remove-after"), help: ArgumentHelp("Answer N APDUs, then pull the card out when the next one comes.", valueName: "N"))
+    var removeAfter: Int?
+
+    @Flag(name: .customLong("basic-reader"), help: "A reader without transparent exchange (FF C2 answers 6A 81), like an ACR122U.")
+    var basicReader = false
+
+    func validate() throws {
+        guard pcsc else {
+            throw ValidationError("--pcsc is required: only PC/SC emulation (through pcscd's vpcd reader) exists")
+        }
+        guard VPCDEndpoint(parsing: vpcd) != nil else {
+            throw ValidationError("--vpcd takes HOST:PORT (e.g. 127.0.0.1:35963), not \"\(vpcd)\"")
+        }
+        if let removeAfter, removeAfter < 0 {
+            throw ValidationError("--remove-after takes a number of commands, 0 or more")
+        }
+    }
+
+    func run() throws {
+        guard let endpoint = VPCDEndpoint(parsing: vpcd) else {
+            throw CLIError("--vpcd takes HOST:PORT, not \"\(vpcd)\"")
+        }
+        let tag: any VirtualTag
+        do {
+            tag = try TagImageFile.load(image)
+        } catch {
+            throw CLIError("\(image): \(error)")
+        }
+        let kind = VirtualTagKind(of: tag).map(\.rawValue) ?? "\(type(of: tag))"
+        Output.error("emulating \(kind) \(Hex.encode(tag.identifier, uppercase: true)) on vpcd \(endpoint) (Ctrl-C to stop)")
+        let emulation = PCSCEmulation(
+            front: EmulatedReaderFront(tag: tag, basicReader: basicReader),
+            imagePath: image, link: VPCDLink(endpoint: endpoint), removeAfter: removeAfter
+        )
+        try emulation.run()
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+import NFCTestSupport
+import Testing
+
+/// `nfc emulate`: argument errors (no pcscd needed), and whole runs against an in-process vpcd
+/// on a loopback socket (the pcscd integration suite lives elsewhere).
+@Suite(.serialized, .timeLimit(.minutes(1)))
+struct EmulateCommandTests {
+    private func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("nfc-emulate-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    private func newImage(_ type: String, in directory: URL) throws -> String {
+        let path = directory.appendingPathComponent("\(type).json").path
+        let created = try NFCTool.run(["tag", "new", type, "-o", path])
+        #expect(created.status == 0, "\(created.stderr)")
+        return path
+    }
+
+    /// The `memory` hex string of a Type 2 image.
+    private func memory(_ path: String) throws -> String {
+        let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any]
+        let tag = try #require(object?["tag"] as? [String: Any])
+        return try #require(tag["memory"] as? String)
+    }
+
+    @Test func pcscIsRequired() throws {
+        let result = try NFCTool.run(["emulate", "--image", "/tmp/never.json"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("--pcsc is required"))
+        #expect(result.stderr.contains("only PC/SC emulation"))
+    }
+
+    @Test(arguments: ["localhost", "127.0.0.1:", ":35963", "127.0.0.1:70000", "127.0.0.1:port"])
+    func badVPCD(_ value: String) throws {
+        let result = try NFCTool.run(["emulate", "--image", "/tmp/never.json", "--pcsc", "--vpcd", value])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("--vpcd takes HOST:PORT"), "\(result.stderr)")
+    }
+
+    @Test func negativeRemoveAfter() throws {
+        let result = try NFCTool.run(["emulate", "--image", "/tmp/never.json", "--pcsc", "--remove-after=-1"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("--remove-after"))
+    }
+
+    @Test func missingImage() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("absent.json").path
+        let result = try NFCTool.run(["emulate", "--image", path, "--pcsc"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains(path) && result.stderr.contains("cannot open"))
+        #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)")
+        #expect(try NFCTool.run(["emulate", "--pcsc"]).status != 0, "--image is required")
+    }
+
+    @Test func corruptImage() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("corrupt.json").path
+        try Data("{\"format\":".utf8).write(to: URL(fileURLWithPath: path))
+        let result = try NFCTool.run(["emulate", "--image", path, "--pcsc"])
+        #expect(result.status == 1)
+        #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)")
+    }
+
+    @Test("--remove-after 2: two APDUs answered, the third finds no card; the write was saved")
+    func removeAfter() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let image = try newImage("ntag216", in: directory)
+        let vpcd = try LoopbackVPCD()
+        let emulator = try RunningTool.start(["emulate", "--image", image, "--pcsc", "--vpcd", "127.0.0.1:\(vpcd.port)", "--remove-after", "2"])
+        try vpcd.accept()
+        try vpcd.send([0x01])
+        #expect(try vpcd.transmit([0x04]) == hexBytes("3B8F8001804F0CA0000003060300030000000068"))
+        #expect(try vpcd.transmit(hexBytes("FF D6 00 05 04 DE AD BE EF")) == [0x90, 0x00])
+        #expect(try vpcd.transmit(hexBytes("FF B0 00 05 04")) == hexBytes("DE AD BE EF 90 00"))
+        #expect(try vpcd.transmit(hexBytes("FF B0 00 05 04")) == nil)
+        let result = emulator.finish()
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("emulating ntag216 045A7B168C2180 on vpcd 127.0.0.1:\(vpcd.port) (Ctrl-C to stop)"))
+        #expect(result.stderr.contains("card removed after 2 commands"))
+        #expect(try memory(image).dropFirst(40).hasPrefix("deadbeef"), "page 5 saved")
+    }
+
+    @Test("SIGTERM stops cleanly with the image saved")
+    func terminate() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let image = try newImage("ntag213", in: directory)
+        let vpcd = try LoopbackVPCD()
+        let emulator = try RunningTool.start(["emulate", "--image", image, "--pcsc", "--vpcd", "127.0.0.1:\(vpcd.port)"])
+        try vpcd.accept()
+        try vpcd.send([0x01])
+        #expect(try vpcd.transmit(hexBytes("FF D6 00 06 04 01 02 03 04")) == [0x90, 0x00])
+        emulator.process.terminate()
+        #expect(try vpcd.receive() == nil, "the card left")
+        let result = emulator.finish()
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("stopped after 1 commands"))
+        #expect(try memory(image).dropFirst(48).hasPrefix("01020304"), "page 6 saved")
+    }
+
+    @Test("Started before vpcd: one waiting line, then it connects; it reconnects when vpcd goes")
+    func waitsAndReconnects() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let image = try newImage("slix2", in: directory)
+        let port = try LoopbackVPCD().port                    // free now, listened on later
+        let emulator = try RunningTool.start(["emulate", "--image", image, "--pcsc", "--vpcd", "127.0.0.1:\(port)", "--basic-reader"])
+        let waiting = emulator.readStandardError(until: "waiting for vpcd")
+        #expect(waiting.contains("connection refused — is pcscd running with vsmartcard-vpcd?"))
+        let vpcd = try LoopbackVPCD(port: port)
+        try vpcd.accept()
+        #expect(try vpcd.transmit(hexBytes("FF C2 00 00 02 81 00")) == [0x6A, 0x81], "--basic-reader")
+        vpcd.closeConnection()
+        try vpcd.accept()
+        #expect(try vpcd.transmit(hexBytes("FF B0 00 00 00")) == hexBytes("E1 40 27 01 90 00"))
+        emulator.process.interrupt()
+        #expect(try vpcd.receive() == nil)
+        let result = emulator.finish()
+        #expect(result.status == 0, "\(result.stderr)")
+        let text = waiting + result.stderr
+        #expect(text.components(separatedBy: "waiting for vpcd").count == 2, "one waiting line: \(text)")
+        #expect(text.contains("vpcd closed the connection; reconnecting"))
+        #expect(text.contains("connected to vpcd at 127.0.0.1:\(port)"))
+        #expect(text.contains("stopped after 2 commands"))
+    }
+}
+
+/// The `nfc` executable running in the background, its standard error read as it comes.
+struct RunningTool {
+    let process: Process
+    let output: Pipe
+    let error: Pipe
+
+    static func start(_ arguments: [String]) throws -> RunningTool {
+        guard let executable = NFCTool.executable else {
+            throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "nfc executable not built next to the tests"])
+        }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let output = Pipe(), error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return RunningTool(process: process, output: output, error: error)
+    }
+
+    /// Reads standard error until `marker` appears (or it ends), and returns what was read.
+    func readStandardError(until marker: String) -> String {
+        var text = ""
+        while !text.contains(marker) {
+            let chunk = error.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        return text
+    }
+
+    /// Waits for the process to end and returns its status and the rest of its output.
+    func finish() -> NFCTool.Result {
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return NFCTool.Result(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
+    }
+}
