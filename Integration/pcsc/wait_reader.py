@@ -38,8 +38,14 @@ def wait_for_readers(seconds):
         scard.SCardReleaseContext(context)
 
 
-def wait_for_card(reader, present, seconds):
-    """Returns the ATR (present) or None (absent) once READER is in the wanted state."""
+def wait_for_card(reader, present, seconds, counter=None):
+    """Waits until READER has a card (present) or none, and returns (ATR or None, event counter).
+
+    pcscd counts card events in the upper 16 bits of the event state. With COUNTER (the count
+    seen when the card was present), "absent" also waits for pcscd's own presence poll to have
+    registered the removal (the count moves on): a failed SCardReconnect marks the reader empty
+    at once, and a card connecting to vpcd before that poll would be taken for the old one.
+    """
     deadline = time.monotonic() + seconds
     context = _context(deadline)
     try:
@@ -53,8 +59,9 @@ def wait_for_card(reader, present, seconds):
                 raise RuntimeError(scard.SCardGetErrorMessage(result))
             name, event, atr = new_states[0]
             has_card = bool(event & scard.SCARD_STATE_PRESENT) and not event & scard.SCARD_STATE_MUTE
-            if has_card == present:
-                return bytes(atr) if present else None
+            events = event >> 16
+            if has_card == present and (counter is None or present or events != counter):
+                return (bytes(atr) if present else None), events
             states = [(name, event & ~scard.SCARD_STATE_CHANGED)]
     finally:
         scard.SCardReleaseContext(context)
@@ -64,7 +71,7 @@ def main(argv):
     if len(argv) == 3 and argv[1] == "--readers":
         print("\n".join(wait_for_readers(float(argv[2]))))
     elif len(argv) == 4 and argv[1] in ("--present", "--absent"):
-        atr = wait_for_card(argv[2], argv[1] == "--present", float(argv[3]))
+        atr, _ = wait_for_card(argv[2], argv[1] == "--present", float(argv[3]))
         if atr:
             print(atr.hex())
     else:

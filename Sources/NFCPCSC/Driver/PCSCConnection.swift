@@ -105,7 +105,23 @@ final class PCSCConnection: TagConnection {
             if mode == .transparentSession { _ = card.transmit(PseudoAPDU.startTransparentSession) }
             (status, answer) = card.transmit(apdu)
         }
-        guard status == .success else { throw status.transportError("transmit to the tag on \(card.reader)") }
+        guard status == .success, answer.count >= 2 else {
+            // Readers report a tag leaving mid-command as a failed transmission
+            // (SCARD_E_NOT_TRANSACTED from pcsc-lite) or an answer without a status word (vpcd);
+            // the card's state tells whether it left.
+            let (now, _) = card.answerToReset()
+            // SCARD_E_NOT_TRANSACTED is pcsc-lite's word for the reader's IFD communication
+            // error, which a contactless reader gives when the tag left mid-command (pcscd may
+            // not have polled the slot yet, so the card can still look present).
+            if status == .notTransacted || [.removedCard, .noSmartcard, .resetCard, .unresponsiveCard, .invalidHandle].contains(now) {
+                throw TransportError(.tagLost, "the tag left \(card.reader) during the command (\(status == .success ? "empty answer" : status.name), then \(now.name))")
+            }
+            guard status == .success else { throw status.transportError("transmit to the tag on \(card.reader)") }
+            // Every answer carries a status word (ISO/IEC 7816-4 §5.1): nothing at all is a tag
+            // that stopped answering, which for a contactless tag means it left the field.
+            if answer.isEmpty { throw TransportError(.tagLost, "the tag on \(card.reader) stopped answering (empty answer)") }
+            return answer  // the caller reports the missing status word
+        }
         return answer
     }
 
