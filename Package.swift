@@ -47,15 +47,15 @@ let package = Package(
         ),
         .executableTarget(name: "nfc-bench", dependencies: ["NDEF", "NFCBytes", "NFCTags", "NFCSimulator", "NFCTransport", "NFCPCSC"]),
         // Test support (no product ships it)
-        .target(name: "NFCTestSupport", dependencies: ["NDEF", "NFCBytes"]),
+        .target(name: "NFCTestSupport", dependencies: ["NDEF", "NFCBytes", "NFCPCSC", "NFCSimulator", "NFCTransport"]),
         .testTarget(name: "ISO7816Tests", dependencies: ["ISO7816", "NFCTestSupport"]),
         .testTarget(name: "NFCTransportTests", dependencies: ["NFCTransport", "NFCTestSupport"]),
         .testTarget(name: "NFCTagsTests", dependencies: ["NFCTags", "NFCSimulator", "NFCTransport", "ISO7816", "NDEF", "NFCBytes", "NFCTestSupport"]),
         .testTarget(name: "NFCSimulatorTests", dependencies: ["NFCSimulator", "NFCTransport", "NFCBytes", "NFCTestSupport"]),
         .testTarget(name: "NFCBytesTests", dependencies: ["NFCBytes", "NFCTestSupport"]),
         .testTarget(name: "NDEFTests", dependencies: ["NDEF", "NFCBytes", "NFCTestSupport"]),
-        .testTarget(name: "OpenCoreNFCTests", dependencies: ["OpenCoreNFC", "NDEF", "NFCSimulator", "NFCTransport", "NFCTestSupport"]),
-        .testTarget(name: "NFCPCSCTests", dependencies: ["NFCPCSC", "NFCTransport", "NFCTestSupport"]),
+        .testTarget(name: "OpenCoreNFCTests", dependencies: ["OpenCoreNFC", "NDEF", "NFCSimulator", "NFCTransport", "NFCPCSC", "NFCTestSupport"]),
+        .testTarget(name: "NFCPCSCTests", dependencies: ["NFCPCSC", "NFCTransport", "NFCSimulator", "NFCTags", "NDEF", "NFCTestSupport"]),
         .testTarget(name: "nfcTests", dependencies: ["NFCTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -49,6 +49,14 @@ final class PCSCEventMonitor: Sendable {
         var context: PCSCContext?
         while !stopped {
             if context == nil {
+                // A new context is a new pcscd (or the first): its event counters start again,
+                // so whatever was present is reported gone and found afresh.
+                for (reader, known) in present {
+                    if let target = known.target { leave(target) }
+                    driver.forget(reader: reader)
+                }
+                present = [:]
+                lastState = [:]
                 context = try? PCSCContext(library: library)
                 running.withLock { $0.context = context }
                 if context == nil { pause(milliseconds: 250); continue }

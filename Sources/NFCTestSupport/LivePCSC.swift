@@ -1,0 +1,100 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import NFCPCSC
+import NFCSimulator
+import NFCTransport
+import Synchronization
+
+/// Whether the tests that need a real pcscd with vsmartcard's vpcd can run here, and why not.
+///
+/// The driver's tests use vpcd's second reader (`Virtual PCD 00 01`, card side on TCP 35964),
+/// the session tests the first (`Virtual PCD 00 00`, 35963), so that the two test targets'
+/// suites, which may run at the same time, never share a reader. Without pcscd they are skipped with the reason;
+/// with `OPENCORENFC_REQUIRE_PCSCD=1` (set by `.ci/run`) they run regardless and fail.
+public enum LivePCSC {
+    /// One of vpcd's two readers.
+    public enum Slot: Sendable {
+        case first, second
+        public var reader: String { self == .first ? "Virtual PCD 00 00" : "Virtual PCD 00 01" }
+        public var port: UInt16 { self == .first ? 35963 : 35964 }
+    }
+
+    /// Why the live tests cannot run, or `nil` when they can.
+    public static let unavailableReason: String? = {
+        guard PCSCDriver.isLibraryAvailable else { return "libpcsclite is not installed" }
+        do {
+            let readers = try PCSCDriver().readers()
+            for slot in [Slot.first, .second] where !readers.contains(slot.reader) {
+                return "pcscd has no \"\(slot.reader)\" reader (install vsmartcard-vpcd and restart pcscd); it has \(readers)"
+            }
+            return nil
+        } catch {
+            return "pcscd is not running (\(error))"
+        }
+    }()
+
+    /// Whether CI demands these tests.
+    public static var required: Bool { ProcessInfo.processInfo.environment["OPENCORENFC_REQUIRE_PCSCD"] == "1" }
+
+    /// Run the live tests: they can, or they must (and will fail saying why).
+    public static var shouldRun: Bool { unavailableReason == nil || required }
+
+    /// The skip message.
+    public static var skipReason: String {
+        "needs pcscd with vsmartcard-vpcd: \(unavailableReason ?? "available") — skipped (.ci/run provides it)"
+    }
+}
+
+/// A virtual tag served to vpcd from a thread of the test process, as `nfc emulate` does:
+/// connects (retrying while vpcd is not there), answers until stopped, reconnects after pcscd
+/// restarts. `removeAfter` makes the card leave at that APDU, as a tag pulled out mid-command.
+public final class LiveCard: Sendable {
+    private let link: VPCDLink
+    private let state: Mutex<(front: EmulatedReaderFront, finished: Bool, removed: Bool)>
+    private let done = DispatchSemaphore(value: 0)
+
+    public init(_ tag: any VirtualTag, slot: LivePCSC.Slot = .second, basicReader: Bool = false, removeAfter: Int? = nil) {
+        link = VPCDLink(endpoint: VPCDEndpoint(port: slot.port))
+        let initial = EmulatedReaderFront(tag: tag, basicReader: basicReader)
+        state = Mutex((initial, false, false))
+        let thread = Thread { [self] in serve(removeAfter: removeAfter) }
+        thread.start()
+    }
+
+    private func serve(removeAfter: Int?) {
+        var front = state.withLock { $0.front }
+        while !link.isStopRequested {
+            do {
+                try link.connect()
+            } catch {
+                usleep(20_000)  // vpcd not listening yet (pcscd starting): try again
+                continue
+            }
+            let ending = link.serve(&front, removeAfter: removeAfter) { current in
+                self.state.withLock { $0.front = current }
+            }
+            if case .cardRemoved = ending {
+                state.withLock { $0.removed = true }
+                break
+            }
+        }
+        let final = front
+        state.withLock { $0.front = final; $0.finished = true }
+        done.signal()
+    }
+
+    /// The tag as the card holds it now.
+    public var tag: any VirtualTag { state.withLock { $0.front.tag } }
+    /// Whether the card left by `removeAfter`.
+    public var wasRemoved: Bool { state.withLock { $0.removed } }
+
+    /// Takes the card away and waits for its thread to end.
+    public func stop() {
+        link.stop()
+        if !state.withLock({ $0.finished }) { done.wait() }
+    }
+}
