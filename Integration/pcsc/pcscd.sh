@@ -13,7 +13,8 @@ start() {
         echo "pcscd is already running (pid $(pgrep -x pcscd | head -1)); using it" >&2
         return 0
     fi
-    pcscd -f >"${PCSCD_LOG:-/tmp/opencorenfc-pcscd.log}" 2>&1 &
+    # A session of its own: pcscd outlives whatever process asked for the (re)start.
+    setsid pcscd -f >"${PCSCD_LOG:-/tmp/opencorenfc-pcscd.log}" 2>&1 &
     echo $! >"$pidfile"
     "$python" "$here/wait_reader.py" --readers 20
 }

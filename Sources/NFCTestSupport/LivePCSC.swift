@@ -98,3 +98,27 @@ public final class LiveCard: Sendable {
         if !state.withLock({ $0.finished }) { done.wait() }
     }
 }
+
+extension LivePCSC {
+    /// Runs a command (no shell) and returns its exit status; the child starts with default
+    /// signal dispositions and an empty signal mask, so a daemon it starts behaves as from a shell.
+    public static func run(_ path: String, _ arguments: [String]) -> Int32 {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        var defaults = sigset_t()
+        sigfillset(&defaults)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid = pid_t()
+        guard posix_spawn(&pid, path, nil, &attributes, argv, environ) == 0 else { return -1 }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        return (status >> 8) & 0xFF
+    }
+}

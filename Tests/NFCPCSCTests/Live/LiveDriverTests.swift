@@ -149,12 +149,7 @@ struct LiveDriverTests {
             Issue.record("no arrival")
             return
         }
-        let restart = Process()
-        restart.executableURL = URL(fileURLWithPath: control)
-        restart.arguments = ["restart"]
-        try restart.run()
-        restart.waitUntilExit()
-        #expect(restart.terminationStatus == 0)
+        #expect(LivePCSC.run(control, ["restart"]) == 0)
         // The card reconnects to the new pcscd; the monitor reconnects too and sees it again.
         guard case .targetArrived(let again)? = await Self.next(&events, Self.arrived) else {
             Issue.record("no arrival after the restart")
