@@ -55,7 +55,7 @@ stop
 echo
 echo "Commands to read the NDEF message over PC/SC (nfc read --stats):"
 for kind in ntag213 ntag216 ultralight type4 slix2 iso15693-2k felica-lite-s felica; do
-    "$bin/nfc" tag new "$kind" -o "$work/$kind.json" >/dev/null
+    "$bin/nfc" tag new "$kind" -o "$work/$kind.json" --force >/dev/null
     "$bin/nfc" write --reader "sim:$work/$kind.json" --uri "https://example.org/$(printf 'x%.0s' $(seq 1 100))" >/dev/null
     for mode in transparent basic; do
         [[ $mode == basic && $kind == felica* ]] && continue
