@@ -34,7 +34,7 @@ let package = Package(
         // Row 3 (the simulator must not import NFCTags: it is an independent reading of the specs)
         .target(name: "NFCSimulator", dependencies: ["NFCTransport", "NFCBytes"]),
         // Row 3 (loads libpcsclite / PCSC.framework at run time: nothing to link)
-        .target(name: "NFCPCSC", dependencies: ["NFCTransport"]),
+        .target(name: "NFCPCSC", dependencies: ["NFCTransport", "NFCBytes"]),
         // Row 4
         .target(name: "OpenCoreNFC", dependencies: ["NDEF", "NFCBytes", "ISO7816", "NFCTransport", "NFCTags", "NFCSimulator", "NFCPCSC"]),
         // Row 5
@@ -55,7 +55,7 @@ let package = Package(
         .testTarget(name: "NFCBytesTests", dependencies: ["NFCBytes", "NFCTestSupport"]),
         .testTarget(name: "NDEFTests", dependencies: ["NDEF", "NFCBytes", "NFCTestSupport"]),
         .testTarget(name: "OpenCoreNFCTests", dependencies: ["OpenCoreNFC", "NDEF", "NFCSimulator", "NFCTransport", "NFCPCSC", "NFCTestSupport"]),
-        .testTarget(name: "NFCPCSCTests", dependencies: ["NFCPCSC", "NFCTransport", "NFCSimulator", "NFCTags", "NDEF", "NFCTestSupport"]),
+        .testTarget(name: "NFCPCSCTests", dependencies: ["NFCPCSC", "NFCTransport", "NFCBytes", "NFCSimulator", "NFCTags", "NDEF", "NFCTestSupport"]),
         .testTarget(name: "nfcTests", dependencies: ["NFCTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

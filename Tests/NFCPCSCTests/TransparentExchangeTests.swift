@@ -1,3 +1,4 @@
+import NFCBytes
 import NFCTestSupport
 import NFCTransport
 import Testing
@@ -74,7 +75,7 @@ import Testing
 @Suite struct TargetIdentificationTests {
     /// A reader that answers from a table (APDU hex → answer hex), `6A 81` otherwise.
     static func reader(_ table: [String: String]) -> TargetIdentification {
-        TargetIdentification { apdu in hexBytes(table[apdu.map { String(format2: $0) }.joined()] ?? "6a81") }
+        TargetIdentification { apdu in hexBytes(table[Hex.encode(apdu)] ?? "6a81") }
     }
 
     @Test func ultralightFamilyStorageTag() throws {

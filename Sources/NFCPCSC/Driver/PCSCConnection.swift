@@ -1,3 +1,4 @@
+import NFCBytes
 import NFCTransport
 import Synchronization
 
@@ -94,7 +95,7 @@ final class PCSCConnection: TagConnection {
         case .noResponse:
             throw TransportError(.timeout, "the tag did not answer within \(timeout)")
         case .readerError(let status, let sw):
-            throw TransportError(.transmission, "the reader reports error \(String(format2: status)) (\(String(sw, radix: 16))) for the exchange")
+            throw TransportError(.transmission, "the reader reports error \(Hex.encode([status])) (\(String(sw, radix: 16))) for the exchange")
         }
     }
 

@@ -92,7 +92,9 @@ public final class PCSCDriver: ReaderDriver {
 
     /// Identifies the card in `reader`, reusing the handle while the same card stays.
     func identify(reader: String, atr: [UInt8], eventCounter: UInt32, context: PCSCContext) throws(TransportError) -> Entry {
-        if let known = state.withLock({ $0.entries.values.first { $0.reader == reader && $0.atr == atr && $0.eventCounter == eventCounter } }) {
+        // pcsc-lite counts card events per reader; where the count is not kept (0), another tag
+        // with the same ATR could have replaced this one, so it is identified again.
+        if eventCounter != 0, let known = state.withLock({ $0.entries.values.first { $0.reader == reader && $0.atr == atr && $0.eventCounter == eventCounter } }) {
             return known
         }
         let card = try context.connect(reader: reader)
@@ -142,7 +144,7 @@ public final class PCSCDriver: ReaderDriver {
 
     public func events(matching mask: TechnologyMask) async -> AsyncStream<ReaderEvent> {
         let (stream, continuation) = AsyncStream<ReaderEvent>.makeStream(bufferingPolicy: .unbounded)
-        let monitor = PCSCEventMonitor(driver: self, mask: mask) { event in continuation.yield(event) }
+        let monitor = PCSCEventMonitor(driver: self, mask: mask, emit: { event in continuation.yield(event) }, finish: { continuation.finish() })
         continuation.onTermination = { _ in monitor.stop() }
         monitor.start()
         return stream

@@ -18,12 +18,15 @@ final class PCSCEventMonitor: Sendable {
     private let driver: PCSCDriver
     private let mask: TechnologyMask
     private let emit: @Sendable (ReaderEvent) -> Void
+    private let finish: @Sendable () -> Void
     private let running = Mutex<(stopped: Bool, context: PCSCContext?)>((false, nil))
 
-    init(driver: PCSCDriver, mask: TechnologyMask, emit: @escaping @Sendable (ReaderEvent) -> Void) {
+    /// `finish` runs when the monitor ends: stopped, or no PC/SC library on this machine.
+    init(driver: PCSCDriver, mask: TechnologyMask, emit: @escaping @Sendable (ReaderEvent) -> Void, finish: @escaping @Sendable () -> Void) {
         self.driver = driver
         self.mask = mask
         self.emit = emit
+        self.finish = finish
     }
 
     func start() {
@@ -43,6 +46,7 @@ final class PCSCEventMonitor: Sendable {
     private var stopped: Bool { running.withLock { $0.stopped } }
 
     private func run() {
+        defer { finish() }
         guard case .success(let library) = PCSCLibrary.shared else { return }
         var present: [String: (counter: UInt32, target: TargetInfo?)] = [:]
         var lastState: [String: UInt32] = [:]

@@ -1,3 +1,4 @@
+import NFCBytes
 import NFCTransport
 
 /// Native READ and WRITE frames carried as PC/SC READ BINARY / UPDATE BINARY, for readers
@@ -17,7 +18,7 @@ enum PseudoAPDUTranslation {
 
     static func plan(_ frame: [UInt8], technology: Technology) throws(TransportError) -> Plan {
         func unsupported() -> TransportError {
-            TransportError(.unsupportedCommand, "this reader only carries READ and WRITE (PC/SC pseudo-APDUs), not \(frame.first.map { String(format2: $0) } ?? "an empty frame")")
+            TransportError(.unsupportedCommand, "this reader only carries READ and WRITE (PC/SC pseudo-APDUs), not \(frame.first.map { Hex.encode([$0]) } ?? "an empty frame")")
         }
         switch technology {
         case .iso14443A, .iso14443B:

@@ -1,3 +1,4 @@
+import NFCBytes
 import NFCTransport
 
 /// What a contactless reader's ATR says about the tag (PC/SC Part 3 §3.1.3.2.3).
@@ -32,7 +33,7 @@ public enum ContactlessATR: Sendable, Hashable {
     /// The historical bytes of an ATR, checking its structure and TCK.
     public static func historicalBytes(of atr: [UInt8]) throws(TransportError) -> [UInt8] {
         func bad(_ what: String) -> TransportError {
-            TransportError(.protocolViolation, "ATR \(atr.map { String(format2: $0) }.joined()): \(what)")
+            TransportError(.protocolViolation, "ATR \(Hex.encode(atr)): \(what)")
         }
         guard atr.count >= 2 else { throw bad("shorter than TS and T0") }
         guard atr[0] == 0x3B || atr[0] == 0x3F else { throw bad("TS is not 3B or 3F") }
@@ -62,13 +63,5 @@ public enum ContactlessATR: Sendable, Hashable {
             guard check == 0 else { throw bad("TCK does not match") }
         }
         return historical
-    }
-}
-
-extension String {
-    /// Two lowercase hex digits.
-    init(format2 byte: UInt8) {
-        let digits = Array("0123456789abcdef")
-        self = String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
     }
 }

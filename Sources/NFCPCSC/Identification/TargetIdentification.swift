@@ -1,3 +1,4 @@
+import NFCBytes
 import NFCTransport
 
 /// Works out a `TargetInfo` for the card in a reader from its ATR and a few pseudo-APDUs.
@@ -104,7 +105,7 @@ enum PCSCTagKind: Hashable {
             case 0x09...0x0C: self = .iso15693
             case 0x11: self = .felica
             default:
-                throw TransportError(.unsupportedCommand, "unknown PC/SC Part 3 standard \(String(format2: standard)) in the ATR")
+                throw TransportError(.unsupportedCommand, "unknown PC/SC Part 3 standard \(Hex.encode([standard])) in the ATR")
             }
         }
     }

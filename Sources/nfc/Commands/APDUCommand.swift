@@ -1,4 +1,5 @@
 import ArgumentParser
+import NFCBytes
 import ISO7816
 import NFCTransport
 
@@ -63,17 +64,17 @@ struct APDUCommand: AsyncParsableCommand {
         if json {
             var fields: [(String, JSONValue)] = [("responses", .array(zip(commands, responses).map { command, response in
                 .object([
-                    ("command", .string(command.bytes.map(hex2).joined())),
-                    ("data", .string(response.data.map(hex2).joined())),
-                    ("sw", .string(response.statusWord.bytes.map(hex2).joined())),
+                    ("command", .string(Hex.encode(command.bytes))),
+                    ("data", .string(Hex.encode(response.data))),
+                    ("sw", .string(Hex.encode(response.statusWord.bytes))),
                 ])
             }))]
             if readerOptions.stats { fields.append(("stats", StatisticsText.json(stats))) }
             Output.line(JSONValue.object(fields).serialized(pretty: true))
         } else {
             for response in responses {
-                let sw = response.statusWord.bytes.map(hex2).joined()
-                Output.line(response.data.isEmpty ? sw : response.data.map(hex2).joined() + " " + sw)
+                let sw = Hex.encode(response.statusWord.bytes)
+                Output.line(response.data.isEmpty ? sw : Hex.encode(response.data) + " " + sw)
             }
         }
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import NFCBytes
 import NFCPCSC
 import NFCTransport
 
@@ -26,22 +27,16 @@ struct ReadersCommand: AsyncParsableCommand {
             for reader in pcsc {
                 entries.append(.object([
                     ("name", .string(reader.name)), ("kind", .string("pcsc")), ("tagPresent", .bool(reader.tagPresent)),
-                    ("atr", reader.tagPresent ? .string(reader.atr.map { hex2($0) }.joined()) : .null),
+                    ("atr", reader.tagPresent ? .string(Hex.encode(reader.atr)) : .null),
                 ]))
             }
             Output.line(JSONValue.array(entries).serialized(pretty: true))
         } else {
             Output.line("sim\tsimulated field with a persistent virtual tag (\(image))")
             for reader in pcsc {
-                Output.line("\(reader.name)\tPC/SC, \(reader.tagPresent ? "tag present (ATR \(reader.atr.map { hex2($0) }.joined()))" : "no tag")")
+                Output.line("\(reader.name)\tPC/SC, \(reader.tagPresent ? "tag present (ATR \(Hex.encode(reader.atr)))" : "no tag")")
             }
         }
         if let problem { Output.error("PC/SC: \(problem)") }
     }
-}
-
-/// Two lowercase hex digits.
-func hex2(_ byte: UInt8) -> String {
-    let digits = Array("0123456789abcdef")
-    return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
 }
