@@ -130,8 +130,7 @@ final class PCSCConnection: TagConnection {
         let status = card.reconnect(reset: true)
         guard status == .success else { throw status.transportError("reactivate the tag on \(card.reader)") }
         if mode == .transparentSession {
-            let (data, sw) = try PseudoAPDU.split(transmit(PseudoAPDU.startTransparentSession), doing: "restart the transparent session")
-            _ = data
+            let (_, sw) = try PseudoAPDU.split(transmit(PseudoAPDU.startTransparentSession), doing: "restart the transparent session")
             guard sw == 0x9000 else { throw TransportError(.transmission, "the reader refused to restart the transparent session") }
         }
     }

@@ -20,6 +20,6 @@ enum CLIReaders {
         if options.removeAfter != nil {
             throw CLIError("--remove-after works on simulated readers only (use nfc emulate --remove-after for a PC/SC card)")
         }
-        return try PCSCReader(options.reader)
+        return PCSCReader(options.reader)
     }
 }

@@ -7,7 +7,7 @@ struct PCSCReader: CLIReader {
     let driver: PCSCDriver
     let meter = AirTimeMeter()
 
-    init(_ name: String) throws {
+    init(_ name: String) {
         if name == "pcsc" {
             driver = PCSCDriver()
         } else if name.hasPrefix("pcsc:") {
