@@ -60,6 +60,10 @@ public final class LoopbackVPCD {
     public func accept() throws {
         let fd = posixAccept(listener)
         guard fd >= 0 else { throw Failure(description: "accept: \(errno)") }
+        // A card that never answers fails the test after 30 s instead of hanging the run
+        // (a blocking read cannot be cancelled by the test's time limit).
+        var limit = timeval(tv_sec: 30, tv_usec: 0)
+        _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         connection = fd
     }
 

@@ -99,6 +99,13 @@ final class SignalStop {
 
     init(link: VPCDLink) {
         let queue = DispatchQueue(label: "nfc.emulate.signals")
+        // A parent may have started us with these signals blocked (Foundation's Process does
+        // from a dispatch thread): unblock them, or Ctrl-C and SIGTERM would never arrive.
+        var wanted = sigset_t()
+        sigemptyset(&wanted)
+        sigaddset(&wanted, SIGINT)
+        sigaddset(&wanted, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &wanted, nil)
         sources = [SIGINT, SIGTERM].map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
