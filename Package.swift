@@ -15,11 +15,16 @@ let package = Package(
         .library(name: "NFCSimulator", targets: ["NFCSimulator"]),
         .library(name: "NFCTags", targets: ["NFCTags"]),
         .library(name: "NFCPCSC", targets: ["NFCPCSC"]),
+        .library(name: "NFCCBOR", targets: ["NFCCBOR"]),
+        .library(name: "NFCOATH", targets: ["NFCOATH"]),
+        .library(name: "NFCFIDO", targets: ["NFCFIDO"]),
+        .library(name: "NFCPIV", targets: ["NFCPIV"]),
         .executable(name: "nfc", targets: ["nfc"]),
         .executable(name: "nfc-bench", targets: ["nfc-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.0.0"),
     ],
     targets: [
         // Row 0
@@ -27,12 +32,25 @@ let package = Package(
         // Row 1
         .target(name: "NDEF", dependencies: ["NFCBytes"]),
         .target(name: "ISO7816"),
+        // Row 1 (RFC 8949 CBOR, canonical CTAP2 form; shared by the FIDO client and the emulated authenticator)
+        .target(name: "NFCCBOR"),
         // Row 2
         .target(name: "NFCTransport", dependencies: ["NFCBytes"]),
+        // Row 2: applet clients over any APDUTransmitter
+        .target(name: "NFCOATH", dependencies: ["ISO7816", "NFCBytes", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "NFCFIDO", dependencies: [
+            "ISO7816", "NFCBytes", "NFCCBOR",
+            .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
+        ]),
+        .target(name: "NFCPIV", dependencies: ["ISO7816", "NFCBytes", .product(name: "Crypto", package: "swift-crypto")]),
         // Row 3
         .target(name: "NFCTags", dependencies: ["NFCTransport", "ISO7816", "NDEF", "NFCBytes"]),
         // Row 3 (the simulator must not import NFCTags: it is an independent reading of the specs)
-        .target(name: "NFCSimulator", dependencies: ["NFCTransport", "NFCBytes"]),
+        // Emulated OATH/FIDO/PIV applets use swift-crypto and the shared CBOR codec, never the clients.
+        .target(name: "NFCSimulator", dependencies: [
+            "NFCTransport", "NFCBytes", "NFCCBOR",
+            .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
+        ]),
         // Row 3 (loads libpcsclite / PCSC.framework at run time: nothing to link)
         .target(name: "NFCPCSC", dependencies: ["NFCTransport", "NFCBytes"]),
         // Row 4
@@ -42,6 +60,7 @@ let package = Package(
             name: "nfc",
             dependencies: [
                 "OpenCoreNFC", "NDEF", "NFCBytes", "NFCTransport", "NFCSimulator", "NFCTags", "NFCPCSC", "ISO7816",
+                "NFCOATH", "NFCFIDO", "NFCPIV", "NFCCBOR",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -24,6 +24,9 @@ public enum VirtualTagKind: String, Sendable, Hashable, CaseIterable, CustomStri
     case felicaLiteS = "felica-lite-s"
     /// A FeliCa Standard card with two application systems (and an NDEF system unless blank).
     case felica
+    /// A security key: an ISO-DEP card with extended-length APDUs holding the authenticator
+    /// applets of ``SecurityKeyApplets`` (saved as an `iso7816` image).
+    case securityKey = "security-key"
 
     public var description: String { rawValue }
 
@@ -50,6 +53,15 @@ public enum VirtualTagKind: String, Sendable, Hashable, CaseIterable, CustomStri
             let uid = identifier ?? ISO7816Card.defaultUID
             if self == .iso7816 || blank { return ISO7816Card(uid: uid) }
             return try Type4Tag(configuration: Type4Tag.Configuration(uid: uid))
+        case .securityKey:
+            if let identifier, ![4, 7, 10].contains(identifier.count) {
+                throw TagImageError(.invalidValue, field: "uid", "ISO/IEC 14443-3 UIDs have 4, 7 or 10 bytes; got \(Hex.encode(identifier))")
+            }
+            return ISO7816Card(
+                uid: identifier ?? ISO7816Card.defaultUID,
+                configuration: ISO7816Card.Configuration(extendedLength: true),
+                applets: SecurityKeyApplets.make(blank: blank)
+            )
         case .slix2, .iso15693_2k:
             let model: ISO15693Tag.Model = self == .slix2 ? .icodeSLIX2 : .st25dv16k
             guard let identifier else { return blank ? ISO15693Tag.blank(model) : ISO15693Tag.formatted(model) }

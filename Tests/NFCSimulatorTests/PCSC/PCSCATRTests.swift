@@ -15,6 +15,7 @@ struct PCSCATRTests {
         // The NTAG 424 DNA ATS's single historical byte 80.
         (.type4, "3B8180018080"),
         (.iso7816, "3B8180018080"),
+        (.securityKey, "3B8180018080"),
         (.slix2, "3B8F8001804F0CA0000003060B00140000000077"),
         (.iso15693_2k, "3B8F8001804F0CA0000003060B00000000000063"),
         (.felicaLiteS, "3B8F8001804F0CA00000030611003B0000000042"),
