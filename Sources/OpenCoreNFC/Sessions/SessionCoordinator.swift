@@ -28,6 +28,11 @@ final class SessionCoordinator: @unchecked Sendable {
         session?.end(with: NFCReaderError(.readerSessionInvalidationErrorSessionTerminatedUnexpectedly, reason: "the environment was reset"))
     }
 
+    /// Whether a session holds the reader now.
+    var hasActiveSession: Bool {
+        lock.withLock { active != nil && activeSession != nil }
+    }
+
     /// Releases the reader if this session holds it.
     func release(_ session: AnyObject) {
         lock.withLock {
