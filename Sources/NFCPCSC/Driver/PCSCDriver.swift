@@ -9,7 +9,12 @@ import Synchronization
 public final class PCSCDriver: ReaderDriver {
     /// Readers whose name contains this (case-insensitive); `nil` for all.
     public let readerFilter: String?
-    public var name: String { readerFilter.map { "pcsc:\($0)" } ?? "pcsc" }
+    /// Whether ``readerFilter`` is one reader's whole name (``init(reader:)``).
+    public let matchesExactly: Bool
+    public var name: String {
+        if matchesExactly, let readerFilter { return readerFilter }
+        return readerFilter.map { "pcsc:\($0)" } ?? "pcsc"
+    }
 
     struct Entry: Hashable {
         var reader: String
@@ -23,6 +28,14 @@ public final class PCSCDriver: ReaderDriver {
 
     public init(readerFilter: String? = nil) {
         self.readerFilter = readerFilter.flatMap { $0.isEmpty ? nil : $0 }
+        self.matchesExactly = false
+    }
+
+    /// A driver for exactly one reader, by its full PC/SC name (a monitor per reader keeps
+    /// readers independent: one reader's slow tag never delays another's).
+    public init(reader: String) {
+        self.readerFilter = reader
+        self.matchesExactly = true
     }
 
     /// Whether the PC/SC library can be loaded on this machine (pcscd may still be down).
@@ -61,6 +74,7 @@ public final class PCSCDriver: ReaderDriver {
 
     func matchesFilter(_ reader: String) -> Bool {
         guard let readerFilter else { return true }
+        if matchesExactly { return reader == readerFilter }
         return reader.lowercased().contains(readerFilter.lowercased())
     }
 

@@ -34,7 +34,7 @@ final class PCSCEmulation {
     /// Runs until stopped or the card is removed; the image is up to date when it returns.
     /// - Throws: ``CLIError`` when vpcd's host does not resolve or the image cannot be saved.
     func run() throws {
-        let signals = SignalStop(link: link)
+        let signals = SignalStop { [link] in link.stop() }
         defer { signals.cancel() }
         var waiting = false
         var reconnecting = false
@@ -90,32 +90,5 @@ final class PCSCEmulation {
     private func finish() throws {
         if unsaved { save(front.tag) }
         if unsaved, let saveError { throw CLIError("cannot save the tag image: \(saveError)") }
-    }
-}
-
-/// SIGINT and SIGTERM stop the link instead of killing the process, so the emulation ends cleanly.
-final class SignalStop {
-    private let sources: [any DispatchSourceSignal]
-
-    init(link: VPCDLink) {
-        let queue = DispatchQueue(label: "nfc.emulate.signals")
-        // A parent may have started us with these signals blocked (Foundation's Process does
-        // from a dispatch thread): unblock them, or Ctrl-C and SIGTERM would never arrive.
-        var wanted = sigset_t()
-        sigemptyset(&wanted)
-        sigaddset(&wanted, SIGINT)
-        sigaddset(&wanted, SIGTERM)
-        pthread_sigmask(SIG_UNBLOCK, &wanted, nil)
-        sources = [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler { link.stop() }
-            source.resume()
-            return source
-        }
-    }
-
-    func cancel() {
-        for source in sources { source.cancel() }
     }
 }

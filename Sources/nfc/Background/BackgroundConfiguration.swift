@@ -1,0 +1,115 @@
+import Foundation
+import OpenCoreNFC
+
+/// The apps, association files and handlers `nfc dispatch` and `nfc watch` use (docs/background.md):
+///
+/// ```json
+/// {"apps": [{"appID": "ABCDE12345.com.example.shop",
+///            "associatedDomains": ["applinks:shop.example.com"],
+///            "handler": ["/usr/local/bin/open-shop", "--url", "{url}"]}],
+///  "associations": {"shop.example.com": {"applinks": {"details": […]}},
+///                   "news.example": "news-aasa.json"},
+///  "handlers": {"safari": ["xdg-open"], "mail": ["thunderbird", "-compose"]}}
+/// ```
+/// An association is the file's JSON inline or a path (relative to the configuration file).
+/// A handler is an argument vector run without a shell: `{url}` arguments are replaced by the
+/// URL, and without one the URL is appended as the last argument.
+struct BackgroundConfiguration: Sendable {
+    var reader: NFCBackgroundTagReader
+    /// The command for each app (by app ID) or system app (by ``NFCSystemApp`` raw value).
+    var handlers: [String: [String]]
+
+    static let empty = BackgroundConfiguration(reader: NFCBackgroundTagReader(), handlers: [:])
+
+    /// The handler for a target, if one is configured.
+    func handler(for target: NFCBackgroundTarget) -> [String]? {
+        switch target {
+        case .app(let appID): handlers["app:" + appID]
+        case .system(let app): handlers[app.rawValue]
+        }
+    }
+
+    /// Loads a configuration file.
+    /// - Throws: ``CLIError`` naming the file and the key path of what is wrong.
+    static func load(_ path: String) throws -> BackgroundConfiguration {
+        let data = try Data(Input.readFile(path))
+        do {
+            return try parse(data, relativeTo: URL(fileURLWithPath: path).deletingLastPathComponent())
+        } catch let error as ConfigurationError {
+            throw CLIError("\(path): \(error.description)")
+        }
+    }
+
+    struct ConfigurationError: Error, CustomStringConvertible {
+        let description: String
+        init(_ path: String, _ reason: String) { description = path.isEmpty ? reason : "\(path): \(reason)" }
+    }
+
+    static func parse(_ data: Data, relativeTo directory: URL) throws -> BackgroundConfiguration {
+        guard let root = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+            throw ConfigurationError("", "not a JSON object")
+        }
+        let known: Set<String> = ["apps", "associations", "handlers"]
+        if let unknown = root.keys.sorted().first(where: { !known.contains($0) }) {
+            throw ConfigurationError(unknown, "unknown key (expected apps, associations, handlers)")
+        }
+        var apps: [NFCBackgroundApp] = []
+        var handlers: [String: [String]] = [:]
+        guard let appList = (root["apps"] ?? [Any]()) as? [Any] else { throw ConfigurationError("apps", "expected an array") }
+        for (index, item) in appList.enumerated() {
+            let path = "apps[\(index)]"
+            guard let app = item as? [String: Any] else { throw ConfigurationError(path, "expected an object") }
+            guard let appID = app["appID"] as? String, !appID.isEmpty else {
+                throw ConfigurationError("\(path).appID", "expected a TEAMID.bundle.identifier string")
+            }
+            guard let domains = (app["associatedDomains"] ?? [String]()) as? [String] else {
+                throw ConfigurationError("\(path).associatedDomains", "expected an array of strings")
+            }
+            for (position, domain) in domains.enumerated() where domain.hasPrefix("applinks:") && AssociatedDomain(entitlement: domain) == nil {
+                throw ConfigurationError("\(path).associatedDomains[\(position)]", "\"\(domain)\" is not a valid applinks: entry")
+            }
+            apps.append(NFCBackgroundApp(appID: appID, associatedDomains: domains))
+            if let handler = app["handler"] {
+                handlers["app:" + appID] = try command(handler, at: "\(path).handler")
+            }
+        }
+        guard let associationTable = (root["associations"] ?? [String: Any]()) as? [String: Any] else {
+            throw ConfigurationError("associations", "expected an object of domain → file")
+        }
+        var associations: [String: AppSiteAssociation] = [:]
+        for (domain, value) in associationTable {
+            let path = "associations.\(domain)"
+            do {
+                if let file = value as? String {
+                    let url = file.hasPrefix("/") ? URL(fileURLWithPath: file) : directory.appendingPathComponent(file)
+                    guard let bytes = FileManager.default.contents(atPath: url.path) else {
+                        throw ConfigurationError(path, "cannot read \(url.path)")
+                    }
+                    associations[domain] = try AppSiteAssociation(json: bytes)
+                } else {
+                    associations[domain] = try AppSiteAssociation(jsonObject: value)
+                }
+            } catch let error as AppSiteAssociationError {
+                throw ConfigurationError(path, error.description)
+            }
+        }
+        guard let handlerTable = (root["handlers"] ?? [String: Any]()) as? [String: Any] else {
+            throw ConfigurationError("handlers", "expected an object of system app → command")
+        }
+        for (name, value) in handlerTable {
+            guard NFCSystemApp(rawValue: name) != nil else {
+                let names = NFCSystemApp.allCases.map(\.rawValue).joined(separator: ", ")
+                throw ConfigurationError("handlers.\(name)", "unknown system app (one of \(names); app handlers go in apps[].handler)")
+            }
+            handlers[name] = try command(value, at: "handlers.\(name)")
+        }
+        return BackgroundConfiguration(reader: NFCBackgroundTagReader(apps: apps, associations: associations), handlers: handlers)
+    }
+
+    private static func command(_ value: Any, at path: String) throws -> [String] {
+        guard let argv = value as? [String], let program = argv.first, !program.isEmpty else {
+            throw ConfigurationError(path, "expected a non-empty array of strings: the program and its arguments")
+        }
+        return argv
+    }
+}

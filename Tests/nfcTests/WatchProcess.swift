@@ -1,0 +1,75 @@
+import Foundation
+
+/// A running `nfc watch` whose standard output is read line by line as it comes.
+final class WatchProcess: @unchecked Sendable {
+    let process = Process()
+    private let condition = NSCondition()
+    private var lines: [String] = []
+    private var partial = Data()
+    private var ended = false
+    private let errors = Pipe()
+
+    init(_ arguments: [String]) throws {
+        guard let executable = NFCTool.executable else {
+            throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "nfc executable not built next to the tests"])
+        }
+        process.executableURL = executable
+        process.arguments = ["watch"] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        output.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            self?.receive(handle.availableData)
+        }
+        try process.run()
+    }
+
+    private func receive(_ data: Data) {
+        condition.lock()
+        defer { condition.unlock(); condition.broadcast() }
+        if data.isEmpty {
+            ended = true
+            return
+        }
+        partial.append(data)
+        while let newline = partial.firstIndex(of: 0x0A) {
+            lines.append(String(decoding: partial[partial.startIndex..<newline], as: UTF8.self))
+            partial.removeSubrange(partial.startIndex...newline)
+        }
+    }
+
+    /// The next event as a JSON object, waiting up to `seconds` (a deadline on a condition, not a sleep).
+    func next(within seconds: Double = 20) -> [String: Any]? {
+        let deadline = Date().addingTimeInterval(seconds)
+        condition.lock()
+        defer { condition.unlock() }
+        while lines.isEmpty && !ended {
+            if !condition.wait(until: deadline) { return nil }
+        }
+        guard !lines.isEmpty else { return nil }
+        let line = lines.removeFirst()
+        return (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] ?? ["unparsed": line]
+    }
+
+    /// The next event of a kind, skipping others (returned in `skipped`).
+    func next(_ event: String, within seconds: Double = 20, skipped: inout [[String: Any]]) -> [String: Any]? {
+        while let item = next(within: seconds) {
+            if item["event"] as? String == event { return item }
+            skipped.append(item)
+        }
+        return nil
+    }
+
+    /// Ctrl-C, then the exit status and what was left on standard error.
+    func interrupt() -> (status: Int32, stderr: String) {
+        if process.isRunning { process.interrupt() }
+        process.waitUntilExit()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return (process.terminationStatus, stderr)
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+    }
+}
