@@ -10,8 +10,16 @@ python=${PYTHON:-/usr/bin/python3}
 
 start() {
     if pgrep -x pcscd >/dev/null; then
-        echo "pcscd is already running (pid $(pgrep -x pcscd | head -1)); using it" >&2
-        return 0
+        # A pcscd started before install-readers.sh does not know the extra readers: replace it.
+        if [[ -f /etc/reader.conf.d/vpcd-opencorenfc ]] \
+            && ! "$python" "$here/wait_reader.py" --readers 5 | grep -qx "Virtual PCD B 00 00"; then
+            echo "pcscd (pid $(pgrep -x pcscd | head -1)) runs without the extra vpcd readers; restarting it" >&2
+            pkill -x pcscd || true
+            for _ in $(seq 1 100); do pgrep -x pcscd >/dev/null || break; sleep 0.05; done
+        else
+            echo "pcscd is already running (pid $(pgrep -x pcscd | head -1)); using it" >&2
+            return 0
+        fi
     fi
     # A session of its own: pcscd outlives whatever process asked for the (re)start.
     setsid pcscd -f >"${PCSCD_LOG:-/tmp/opencorenfc-pcscd.log}" 2>&1 &

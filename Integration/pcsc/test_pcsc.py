@@ -19,6 +19,7 @@ import time
 
 import ndef
 import pyscard_ndef
+import watch_checks
 from wait_reader import wait_for_card, wait_for_readers
 
 NFC = os.environ.get("NFC", ".build/debug/nfc")
@@ -239,7 +240,7 @@ def test_pcscd_restart():
 def main():
     started = time.monotonic()
     wait_for_readers(15)
-    only = sys.argv[1:]  # test groups to run (roundtrip, basic, format, felica, removal, vicc, restart); all by default
+    only = sys.argv[1:]  # test groups to run (roundtrip, basic, format, felica, removal, vicc, restart, watch); all by default
     selected = lambda group: not only or group in only
     for kind in ["ntag213", "ntag216", "ultralight", "type4", "slix2", "iso15693-2k", "felica-lite-s", "felica"]:
         if not selected("roundtrip"):
@@ -262,6 +263,8 @@ def main():
         test_vicc()
     if selected("restart"):
         test_pcscd_restart()
+    if selected("watch"):
+        watch_checks.run(NFC, new_image, check, WORK, control=os.environ.get("PCSCD_CONTROL"))
     print("\n%d passed, %d failed in %.1f s" % (passed, len(failures), time.monotonic() - started))
     shutil.rmtree(WORK, ignore_errors=True)
     return 1 if failures else 0
