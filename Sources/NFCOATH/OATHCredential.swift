@@ -71,6 +71,11 @@ public struct OATHCalculation: Sendable, Hashable {
     /// `nil` for HOTP credentials and credentials that need touch (the applet computes those
     /// only with CALCULATE).
     public var code: OATHCode?
+
+    public init(credential: OATHCredential, code: OATHCode?) {
+        self.credential = credential
+        self.code = code
+    }
 }
 
 /// Dynamic truncation and code formatting (RFC 4226 §5.3).
