@@ -61,6 +61,8 @@ enum OATHCLI {
                 throw CLIError("the tag has no OATH application (SELECT A0000005272101 failed)")
             case .status(.authenticationRequired, _, let operation):
                 throw CLIError("\(operation): the OATH application is protected by an access code; give --password")
+            case .accessCodeRequired:
+                throw CLIError("the OATH application is protected by an access code; give --password")
             default:
                 throw CLIError(error.description)
             }
