@@ -124,6 +124,43 @@ class LoopbackConnection(SmartCardConnection):
 _loopback = {}
 
 
+class _KeptOpen(SmartCardConnection):
+    """The loopback connection for code that closes what it opens (ykman)."""
+
+    def __init__(self, connection):
+        self._connection = connection
+
+    @property
+    def transport(self):
+        return self._connection.transport
+
+    def send_and_receive(self, apdu):
+        return self._connection.send_and_receive(apdu)
+
+    def close(self):
+        pass
+
+
+def ykman_loopback(*args):
+    """Runs the ykman command line in this process with its PC/SC reader list replaced by one
+    reader whose connection is the loopback one. Returns (exit code, output)."""
+    import ykman.pcsc as pcsc
+    from click.testing import CliRunner
+    from ykman._cli.__main__ import cli
+
+    class Reader:
+        name = "OpenCoreNFC loopback"
+
+    saved = (pcsc.list_readers, pcsc.ScardYubiKeyDevice._open_smartcard_connection)
+    pcsc.list_readers = lambda: [Reader()]
+    pcsc.ScardYubiKeyDevice._open_smartcard_connection = lambda self, retry=True: _KeptOpen(_loopback["connection"])
+    try:
+        result = CliRunner().invoke(cli, ["--reader", Reader.name, *args], catch_exceptions=True)
+        return result.exit_code, result.output + (repr(result.exception) if result.exception and result.exit_code else "")
+    finally:
+        pcsc.list_readers, pcsc.ScardYubiKeyDevice._open_smartcard_connection = saved
+
+
 @contextlib.contextmanager
 def emulated(image):
     """`nfc emulate` of IMAGE until the block ends (the image is saved when it stops)."""
@@ -158,7 +195,10 @@ def emulated(image):
             _, counter = wait_for_card(READER, True, 15)
         except TimeoutError:
             process.kill()
-            raise RuntimeError("nfc emulate: the card never appeared in %s; emulator said: %s"
+            raise RuntimeError("nfc emulate: the card never appeared in %s; emulator said: %s. "
+                               "If pcscd never accepts the emulator's connection: vpcd keeps one context per "
+                               "slot number for all its devices (ctx[Lun & 0xffff]), so with several vpcd "
+                               "devices in one pcscd only the last device's ports are served (docs/oath.md)."
                                % (READER, process.communicate()[1].strip()))
         yield process
     finally:
@@ -283,14 +323,18 @@ def test_access_code(image):
             check("nfc oath code --password over PC/SC equals oathtool",
                   ours.returncode == 0 and ours.stdout.split()[-1:] == [oathtool_totp(SEED_SHA1, 1234567890, 8)],
                   ours.stdout + ours.stderr)
-            # ykman's command line identifies the device first (management application, device
-            # information): our card claims no YubiKey identity, so it is refused (docs/oath.md).
-            ykman = subprocess.run([sys.executable, "-m", "ykman", "--reader", READER, "oath", "accounts", "list"],
-                                   capture_output=True, text=True, timeout=60)
+            # ykman's command line identifies the device first: no management application
+            # answers, so it scans for applications, finds OATH and goes on (no serial, a
+            # guessed firmware version) — our card claims no YubiKey identity (docs/oath.md).
+            ykman = subprocess.run([sys.executable, "-m", "ykman", "--reader", READER, "oath", "accounts", "list",
+                                    "--password", password], capture_output=True, text=True, timeout=60)
             said = (ykman.stdout + ykman.stderr).strip()
-            check("ykman's CLI does not take our card for a YubiKey (no fake device information)",
-                  ykman.returncode != 0, said[-300:])
-            print("      ykman said: %s" % said.splitlines()[-1:], flush=True)
+            check("the ykman command lists our accounts (it identifies the card by its applications)",
+                  ykman.returncode == 0 and "RFC6238:alice@example.com" in ykman.stdout, said[-300:])
+        if TRANSPORT_MODE == "loopback":
+            code, said = ykman_loopback("oath", "accounts", "list", "--password", password)
+            check("the ykman command lists our accounts (it identifies the card by its applications)",
+                  code == 0 and "RFC6238:alice@example.com" in said, said[-300:])
     if TRANSPORT_MODE == "loopback":
         ours = nfc("oath", "code", "RFC6238:alice@example.com", "--time", "1234567890", "--reader", "sim:" + image, "--password", password)
         check("nfc oath code --password on the saved image equals oathtool",
