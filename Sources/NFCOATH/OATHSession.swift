@@ -69,17 +69,21 @@ public actor OATHSession {
     /// answer to a challenge of ours, so each side proves it holds the key.
     /// - Throws: ``OATHError`` `.status(.wrongSyntax, …)` for a wrong key;
     ///   `.cardAuthenticationFailed` when the applet's answer does not verify.
+    ///
+    /// The applet's challenge serves one attempt: when it was spent (a VALIDATE before), the
+    /// applet is selected again for a fresh one.
     public func validate(key: [UInt8]) async throws {
+        if selection.challenge == nil && selection.hasAccessCode { try await reselect() }
         guard let cardChallenge = selection.challenge else {
             throw OATHError.status(.noSuchObject, StatusWord(rawValue: 0x6984), .validate)
         }
+        selection.challenge = nil
         let algorithm = selection.algorithm
         let ourChallenge = Self.randomBytes(8)
         var response = algorithm.hmac(key: key, message: cardChallenge)
         defer { for i in response.indices { response[i] = 0 } }
         let data = OATHTLV.encode(OATHTag.response, response) + OATHTLV.encode(OATHTag.challenge, ourChallenge)
         let answer = try await command(.validate, ins: 0xA3, data: data)
-        selection.challenge = nil
         let objects = try OATHTLV.parse(answer, operation: .validate)
         let cardResponse = try objects.require(OATHTag.response, "response", operation: .validate, responseLength: answer.count)
         let expected = algorithm.hmac(key: key, message: ourChallenge)

@@ -75,11 +75,18 @@ public struct OATHSelection: Sendable, Hashable {
     public var version: OATHVersion
     /// Tag `71`: the applet's name, which is also the salt of the access key derivation.
     public var salt: [UInt8]
-    /// Tag `74`: present when an access code is set; VALIDATE answers it.
+    /// Tag `74`: present when an access code is set, until VALIDATE spends it.
     public var challenge: [UInt8]?
     /// Tag `7B`: the access key's algorithm (SHA-1 when absent).
     public var algorithm: OATHAlgorithm
+    /// Whether an access code protects the applet (SELECT sent a challenge).
+    public var hasAccessCode: Bool
 
-    /// Whether an access code protects the applet.
-    public var hasAccessCode: Bool { challenge != nil }
+    public init(version: OATHVersion, salt: [UInt8], challenge: [UInt8]?, algorithm: OATHAlgorithm) {
+        self.version = version
+        self.salt = salt
+        self.challenge = challenge
+        self.algorithm = algorithm
+        self.hasAccessCode = challenge != nil
+    }
 }

@@ -130,8 +130,9 @@ extension SessionTests {
             #expect(selection.hasAccessCode && selection.challenge?.count == 8)
             await #expect(throws: OATHError.status(.authenticationRequired, StatusWord(rawValue: 0x6982), .list)) { _ = try await oath.list() }
             await #expect(throws: OATHError.status(.wrongSyntax, StatusWord(rawValue: 0x6A80), .validate)) { try await oath.validate(password: "wrong") }
-            try await oath.reselect()
+            // The spent challenge is renewed by selecting again before the next attempt.
             try await oath.validate(password: "correct horse")
+            #expect(await oath.selection.hasAccessCode)
             #expect(try await oath.calculate(credential, time: 59).value == "287082")
             // Clear it: the next SELECT has no challenge.
             try await oath.clearAccessCode()
