@@ -5,7 +5,7 @@ import ISO7816
 ///
 /// ```swift
 /// let oath = try await OATHSession(transmitter: tag.apduTransmitter)
-/// if oath.selection.hasAccessCode { try await oath.validate(password: "…") }
+/// if await oath.selection.hasAccessCode { try await oath.validate(password: "…") }
 /// let codes = try await oath.calculateAll(time: now)
 /// ```
 ///
