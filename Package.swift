@@ -73,9 +73,10 @@ let package = Package(
         .testTarget(name: "NFCSimulatorTests", dependencies: ["NFCSimulator", "NFCTransport", "NFCBytes", "NFCTestSupport"]),
         .testTarget(name: "NFCBytesTests", dependencies: ["NFCBytes", "NFCTestSupport"]),
         .testTarget(name: "NDEFTests", dependencies: ["NDEF", "NFCBytes", "NFCTestSupport"]),
-        .testTarget(name: "OpenCoreNFCTests", dependencies: ["OpenCoreNFC", "NDEF", "NFCTags", "NFCSimulator", "NFCTransport", "NFCPCSC", "NFCTestSupport"]),
+        .testTarget(name: "OpenCoreNFCTests", dependencies: ["OpenCoreNFC", "NDEF", "NFCTags", "NFCSimulator", "NFCTransport", "NFCPCSC", "NFCTestSupport", "NFCOATH", "ISO7816"]),
         .testTarget(name: "NFCPCSCTests", dependencies: ["NFCPCSC", "NFCTransport", "NFCBytes", "NFCSimulator", "NFCTags", "NDEF", "NFCTestSupport"]),
         .testTarget(name: "nfcTests", dependencies: ["NFCTestSupport"]),
+        .testTarget(name: "NFCOATHTests", dependencies: ["NFCOATH", "ISO7816"]),
     ],
     swiftLanguageModes: [.v6]
 )

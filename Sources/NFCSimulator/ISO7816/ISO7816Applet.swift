@@ -37,11 +37,14 @@ extension ISO7816Applet {
 public enum ISO7816AppletImage: Codable, Sendable, Hashable {
     /// An NFC Forum Type 4 Tag NDEF application.
     case ndef(NDEFApplication.Image)
+    /// A YubiKey OATH applet (holds secrets: see ``OATHApplet/Image``).
+    case oath(OATHApplet.Image)
 
     /// The kind name stored under `applet`.
     public var kind: String {
         switch self {
         case .ndef: "ndef"
+        case .oath: "oath"
         }
     }
 
@@ -50,6 +53,7 @@ public enum ISO7816AppletImage: Codable, Sendable, Hashable {
     public func makeApplet() throws(TagImageError) -> any ISO7816Applet {
         switch self {
         case .ndef(let image): try NDEFApplication(image: image)
+        case .oath(let image): try OATHApplet(image: image)
         }
     }
 
@@ -63,6 +67,8 @@ public enum ISO7816AppletImage: Codable, Sendable, Hashable {
         switch kind {
         case "ndef":
             self = .ndef(try NDEFApplication.Image(from: decoder))
+        case "oath":
+            self = .oath(try OATHApplet.Image(from: decoder))
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .applet, in: container, debugDescription: "unknown applet kind \(kind)"
@@ -75,6 +81,7 @@ public enum ISO7816AppletImage: Codable, Sendable, Hashable {
         try container.encode(kind, forKey: .applet)
         switch self {
         case .ndef(let image): try image.encode(to: encoder)
+        case .oath(let image): try image.encode(to: encoder)
         }
     }
 }
