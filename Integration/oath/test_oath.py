@@ -19,7 +19,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pcsc"))
-from wait_reader import wait_for_card  # noqa: E402
+import emulation  # noqa: E402
 
 from ykman.pcsc import list_devices  # noqa: E402
 from yubikit.core import TRANSPORT  # noqa: E402
@@ -179,37 +179,10 @@ def emulated(image):
             if connection:
                 connection.close()
             listener.close()
-            if process.poll() is None:
-                process.send_signal(signal.SIGINT)
-            try:
-                process.wait(15)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+            emulation.stop(process)
         return
-    process = subprocess.Popen([NFC, "emulate", "--image", image, "--pcsc", "--vpcd", VPCD],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    counter = None
-    try:
-        try:
-            _, counter = wait_for_card(READER, True, 15)
-        except TimeoutError:
-            process.kill()
-            raise RuntimeError("nfc emulate: the card never appeared in %s; emulator said: %s. "
-                               "If pcscd never accepts the emulator's connection: vpcd keeps one context per "
-                               "slot number for all its devices (ctx[Lun & 0xffff]), so with several vpcd "
-                               "devices in one pcscd only the last device's ports are served (docs/oath.md)."
-                               % (READER, process.communicate()[1].strip()))
+    with emulation.emulated(NFC, image, READER, "--vpcd", VPCD) as process:
         yield process
-    finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGINT)
-        try:
-            process.wait(15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        wait_for_card(READER, False, 15, counter=counter)
 
 
 @contextlib.contextmanager

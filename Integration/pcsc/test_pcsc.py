@@ -7,17 +7,16 @@ Environment: NFC (the nfc binary), pcscd running with vsmartcard-vpcd, pyscard a
 importable; PCSCD_CONTROL (Integration/pcsc/pcscd.sh) to include the pcscd restart test.
 Every wait is on a PC/SC state change or a process, with a deadline; none is a fixed sleep.
 """
-import contextlib
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
 import time
 
 import ndef
+import emulation
 import pyscard_ndef
 import watch_checks
 from wait_reader import wait_for_card, wait_for_readers
@@ -58,29 +57,9 @@ def copy(path, name):
     return target
 
 
-@contextlib.contextmanager
 def emulated(image, *options):
-    """Runs `nfc emulate` on IMAGE until the block ends; yields the process once pcscd sees the card."""
-    process = subprocess.Popen([NFC, "emulate", "--image", image, "--pcsc", *options],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    counter = None
-    try:
-        try:
-            _, counter = wait_for_card(READER, True, 15)
-        except TimeoutError:
-            process.kill()
-            raise RuntimeError("nfc emulate %s: the card never appeared; emulator said: %s"
-                               % (" ".join(options), process.communicate()[1].strip()))
-        yield process
-    finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGINT)
-        try:
-            process.wait(15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        wait_for_card(READER, False, 15, counter=counter)
+    """`nfc emulate` on IMAGE in the suite's reader until the block ends (emulation.py)."""
+    return emulation.emulated(NFC, image, READER, *options)
 
 
 def dump(image):

@@ -4,7 +4,6 @@ Readers (Integration/pcsc/vpcd-readers.conf): "Virtual PCD B 00 00" (port 35965)
 "Virtual PCD B 00 01" (35966) and "Virtual PCD C 00 00" (35967). Every wait is on an event
 line, a PC/SC state change or a process, with a deadline; none is a fixed sleep.
 """
-import contextlib
 import json
 import os
 import queue
@@ -12,6 +11,7 @@ import signal
 import subprocess
 import threading
 
+import emulation
 from wait_reader import wait_for_card
 
 READERS = {"Virtual PCD B 00 00": 35965, "Virtual PCD B 00 01": 35966, "Virtual PCD C 00 00": 35967}
@@ -56,24 +56,9 @@ class Watch:
         return status, self.process.stderr.read()
 
 
-@contextlib.contextmanager
 def card(nfc, image, reader):
     """`nfc emulate` on READER until the block ends; yields once pcscd sees the card."""
-    process = subprocess.Popen([nfc, "emulate", "--image", image, "--pcsc", "--vpcd", "127.0.0.1:%d" % READERS[reader]],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    counter = None
-    try:
-        _, counter = wait_for_card(reader, True, 15)
-        yield process
-    finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGINT)
-        try:
-            process.wait(15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        wait_for_card(reader, False, 15, counter=counter)
+    return emulation.emulated(nfc, image, reader, "--vpcd", "127.0.0.1:%d" % READERS[reader])
 
 
 def run(nfc, new_image, check, work, control=None):
