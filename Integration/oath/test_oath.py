@@ -11,7 +11,6 @@ import argparse
 import base64
 import contextlib
 import os
-import signal
 import socket
 import struct
 import subprocess
