@@ -1,0 +1,83 @@
+import Foundation
+import NFCBytes
+import NFCPCSC
+import NFCTransport
+import OpenCoreNFC
+
+/// The readers of one `nfc watch` run and what happens at each tap.
+struct BackgroundWatch: Sendable {
+    let configuration: BackgroundConfiguration
+    let output: WatchOutput
+    let runner: HandlerRunner
+    let state: NFCBackgroundDeviceState
+
+    /// Whether a `--reader` names the simulator (`sim`, `sim:PATH`) rather than PC/SC readers.
+    static func isSimulated(_ spec: String) -> Bool { spec == "sim" || spec.hasPrefix("sim:") }
+
+    /// Watches the readers one `--reader` names until cancelled.
+    func watch(_ spec: String) async {
+        if Self.isSimulated(spec) {
+            let path = spec == "sim" ? SimulatedReader.defaultImagePath : String(spec.dropFirst(4))
+            let folder = ImageFolderField(path: path)
+            let name = folder.field.name
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await folder.run { self.output.problem(reader: name, $0) } }
+                group.addTask { await self.monitor(folder.field, name: name) }
+                await group.next()
+                group.cancelAll()
+            }
+            return
+        }
+        let filter: String? = spec == "pcsc" ? nil : spec.hasPrefix("pcsc:") ? String(spec.dropFirst(5)) : spec
+        let readers = PCSCReaderWatch(filter: filter)
+        let (newReaders, continuation) = AsyncStream<String>.makeStream()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                await readers.run(
+                    added: { name, first in
+                        self.output.reader(name, added: true)
+                        if first { continuation.yield(name) }
+                    },
+                    removed: { self.output.reader($0, added: false) },
+                    problem: { self.output.problem(reader: spec, $0) }
+                )
+                continuation.finish()
+            }
+            for await name in newReaders {
+                group.addTask { await self.monitor(PCSCDriver(reader: name), name: name) }
+            }
+            group.cancelAll()
+        }
+    }
+
+    /// Dispatches every tap on one reader until cancelled.
+    func monitor(_ driver: any ReaderDriver, name: String) async {
+        let state = self.state
+        let monitor = NFCBackgroundTagMonitor(driver: driver, readerName: name, reader: configuration.reader, state: { .current(state) })
+        for await event in monitor.events() {
+            switch event {
+            case .tapped(let tap):
+                let handler = tap.dispatch.target.flatMap(configuration.handler(for:))
+                output.tap(tap, handler: handler)
+                if case .delivered = tap.dispatch.outcome, let handler, let url = tap.dispatch.url {
+                    start(handler, for: tap, url: url.absoluteString)
+                }
+            case .readFailed(let reader, let target, let reason):
+                output.readFailed(reader: reader, target: target, reason: reason)
+            case .left(let reader, let target):
+                output.left(reader: reader, target: target)
+            }
+        }
+    }
+
+    private func start(_ handler: [String], for tap: NFCBackgroundTap, url: String) {
+        let uid = WatchOutput.uid(tap.target)
+        var environment = ["NFC_URL": url, "NFC_READER": tap.reader, "NFC_TAG_UID": uid]
+        if let target = tap.dispatch.target { environment["NFC_TARGET"] = DispatchText.target(target) }
+        if let bytes = try? tap.dispatch.message?.encoded() { environment["NFC_NDEF"] = Hex.encode(bytes) }
+        let output = self.output
+        runner.run(handler, url: url, environment: environment) { ending, elapsed in
+            output.handler(reader: tap.reader, uid: uid, url: url, command: handler, ending: ending, elapsed: elapsed)
+        }
+    }
+}
