@@ -120,10 +120,6 @@ struct BackgroundTagMonitorTests {
         guard case .tapped(let later) = try await events.next() else { Issue.record("no tap"); return }
         #expect(later.dispatch.outcome == .awaitingUnlock(.system(.phone)))
     }
-
-    @Test func activeReaderSessionKeepsBackgroundReadingOff() {
-        #expect(NFCBackgroundDeviceState.current(.idle) == (SessionCoordinator.shared.hasActiveSession ? .readerSessionInProgress : .idle))
-    }
 }
 
 /// A flag the test flips between taps.
