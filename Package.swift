@@ -42,7 +42,10 @@ let package = Package(
             "ISO7816", "NFCBytes", "NFCCBOR",
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
         ]),
-        .target(name: "NFCPIV", dependencies: ["ISO7816", "NFCBytes", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "NFCPIV", dependencies: [
+            "ISO7816", "NFCBytes",
+            .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
+        ]),
         // Row 3
         .target(name: "NFCTags", dependencies: ["NFCTransport", "ISO7816", "NDEF", "NFCBytes"]),
         // Row 3 (the simulator must not import NFCTags: it is an independent reading of the specs)
@@ -76,6 +79,10 @@ let package = Package(
         .testTarget(name: "OpenCoreNFCTests", dependencies: ["OpenCoreNFC", "NDEF", "NFCSimulator", "NFCTransport", "NFCPCSC", "NFCTestSupport"]),
         .testTarget(name: "NFCPCSCTests", dependencies: ["NFCPCSC", "NFCTransport", "NFCBytes", "NFCSimulator", "NFCTags", "NDEF", "NFCTestSupport"]),
         .testTarget(name: "nfcTests", dependencies: ["NFCTestSupport"]),
+        .testTarget(name: "NFCPIVTests", dependencies: [
+            "NFCPIV", "ISO7816", "NFCSimulator", "NFCTransport", "OpenCoreNFC", "NFCTestSupport",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )
