@@ -76,11 +76,15 @@ let package = Package(
         .testTarget(name: "NFCSimulatorTests", dependencies: ["NFCSimulator", "NFCTransport", "NFCBytes", "NFCTestSupport"]),
         .testTarget(name: "NFCBytesTests", dependencies: ["NFCBytes", "NFCTestSupport"]),
         .testTarget(name: "NDEFTests", dependencies: ["NDEF", "NFCBytes", "NFCTestSupport"]),
-        .testTarget(name: "OpenCoreNFCTests", dependencies: ["OpenCoreNFC", "NDEF", "NFCSimulator", "NFCTransport", "NFCPCSC", "NFCTestSupport"]),
+        .testTarget(name: "OpenCoreNFCTests", dependencies: [
+            "OpenCoreNFC", "NDEF", "NFCSimulator", "NFCTransport", "NFCPCSC", "NFCTestSupport",
+            // The applet clients' sessions tests run serialized with the other session tests.
+            "NFCPIV", "ISO7816", .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         .testTarget(name: "NFCPCSCTests", dependencies: ["NFCPCSC", "NFCTransport", "NFCBytes", "NFCSimulator", "NFCTags", "NDEF", "NFCTestSupport"]),
         .testTarget(name: "nfcTests", dependencies: ["NFCTestSupport"]),
         .testTarget(name: "NFCPIVTests", dependencies: [
-            "NFCPIV", "ISO7816", "NFCSimulator", "NFCTransport", "OpenCoreNFC", "NFCTestSupport",
+            "NFCPIV", "ISO7816", "NFCSimulator", "NFCTestSupport",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
     ],
