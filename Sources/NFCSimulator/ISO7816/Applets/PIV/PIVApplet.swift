@@ -44,7 +44,7 @@ public struct PIVApplet: ISO7816Applet {
     static let keySlots: [UInt8] = [0x9A, 0x9C, 0x9D, 0x9E]
     /// The version answered to `GET VERSION` (`INS FD`, a YubiKey PIV extension): the level of
     /// those extensions this applet implements, not a claim to be a YubiKey (see docs/piv.md).
-    static let protocolVersion: [UInt8] = [5, 0, 0]
+    static let protocolVersion: [UInt8] = [4, 0, 0]
 
     public var aid: [UInt8] { Self.fullAID }
 
