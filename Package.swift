@@ -73,7 +73,10 @@ let package = Package(
         .testTarget(name: "ISO7816Tests", dependencies: ["ISO7816", "NFCTestSupport"]),
         .testTarget(name: "NFCTransportTests", dependencies: ["NFCTransport", "NFCTestSupport"]),
         .testTarget(name: "NFCTagsTests", dependencies: ["NFCTags", "NFCSimulator", "NFCTransport", "ISO7816", "NDEF", "NFCBytes", "NFCTestSupport"]),
-        .testTarget(name: "NFCSimulatorTests", dependencies: ["NFCSimulator", "NFCTransport", "NFCBytes", "NFCTestSupport"]),
+        .testTarget(name: "NFCSimulatorTests", dependencies: [
+            "NFCSimulator", "NFCTransport", "NFCBytes", "NFCTestSupport",
+            .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
+        ]),
         .testTarget(name: "NFCBytesTests", dependencies: ["NFCBytes", "NFCTestSupport"]),
         .testTarget(name: "NDEFTests", dependencies: ["NDEF", "NFCBytes", "NFCTestSupport"]),
         .testTarget(name: "OpenCoreNFCTests", dependencies: [

@@ -15,6 +15,11 @@ extension PIVApplet {
             public var tag: HexBytes
             /// Its contents (the value of tag `53`).
             public var data: HexBytes
+
+            public init(tag: HexBytes, data: HexBytes) {
+                self.tag = tag
+                self.data = data
+            }
         }
 
         public struct KeyImage: Codable, Sendable, Hashable {
@@ -25,6 +30,13 @@ extension PIVApplet {
             /// The private scalar, 32 bytes.
             public var privateKey: HexBytes
             public var pinPolicy: PINPolicy
+
+            public init(slot: HexBytes, algorithm: Int, privateKey: HexBytes, pinPolicy: PINPolicy) {
+                self.slot = slot
+                self.algorithm = algorithm
+                self.privateKey = privateKey
+                self.pinPolicy = pinPolicy
+            }
         }
 
         public var pin: HexBytes
