@@ -85,7 +85,7 @@ let package = Package(
             "NFCPIV", "ISO7816", .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .testTarget(name: "NFCPCSCTests", dependencies: ["NFCPCSC", "NFCTransport", "NFCBytes", "NFCSimulator", "NFCTags", "NDEF", "NFCTestSupport"]),
-        .testTarget(name: "nfcTests", dependencies: ["NFCTestSupport"]),
+        .testTarget(name: "nfcTests", dependencies: ["NFCTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "NFCPIVTests", dependencies: [
             "NFCPIV", "ISO7816", "NFCSimulator", "NFCTestSupport",
             .product(name: "Crypto", package: "swift-crypto"),
