@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import NFCSimulator
+import NFCTestSupport
 import Testing
 import _CryptoExtras
 
@@ -146,5 +147,31 @@ import _CryptoExtras
         #expect(field {
             $0.keys = [.init(slot: HexBytes([0x82]), algorithm: 17, privateKey: HexBytes([UInt8](repeating: 1, count: 32)), pinPolicy: .once)]
         } == "keys[0].slot")
+    }
+}
+
+/// Random commands never trap the applet, and every answer has a status word of ISO/IEC 7816-4.
+@Suite struct PIVAppletRandomCommandTests {
+    @Test func randomCommands() {
+        var generator = SeededGenerator(seed: 0x5049_5602)
+        var applet = PIVApplet()
+        let instructions: [UInt8] = [0xCB, 0xDB, 0x20, 0x24, 0x2C, 0x87, 0x47, 0xFD, 0x00]
+        var statuses = Set<UInt8>()
+        for _ in 0..<5_000 {
+            let ins = instructions[Int.random(in: 0..<instructions.count, using: &generator)]
+            let count = Int.random(in: 0...40, using: &generator)
+            var data = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            // Half the time, a plausible outer template so the inner parsers are reached.
+            if Bool.random(using: &generator), count > 2 {
+                data[0] = [0x7C, 0xAC, 0x5C][Int.random(in: 0..<3, using: &generator)]
+                data[1] = UInt8(count - 2)
+            }
+            let p2 = [0x80, 0x81, 0x9A, 0x9B, 0x9C, 0x9D, 0x9E, 0xFF][Int.random(in: 0..<8, using: &generator)] as UInt8
+            let response = applet.process(SimCommandAPDU(cla: 0, ins: ins, p1: [0x00, 0x0A, 0x11, 0x3F][Int.random(in: 0..<4, using: &generator)], p2: p2, data: data, ne: 256))
+            statuses.insert(response.status.sw1)
+            if Int.random(in: 0..<50, using: &generator) == 0 { applet.reset() }
+        }
+        #expect(statuses.isSubset(of: [0x90, 0x63, 0x67, 0x69, 0x6A, 0x6D, 0x6E, 0x6F]))
+        #expect(statuses.contains(0x6A))
     }
 }
