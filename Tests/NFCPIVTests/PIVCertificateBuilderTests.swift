@@ -44,3 +44,19 @@ extension Array where Element == UInt8 {
         return (0...(count - needle.count)).contains { Array(self[$0..<($0 + needle.count)]) == needle }
     }
 }
+
+@Suite struct PIVCertificateTimeTests {
+    /// Dates checked against Foundation's Gregorian calendar in UTC.
+    @Test(arguments: [Int64(0), 951_782_400, 1_709_164_800, 2_524_607_999, 2_524_608_000, 4_107_542_400, -1, 946_684_799])
+    func matchesFoundation(seconds: Int64) throws {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = try #require(TimeZone(identifier: "UTC"))
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: Date(timeIntervalSince1970: Double(seconds)))
+        let year = try #require(c.year)
+        let text = (year < 2050 && year >= 1950 ? String(format: "%02d", year % 100) : String(format: "%04d", year))
+            + String(format: "%02d%02d%02d%02d%02dZ", c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0, c.second ?? 0)
+        let builder = PIVCertificateBuilder(commonName: "t", publicKey: [4], serialNumber: [1], notBefore: seconds, notAfter: seconds)
+        let tag: [UInt8] = text.count == 13 ? [0x17, 0x0D] : [0x18, 0x0F]  // UTCTime or GeneralizedTime
+        #expect(builder.tbsCertificate.windowContains(tag + Array(text.utf8)), "\(seconds): \(text)")
+    }
+}

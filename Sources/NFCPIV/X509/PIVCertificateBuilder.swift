@@ -1,5 +1,3 @@
-import Foundation
-
 /// Builds a self-signed X.509 v3 certificate for a P-256 key whose signature is made elsewhere
 /// (by the card): first ``tbsCertificate``, then ``certificate(signature:)`` (RFC 5280 §4.1;
 /// ecdsa-with-SHA256 and id-ecPublicKey/prime256v1 per RFC 5758 §3.2 and RFC 5480 §2).
@@ -10,10 +8,11 @@ public struct PIVCertificateBuilder: Sendable {
     public var publicKey: [UInt8]
     /// A positive serial number, up to 20 bytes (RFC 5280 §4.1.2.2).
     public var serialNumber: [UInt8]
-    public var notBefore: Date
-    public var notAfter: Date
+    /// The validity period in seconds since 1970-01-01 00:00:00 UTC (leap seconds ignored, as POSIX time).
+    public var notBefore: Int64
+    public var notAfter: Int64
 
-    public init(commonName: String, publicKey: [UInt8], serialNumber: [UInt8], notBefore: Date, notAfter: Date) {
+    public init(commonName: String, publicKey: [UInt8], serialNumber: [UInt8], notBefore: Int64, notAfter: Int64) {
         self.commonName = commonName
         self.publicKey = publicKey
         self.serialNumber = serialNumber
@@ -29,16 +28,38 @@ public struct PIVCertificateBuilder: Sendable {
         DER.sequence(DER.set(DER.sequence(DER.objectIdentifier([2, 5, 4, 3]) ?? [], DER.utf8String(commonName))))
     }
 
-    /// UTCTime through 2049, GeneralizedTime from 2050 (RFC 5280 §4.1.2.5).
-    static func time(_ date: Date) -> [UInt8] {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
-        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        let year = c.year ?? 1970
-        func two(_ value: Int?) -> String { String(format: "%02d", value ?? 0) }
-        let rest = two(c.month) + two(c.day) + two(c.hour) + two(c.minute) + two(c.second) + "Z"
-        if (1950..<2050).contains(year) { return DER.tlv(0x17, Array((two(year % 100) + rest).utf8)) }
-        return DER.tlv(0x18, Array((String(format: "%04d", year) + rest).utf8))
+    /// UTCTime through 2049, GeneralizedTime from 2050 (RFC 5280 §4.1.2.5), from POSIX seconds.
+    static func time(_ seconds: Int64) -> [UInt8] {
+        let (year, month, day) = civilDate(daysSinceEpoch: floorDivide(seconds, 86_400))
+        let secondOfDay = Int(seconds - floorDivide(seconds, 86_400) * 86_400)
+        func digits(_ value: Int, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        let rest = digits(month, 2) + digits(day, 2) + digits(secondOfDay / 3600, 2) + digits(secondOfDay / 60 % 60, 2)
+            + digits(secondOfDay % 60, 2) + "Z"
+        if (1950..<2050).contains(year) { return DER.tlv(0x17, Array((digits(year % 100, 2) + rest).utf8)) }
+        return DER.tlv(0x18, Array((digits(year, 4) + rest).utf8))
+    }
+
+    static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
+        let quotient = value / divisor
+        return (value % divisor != 0 && (value < 0) != (divisor < 0)) ? quotient - 1 : quotient
+    }
+
+    /// The proleptic Gregorian date of a day count from 1970-01-01 (the "days from civil"
+    /// algorithm inverted: 400-year eras of 146 097 days, years starting in March).
+    static func civilDate(daysSinceEpoch days: Int64) -> (year: Int, month: Int, day: Int) {
+        let shifted = days + 719_468
+        let era = floorDivide(shifted, 146_097)
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        return (Int(year), Int(month), Int(day))
     }
 
     /// The TBSCertificate: v3, serial, ecdsa-with-SHA256, issuer = subject, validity, the P-256
