@@ -36,7 +36,7 @@ extension PIVClient {
         defer {
             Self.wipe(&witness)
             Self.wipe(&challenge)
-            key = SymmetricKey(size: .bits128)
+            key = SymmetricKey(size: .bits128)  // releases the key's storage, which swift-crypto zeroes
         }
         var data = BERTLV(tag: 0x7C, value: BERTLV(tag: 0x80, value: witness).encoded + BERTLV(tag: 0x81, value: challenge).encoded).encoded
         defer { Self.wipe(&data) }
