@@ -42,7 +42,10 @@ let package = Package(
             "ISO7816", "NFCBytes", "NFCCBOR",
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
         ]),
-        .target(name: "NFCPIV", dependencies: ["ISO7816", "NFCBytes", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "NFCPIV", dependencies: [
+            "ISO7816", "NFCBytes",
+            .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
+        ]),
         // Row 3
         .target(name: "NFCTags", dependencies: ["NFCTransport", "ISO7816", "NDEF", "NFCBytes"]),
         // Row 3 (the simulator must not import NFCTags: it is an independent reading of the specs)
@@ -70,13 +73,24 @@ let package = Package(
         .testTarget(name: "ISO7816Tests", dependencies: ["ISO7816", "NFCTestSupport"]),
         .testTarget(name: "NFCTransportTests", dependencies: ["NFCTransport", "NFCTestSupport"]),
         .testTarget(name: "NFCTagsTests", dependencies: ["NFCTags", "NFCSimulator", "NFCTransport", "ISO7816", "NDEF", "NFCBytes", "NFCTestSupport"]),
-        .testTarget(name: "NFCSimulatorTests", dependencies: ["NFCSimulator", "NFCTransport", "NFCBytes", "NFCTestSupport"]),
+        .testTarget(name: "NFCSimulatorTests", dependencies: [
+            "NFCSimulator", "NFCTransport", "NFCBytes", "NFCTestSupport",
+            .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
+        ]),
         .testTarget(name: "NFCBytesTests", dependencies: ["NFCBytes", "NFCTestSupport"]),
         .testTarget(name: "NDEFTests", dependencies: ["NDEF", "NFCBytes", "NFCTestSupport"]),
-        .testTarget(name: "OpenCoreNFCTests", dependencies: ["OpenCoreNFC", "NDEF", "NFCTags", "NFCSimulator", "NFCTransport", "NFCPCSC", "NFCTestSupport", "NFCOATH", "ISO7816"]),
+        .testTarget(name: "OpenCoreNFCTests", dependencies: [
+            "OpenCoreNFC", "NDEF", "NFCTags", "NFCSimulator", "NFCTransport", "NFCPCSC", "NFCTestSupport",
+            // The applet clients' sessions tests run serialized with the other session tests.
+            "NFCOATH", "NFCPIV", "ISO7816", .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         .testTarget(name: "NFCPCSCTests", dependencies: ["NFCPCSC", "NFCTransport", "NFCBytes", "NFCSimulator", "NFCTags", "NDEF", "NFCTestSupport"]),
-        .testTarget(name: "nfcTests", dependencies: ["NFCTestSupport"]),
+        .testTarget(name: "nfcTests", dependencies: ["NFCTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "NFCOATHTests", dependencies: ["NFCOATH", "ISO7816"]),
+        .testTarget(name: "NFCPIVTests", dependencies: [
+            "NFCPIV", "ISO7816", "NFCSimulator", "NFCTestSupport",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

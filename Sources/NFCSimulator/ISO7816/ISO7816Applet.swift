@@ -39,12 +39,15 @@ public enum ISO7816AppletImage: Codable, Sendable, Hashable {
     case ndef(NDEFApplication.Image)
     /// A YubiKey OATH applet (holds secrets: see ``OATHApplet/Image``).
     case oath(OATHApplet.Image)
+    /// A PIV card application (holds its PIN, PUK, administration key and private keys).
+    case piv(PIVApplet.Image)
 
     /// The kind name stored under `applet`.
     public var kind: String {
         switch self {
         case .ndef: "ndef"
         case .oath: "oath"
+        case .piv: "piv"
         }
     }
 
@@ -54,6 +57,7 @@ public enum ISO7816AppletImage: Codable, Sendable, Hashable {
         switch self {
         case .ndef(let image): try NDEFApplication(image: image)
         case .oath(let image): try OATHApplet(image: image)
+        case .piv(let image): try PIVApplet(image: image)
         }
     }
 
@@ -69,6 +73,8 @@ public enum ISO7816AppletImage: Codable, Sendable, Hashable {
             self = .ndef(try NDEFApplication.Image(from: decoder))
         case "oath":
             self = .oath(try OATHApplet.Image(from: decoder))
+        case "piv":
+            self = .piv(try PIVApplet.Image(from: decoder))
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .applet, in: container, debugDescription: "unknown applet kind \(kind)"
@@ -82,6 +88,7 @@ public enum ISO7816AppletImage: Codable, Sendable, Hashable {
         switch self {
         case .ndef(let image): try image.encode(to: encoder)
         case .oath(let image): try image.encode(to: encoder)
+        case .piv(let image): try image.encode(to: encoder)
         }
     }
 }

@@ -187,13 +187,21 @@ extension ISO7816Card {
     /// Applies Le and the response buffer: data beyond Ne is cut, data beyond the buffer waits
     /// for GET RESPONSE behind `61xx` (ISO/IEC 7816-4:2013 §5.1 and §5.6).
     ///
-    /// With no Le field the applet's data is sent as it is (as contactless cards do).
+    /// With no Le field the applet's data is sent as it is (as contactless cards do). A short Le
+    /// of `00` ("as much as a short response holds") on an answer over 256 bytes sends 256 and
+    /// keeps the rest for GET RESPONSE behind `61xx`, as PIV and Java Card hosts do (ISO/IEC
+    /// 7816-4:2013 §5.6: `61xx` in a case 2 or 4 command tells that more bytes are available);
+    /// any other Ne cuts the answer.
     private mutating func finish(_ response: SimResponseAPDU, for command: SimCommandAPDU) -> SimResponseAPDU {
         var result = response
+        var limit = max(configuration.maxResponseDataLength, 1)
         if let ne = command.ne, result.data.count > ne {
-            result.data = Array(result.data.prefix(ne))
+            if !command.isExtended && command.asksForMaximum {
+                limit = min(limit, 256)
+            } else {
+                result.data = Array(result.data.prefix(ne))
+            }
         }
-        let limit = max(configuration.maxResponseDataLength, 1)
         if result.data.count > limit {
             let rest = Array(result.data.dropFirst(limit))
             pendingResponse = PendingResponse(data: rest, status: result.status)

@@ -126,7 +126,11 @@ struct ISO7816CardTests {
         _ = try send(&card, select(Self.aidA))
         #expect(try send(&card, "0002001010") == (0..<16).map { UInt8($0) } + [0x90, 0x00])
         #expect(try send(&card, "0002001004").count == 6)
+        // 256 bytes with Le 00 fit one short response exactly.
         #expect(try send(&card, "0002010000").count == 258)
+        // 300 with Le 00: 256 now, the rest behind 61xx (ISO/IEC 7816-4 §5.6).
+        let long = try send(&card, "0002012C00")
+        #expect(long.count == 258 && long.suffix(2) == [0x61, 0x2C])
         var extended = makeCard(.init(extendedLength: true))
         _ = try send(&extended, select(Self.aidA))
         #expect(try send(&extended, "00024000000000").count == 0x4000 + 2)
@@ -145,14 +149,17 @@ struct ISO7816CardTests {
     func getResponse() throws {
         var card = makeCard(.init(maxResponseDataLength: 100))
         _ = try send(&card, select(Self.aidA))
-        let first = try send(&card, "0002012C00")        // 300 bytes wanted, Ne = 256 cuts to 256
+        let first = try send(&card, "0002012C00")        // 300 bytes, short Le 00: all of them, by parts
         #expect(first.count == 102)
-        #expect(first.suffix(2) == [0x61, 0x9C])           // 156 left
+        #expect(first.suffix(2) == [0x61, 0xC8])           // 200 left
         let second = try send(&card, "00C0000000")
-        #expect(second.count == 102 && second.suffix(2) == [0x61, 0x38])
+        #expect(second.count == 102 && second.suffix(2) == [0x61, 0x64])
         #expect(second.first == 100)
         let third = try send(&card, "00C0000000")
-        #expect(third.count == 58 && third.suffix(2) == [0x90, 0x00])
+        #expect(third.count == 102 && third.suffix(2) == [0x90, 0x00])
+        // A short Le other than 00 still cuts the answer.
+        let cut = try send(&card, "0002012C50")
+        #expect(cut.count == 0x50 + 2 && cut.suffix(2) == [0x90, 0x00])
         #expect(try send(&card, "00C0000000") == [0x69, 0x85])
         // Another command drops what was pending.
         _ = try send(&card, "0002012C00")

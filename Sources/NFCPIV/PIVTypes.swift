@@ -1,0 +1,106 @@
+/// A key slot (key reference) of the PIV application (SP 800-73-4 Part 1 §3.1, Table 4b).
+public enum PIVSlot: UInt8, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// `9A`: PIV authentication (PIN once).
+    case authentication = 0x9A
+    /// `9C`: digital signature (PIN before every use).
+    case signature = 0x9C
+    /// `9D`: key management (ECDH).
+    case keyManagement = 0x9D
+    /// `9E`: card authentication (no PIN).
+    case cardAuthentication = 0x9E
+
+    /// The data object holding the slot's X.509 certificate.
+    public var certificateObject: PIVDataObject {
+        switch self {
+        case .authentication: .certificateAuthentication
+        case .signature: .certificateSignature
+        case .keyManagement: .certificateKeyManagement
+        case .cardAuthentication: .certificateCardAuthentication
+        }
+    }
+
+    /// Parses `9a`, `9A`, `0x9a`.
+    public init?(text: String) {
+        var digits = text.lowercased()
+        if digits.hasPrefix("0x") { digits.removeFirst(2) }
+        guard digits.count == 2, let value = UInt8(digits, radix: 16), let slot = PIVSlot(rawValue: value) else { return nil }
+        self = slot
+    }
+
+    /// `9a`.
+    public var hex: String { String(rawValue, radix: 16) }
+
+    public var description: String {
+        switch self {
+        case .authentication: "9a (PIV authentication)"
+        case .signature: "9c (digital signature)"
+        case .keyManagement: "9d (key management)"
+        case .cardAuthentication: "9e (card authentication)"
+        }
+    }
+}
+
+/// A PIV data object, by tag (SP 800-73-4 Part 1 Table 3).
+public struct PIVDataObject: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    /// The BER-TLV tag, 1–3 bytes (`0x5FC102`).
+    public var rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    public static let cardCapabilityContainer = PIVDataObject(rawValue: 0x5FC107)
+    public static let chuid = PIVDataObject(rawValue: 0x5FC102)
+    public static let discovery = PIVDataObject(rawValue: 0x7E)
+    public static let certificateAuthentication = PIVDataObject(rawValue: 0x5FC105)
+    public static let certificateSignature = PIVDataObject(rawValue: 0x5FC10A)
+    public static let certificateKeyManagement = PIVDataObject(rawValue: 0x5FC10B)
+    public static let certificateCardAuthentication = PIVDataObject(rawValue: 0x5FC101)
+
+    /// The tag's bytes, as sent in `5C`.
+    public var tagBytes: [UInt8] { BERTLV.tagBytes(rawValue) }
+
+    public var description: String { BERTLV.hex(rawValue) }
+}
+
+/// Cryptographic algorithm identifiers (SP 800-78-4 Table 6-2).
+public enum PIVAlgorithm: UInt8, Sendable, Hashable, CustomStringConvertible {
+    case tripleDES = 0x03
+    case aes128 = 0x08
+    case aes192 = 0x0A
+    case aes256 = 0x0C
+    case rsa1024 = 0x06
+    case rsa2048 = 0x07
+    case eccP256 = 0x11
+    case eccP384 = 0x14
+
+    public var description: String {
+        switch self {
+        case .tripleDES: "3DES"
+        case .aes128: "AES-128"
+        case .aes192: "AES-192"
+        case .aes256: "AES-256"
+        case .rsa1024: "RSA-1024"
+        case .rsa2048: "RSA-2048"
+        case .eccP256: "ECC P-256"
+        case .eccP384: "ECC P-384"
+        }
+    }
+
+    /// The key length of a symmetric administration key algorithm.
+    public var managementKeyLength: Int? {
+        switch self {
+        case .tripleDES: 24
+        case .aes128: 16
+        case .aes192: 24
+        case .aes256: 32
+        default: nil
+        }
+    }
+}
+
+/// A slot's PIN policy as GENERATE ASYMMETRIC KEY PAIR's YubiKey extension tag `AA` sets it.
+public enum PIVPINPolicy: UInt8, Sendable, Hashable {
+    /// The card's default for the slot.
+    case `default` = 0x00
+    case never = 0x01
+    case once = 0x02
+    case always = 0x03
+}
