@@ -6,6 +6,6 @@ enum SecurityKeyApplets {
     /// Fresh applets for a new card; `blank` makes them as a key leaves the factory (no
     /// credentials), which is also what a card that is not blank starts with.
     static func make(blank: Bool) -> [any ISO7816Applet] {
-        []
+        [FIDOAuthenticator()]
     }
 }

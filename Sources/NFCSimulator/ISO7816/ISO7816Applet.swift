@@ -37,11 +37,14 @@ extension ISO7816Applet {
 public enum ISO7816AppletImage: Codable, Sendable, Hashable {
     /// An NFC Forum Type 4 Tag NDEF application.
     case ndef(NDEFApplication.Image)
+    /// A FIDO U2F + CTAP2 authenticator (holds private keys: see ``FIDOAuthenticator/Image``).
+    case fido(FIDOAuthenticator.Image)
 
     /// The kind name stored under `applet`.
     public var kind: String {
         switch self {
         case .ndef: "ndef"
+        case .fido: "fido"
         }
     }
 
@@ -50,6 +53,7 @@ public enum ISO7816AppletImage: Codable, Sendable, Hashable {
     public func makeApplet() throws(TagImageError) -> any ISO7816Applet {
         switch self {
         case .ndef(let image): try NDEFApplication(image: image)
+        case .fido(let image): try FIDOAuthenticator(image: image)
         }
     }
 
@@ -63,6 +67,8 @@ public enum ISO7816AppletImage: Codable, Sendable, Hashable {
         switch kind {
         case "ndef":
             self = .ndef(try NDEFApplication.Image(from: decoder))
+        case "fido":
+            self = .fido(try FIDOAuthenticator.Image(from: decoder))
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .applet, in: container, debugDescription: "unknown applet kind \(kind)"
@@ -75,6 +81,7 @@ public enum ISO7816AppletImage: Codable, Sendable, Hashable {
         try container.encode(kind, forKey: .applet)
         switch self {
         case .ndef(let image): try image.encode(to: encoder)
+        case .fido(let image): try image.encode(to: encoder)
         }
     }
 }

@@ -190,10 +190,14 @@ extension ISO7816Card {
     /// With no Le field the applet's data is sent as it is (as contactless cards do).
     private mutating func finish(_ response: SimResponseAPDU, for command: SimCommandAPDU) -> SimResponseAPDU {
         var result = response
+        var limit = max(configuration.maxResponseDataLength, 1)
         if let ne = command.ne, result.data.count > ne {
-            result.data = Array(result.data.prefix(ne))
+            if result.keepsDataBeyondNe {
+                limit = min(limit, ne)
+            } else {
+                result.data = Array(result.data.prefix(ne))
+            }
         }
-        let limit = max(configuration.maxResponseDataLength, 1)
         if result.data.count > limit {
             let rest = Array(result.data.dropFirst(limit))
             pendingResponse = PendingResponse(data: rest, status: result.status)
