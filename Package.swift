@@ -73,9 +73,17 @@ let package = Package(
         .testTarget(name: "NFCSimulatorTests", dependencies: ["NFCSimulator", "NFCTransport", "NFCBytes", "NFCTestSupport"]),
         .testTarget(name: "NFCBytesTests", dependencies: ["NFCBytes", "NFCTestSupport"]),
         .testTarget(name: "NDEFTests", dependencies: ["NDEF", "NFCBytes", "NFCTestSupport"]),
-        .testTarget(name: "OpenCoreNFCTests", dependencies: ["OpenCoreNFC", "NDEF", "NFCSimulator", "NFCTransport", "NFCPCSC", "NFCTestSupport"]),
+        .testTarget(name: "OpenCoreNFCTests", dependencies: [
+            "OpenCoreNFC", "NDEF", "NFCSimulator", "NFCTransport", "NFCPCSC", "NFCTestSupport", "NFCFIDO", "NFCCBOR", "ISO7816",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         .testTarget(name: "NFCPCSCTests", dependencies: ["NFCPCSC", "NFCTransport", "NFCBytes", "NFCSimulator", "NFCTags", "NDEF", "NFCTestSupport"]),
         .testTarget(name: "nfcTests", dependencies: ["NFCTestSupport"]),
+        .testTarget(name: "NFCCBORTests", dependencies: ["NFCCBOR"]),
+        .testTarget(name: "NFCFIDOTests", dependencies: [
+            "NFCFIDO", "NFCCBOR", "ISO7816", "NFCSimulator", "NFCTestSupport",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -45,7 +45,7 @@ public struct CBORDecoder: Sendable {
 
         mutating func take(_ count: UInt64, itemAt start: Int) throws(CBORError) -> [UInt8] {
             guard count <= UInt64(bytes.count - offset) else {
-                throw CBORError(offset == bytes.count ? .truncated : .lengthTooLarge(count), at: start)
+                throw CBORError(.truncated, at: start)
             }
             let end = offset + Int(count)
             defer { offset = end }
@@ -92,14 +92,14 @@ public struct CBORDecoder: Sendable {
             case 4:
                 guard depth <= decoder.maximumDepth else { throw CBORError(.tooDeep(limit: decoder.maximumDepth), at: start) }
                 // Every item takes at least one byte: a larger count cannot be satisfied.
-                guard argument <= UInt64(bytes.count - offset) else { throw CBORError(.lengthTooLarge(argument), at: start) }
+                guard argument <= UInt64(bytes.count - offset) else { throw CBORError(.truncated, at: start) }
                 var items: [CBOR] = []
                 items.reserveCapacity(Int(argument))
                 for _ in 0..<argument { items.append(try item(depth: depth + 1)) }
                 return .array(items)
             case 5:
                 guard depth <= decoder.maximumDepth else { throw CBORError(.tooDeep(limit: decoder.maximumDepth), at: start) }
-                guard argument <= UInt64(bytes.count - offset) / 2 else { throw CBORError(.lengthTooLarge(argument), at: start) }
+                guard argument <= UInt64(bytes.count - offset) / 2 else { throw CBORError(.truncated, at: start) }
                 var map: [CBOR: CBOR] = [:]
                 var previousKey: [UInt8]?
                 for _ in 0..<argument {

@@ -2,7 +2,7 @@
 /// CTAP 2.1 §8).
 public struct CBORError: Error, Hashable, Sendable, CustomStringConvertible {
     public enum Reason: Hashable, Sendable, CustomStringConvertible {
-        /// The input ended inside an item.
+        /// The input ended inside an item (or an item's length or count exceeds the bytes left).
         case truncated
         /// Additional information 28, 29 or 30 (reserved, RFC 8949 §3).
         case reservedAdditionalInfo(UInt8)
@@ -24,8 +24,6 @@ public struct CBORError: Error, Hashable, Sendable, CustomStringConvertible {
         case tagNotAllowed
         /// A simple value under 32 in the two-byte form (RFC 8949 §3.3).
         case invalidSimpleValue(UInt8)
-        /// A length larger than the bytes left.
-        case lengthTooLarge(UInt64)
 
         public var description: String {
             switch self {
@@ -40,7 +38,6 @@ public struct CBORError: Error, Hashable, Sendable, CustomStringConvertible {
             case .trailingBytes(let count): "\(count) byte(s) after the item"
             case .tagNotAllowed: "tags are not allowed"
             case .invalidSimpleValue(let value): "simple value \(value) in the two-byte form"
-            case .lengthTooLarge(let length): "length \(length) exceeds the bytes left"
             }
         }
     }
