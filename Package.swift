@@ -62,6 +62,7 @@ let package = Package(
                 "OpenCoreNFC", "NDEF", "NFCBytes", "NFCTransport", "NFCSimulator", "NFCTags", "NFCPCSC", "ISO7816",
                 "NFCOATH", "NFCFIDO", "NFCPIV", "NFCCBOR",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .executableTarget(name: "nfc-bench", dependencies: ["NDEF", "NFCBytes", "NFCTags", "NFCSimulator", "NFCTransport", "NFCPCSC"]),

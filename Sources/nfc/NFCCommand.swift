@@ -11,7 +11,7 @@ struct NFCCommand: AsyncParsableCommand {
         subcommands: [
             ReadersCommand.self, ScanCommand.self, ReadCommand.self, WriteCommand.self, FormatCommand.self,
             LockCommand.self, DumpCommand.self, APDUCommand.self, NDEFCommand.self, TagCommand.self, EmulateCommand.self,
-            LintCommand.self,
+            LintCommand.self, FIDOCommand.self,
         ]
     )
 }
