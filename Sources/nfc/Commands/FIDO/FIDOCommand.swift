@@ -9,13 +9,13 @@ import NFCFIDO
 struct FIDOCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fido",
-        abstract: "Use a FIDO security key: authenticator info, register a credential, sign an assertion.",
+        abstract: "Use a FIDO security key: authenticator info, register a credential, sign an assertion, set the PIN.",
         discussion: """
             The command acts as its own WebAuthn platform: the client data is \
             {"type":…,"challenge":<random>,"origin":"https://<rp>"} and its SHA-256 is sent. \
             CTAP2 is used unless --u2f. See docs/fido.md.
             """,
-        subcommands: [FIDOInfoCommand.self, FIDORegisterCommand.self, FIDOAssertCommand.self]
+        subcommands: [FIDOInfoCommand.self, FIDORegisterCommand.self, FIDOAssertCommand.self, FIDOSetPINCommand.self]
     )
 }
 
