@@ -155,6 +155,10 @@ extension FIDOClient {
         let first = try Assertion(try await ctap2Map(0x02, .map(parameters), name: "authenticatorGetAssertion"))
         var assertions = [first]
         let count = first.numberOfCredentials ?? 1
+        // A key stores a few dozen credentials per RP at most; a larger count is not believed.
+        guard (1...255).contains(count) else {
+            throw FIDOError.malformedResponse(field: "getAssertion.numberOfCredentials", reason: "\(count) is outside 1…255")
+        }
         while assertions.count < count {
             assertions.append(try await getNextAssertion())
         }

@@ -84,6 +84,18 @@ import Testing
         #expect(throws: FIDOError.self) { try COSEKey(.map(offCurve)) }
     }
 
+    @Test("an implausible numberOfCredentials is refused instead of polled")
+    func numberOfCredentials() async throws {
+        let assertion: CBOR = [1: ["id": .bytes([1]), "type": "public-key"], 2: .bytes(Array(repeating: 0, count: 37)), 3: .bytes([0x30]), 5: 100_000]
+        let client = FIDOClient(transmitter: ScriptedTransmitter([[0x00] + assertion.encoded + [0x90, 0x00]]))
+        do {
+            _ = try await client.getAssertions(rpID: "a", clientDataHash: Array(repeating: 0, count: 32))
+            Issue.record("expected an error")
+        } catch FIDOError.malformedResponse(let field, _) {
+            #expect(field == "getAssertion.numberOfCredentials")
+        }
+    }
+
     @Test func u2fRegistrationParsing() throws {
         // 05, key, handle of 2, a certificate whose DER header says 0x82 0x01 0x00 (256 bytes).
         let head: [UInt8] = [0x05] + [0x04] + Array(repeating: 1, count: 64) + [2, 0xAA, 0xBB]
