@@ -152,6 +152,19 @@ def ctap2_round(ctap, rp_id, pin=None):
             check(assertion.user and assertion.user["id"] == b"user-1", "get_assertion%s (resident): user handle" % label)
 
 
+def outside_edges(dev, ctap):
+    """A request over 250 bytes (python-fido2 chains it with CLA 90) and non-canonical CBOR."""
+    exclude = [{"type": "public-key", "id": bytes([i]) * 60} for i in range(6)]
+    cdh = hashlib.sha256(b"chained").digest()
+    attestation = ctap.make_credential(cdh, {"id": "chain.example"}, {"id": b"u" * 64, "name": "n" * 64},
+                                       [{"type": "public-key", "alg": -7}], exclude_list=exclude)
+    PackedAttestation().verify(attestation.att_stmt, attestation.auth_data, cdh)
+    check(True, "make_credential of %d bytes, chained by python-fido2, succeeds and verifies" % (32 + 60 * 6 + 128))
+    # Map keys 2 then 1: not canonical, CTAP2_ERR_INVALID_CBOR.
+    answer = dev.call(0x10, b"\x01\xa2\x02\x00\x01\x00")
+    check(answer == b"\x12", "non-canonical CBOR is answered CTAP2_ERR_INVALID_CBOR (got %s)" % answer.hex())
+
+
 class PinInteraction(UserInteraction):
     def __init__(self, pin):
         self.pin = pin
@@ -227,6 +240,7 @@ def main():
             check(info.options.get("clientPin") is False and info.options.get("rk") is True, "get_info: options %s" % info.options)
             check(info.pin_uv_protocols == [2], "get_info: pinUvAuthProtocols [2]")
             ctap2_round(ctap, "example.org")
+            outside_edges(dev, ctap)
             webauthn_round(dev)
             u2f_round(dev)
 

@@ -56,10 +56,12 @@ import Testing
         // Nothing pending now.
         response = try await transmitter.send(CommandAPDU(cla: 0x80, ins: 0x11, expectedLength: 65_536))
         #expect(response.statusWord == .conditionsNotSatisfied)
-        // Cancel.
+        // Cancel: the credential is never made (the counter stays).
+        let counter = transmitter.authenticator.signatureCounter
         _ = try await raw(transmitter, [0x01] + request.encoded, p1: 0x80)
         response = try await transmitter.send(CommandAPDU(cla: 0x80, ins: 0x11, p1: 0x11, expectedLength: 65_536))
         #expect(response.data == [0x2D])
+        #expect(transmitter.authenticator.signatureCounter == counter)
         // GetInfo is quick: no status update.
         #expect(try await raw(transmitter, [0x04], p1: 0x80).statusWord == .success)
         // The client follows the updates on its own.

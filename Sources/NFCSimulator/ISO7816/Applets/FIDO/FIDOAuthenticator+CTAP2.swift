@@ -190,8 +190,7 @@ extension FIDOAuthenticator {
     /// A required parameter: missing → CTAP2_ERR_MISSING_PARAMETER, wrong type →
     /// CTAP2_ERR_CBOR_UNEXPECTED_TYPE.
     static func required<T>(_ value: T?, _ raw: CBOR?) throws -> T {
-        guard let raw else { throw CTAP2Failure(.missingParameter) }
-        _ = raw
+        guard raw != nil else { throw CTAP2Failure(.missingParameter) }
         guard let value else { throw CTAP2Failure(.cborUnexpectedType) }
         return value
     }

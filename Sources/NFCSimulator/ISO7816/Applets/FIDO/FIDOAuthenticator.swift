@@ -61,7 +61,7 @@ public struct FIDOAuthenticator: ISO7816Applet {
     var tokenRPID: String?
     var consecutivePINFailures = 0
     var chainedData: [UInt8]?
-    var pendingResponse: [UInt8]?
+    var pendingMessage: [UInt8]?
     var updatesLeft = 0
     var nextAssertions: NextAssertions?
 
@@ -96,14 +96,14 @@ public struct FIDOAuthenticator: ISO7816Applet {
 
     public mutating func select(command: SimCommandAPDU) -> SimResponseAPDU {
         chainedData = nil
-        pendingResponse = nil
+        pendingMessage = nil
         // CTAP 2.1 §11.3.4: a key that does U2F answers "U2F_V2" (a CTAP2-only key, "FIDO_2_0").
         return SimResponseAPDU(data: Array("U2F_V2".utf8))
     }
 
     public mutating func deselect() {
         chainedData = nil
-        pendingResponse = nil
+        pendingMessage = nil
         nextAssertions = nil
     }
 
@@ -137,7 +137,7 @@ public struct FIDOAuthenticator: ISO7816Applet {
     /// NFCCTAP_MSG (CTAP 2.1 §11.3.8): CBOR command in, status byte + CBOR out; CLA `90` chains
     /// a long message (ISO 7816-4 chaining with the proprietary class).
     mutating func ctapMessage(_ command: SimCommandAPDU) -> SimResponseAPDU {
-        pendingResponse = nil
+        pendingMessage = nil
         guard command.p2 == 0, command.p1 & 0x7F == 0 else { return SimResponseAPDU(.incorrectP1P2) }
         let gathered = (chainedData ?? []) + command.data
         guard gathered.count <= maxMsgSize else {
@@ -149,32 +149,34 @@ public struct FIDOAuthenticator: ISO7816Applet {
             return SimResponseAPDU(.success)
         }
         chainedData = nil
-        let (body, writes) = ctap2(gathered)
         // CTAP 2.1 §11.3.9: with P1 bit 8 the client polls with NFCCTAP_GETRESPONSE; the long
-        // operations answer STATUS_PROCESSING (9100) first.
+        // operations answer STATUS_PROCESSING (9100) first and run when their result is fetched,
+        // so a cancel before that leaves the key unchanged.
         let long = gathered.first == 0x01 || gathered.first == 0x02
         if command.p1 & 0x80 != 0, long, processingUpdates > 0 {
-            pendingResponse = body
+            pendingMessage = gathered
             updatesLeft = processingUpdates - 1
-            return SimResponseAPDU(data: [0x01], status: .ctapStatusUpdate, writesMemory: writes)
+            return SimResponseAPDU(data: [0x01], status: .ctapStatusUpdate)
         }
+        let (body, writes) = ctap2(gathered)
         return SimResponseAPDU(data: body, writesMemory: writes)
     }
 
-    /// NFCCTAP_GETRESPONSE (CTAP 2.1 §11.3.9): the next status update or the pending answer;
+    /// NFCCTAP_GETRESPONSE (CTAP 2.1 §11.3.9): the next status update or the pending command's answer;
     /// P1 `11` cancels (CTAP2_ERR_KEEPALIVE_CANCEL).
     mutating func ctapGetResponse(_ command: SimCommandAPDU) -> SimResponseAPDU {
-        guard let pending = pendingResponse else { return SimResponseAPDU(.conditionsNotSatisfied) }
+        guard let pending = pendingMessage else { return SimResponseAPDU(.conditionsNotSatisfied) }
         if command.p1 == 0x11 {
-            pendingResponse = nil
+            pendingMessage = nil
             return SimResponseAPDU(data: [CTAP2Status.keepaliveCancel.rawValue])
         }
         if updatesLeft > 0 {
             updatesLeft -= 1
             return SimResponseAPDU(data: [0x01], status: .ctapStatusUpdate)
         }
-        pendingResponse = nil
-        return SimResponseAPDU(data: pending)
+        pendingMessage = nil
+        let (body, writes) = ctap2(pending)
+        return SimResponseAPDU(data: body, writesMemory: writes)
     }
 
     static func randomBytes(_ count: Int) -> [UInt8] {
