@@ -19,7 +19,7 @@ public struct CBORDecoder: Sendable {
         var reader = Reader(bytes: bytes, decoder: self)
         let item = try reader.item(depth: 1)
         if reader.offset != bytes.count {
-            throw CBORError(.trailingBytes(count: bytes.count - reader.offset), at: reader.offset)
+            throw CBORError(.trailingBytes, at: reader.offset, "\(bytes.count - reader.offset) byte(s) after the item")
         }
         return item
     }
@@ -38,14 +38,14 @@ public struct CBORDecoder: Sendable {
         var offset = 0
 
         mutating func byte(itemAt start: Int) throws(CBORError) -> UInt8 {
-            guard offset < bytes.count else { throw CBORError(.truncated, at: start) }
+            guard offset < bytes.count else { throw CBORError(.truncated, at: start, "the input ends inside this item") }
             defer { offset += 1 }
             return bytes[offset]
         }
 
         mutating func take(_ count: UInt64, itemAt start: Int) throws(CBORError) -> [UInt8] {
             guard count <= UInt64(bytes.count - offset) else {
-                throw CBORError(.truncated, at: start)
+                throw CBORError(.truncated, at: start, "the input ends inside this item")
             }
             let end = offset + Int(count)
             defer { offset = end }
@@ -66,10 +66,10 @@ public struct CBORDecoder: Sendable {
                 case 26: 0x1_0000
                 default: 0x1_0000_0000
                 }
-                guard value >= shortest else { throw CBORError(.nonShortestInteger, at: start) }
+                guard value >= shortest else { throw CBORError(.nonShortestInteger, at: start, "argument \(value) in \(size) bytes is not the shortest form") }
                 return value
-            case 31: throw CBORError(.indefiniteLength, at: start)
-            default: throw CBORError(.reservedAdditionalInfo(ai), at: start)
+            case 31: throw CBORError(.indefiniteLength, at: start, "additional information 31 (indefinite length or break)")
+            default: throw CBORError(.reservedAdditionalInfo, at: start, "reserved additional information \(ai)")
             }
         }
 
@@ -86,20 +86,20 @@ public struct CBORDecoder: Sendable {
             case 3:
                 let utf8 = try take(argument, itemAt: start)
                 guard let text = String(validating: utf8, as: UTF8.self) else {
-                    throw CBORError(.invalidUTF8, at: start)
+                    throw CBORError(.invalidUTF8, at: start, "a text string that is not UTF-8")
                 }
                 return .text(text)
             case 4:
-                guard depth <= decoder.maximumDepth else { throw CBORError(.tooDeep(limit: decoder.maximumDepth), at: start) }
+                guard depth <= decoder.maximumDepth else { throw CBORError(.tooDeep, at: start, "nested deeper than \(decoder.maximumDepth) levels") }
                 // Every item takes at least one byte: a larger count cannot be satisfied.
-                guard argument <= UInt64(bytes.count - offset) else { throw CBORError(.truncated, at: start) }
+                guard argument <= UInt64(bytes.count - offset) else { throw CBORError(.truncated, at: start, "the input ends inside this item") }
                 var items: [CBOR] = []
                 items.reserveCapacity(Int(argument))
                 for _ in 0..<argument { items.append(try item(depth: depth + 1)) }
                 return .array(items)
             case 5:
-                guard depth <= decoder.maximumDepth else { throw CBORError(.tooDeep(limit: decoder.maximumDepth), at: start) }
-                guard argument <= UInt64(bytes.count - offset) / 2 else { throw CBORError(.truncated, at: start) }
+                guard depth <= decoder.maximumDepth else { throw CBORError(.tooDeep, at: start, "nested deeper than \(decoder.maximumDepth) levels") }
+                guard argument <= UInt64(bytes.count - offset) / 2 else { throw CBORError(.truncated, at: start, "the input ends inside this item") }
                 var map: [CBOR: CBOR] = [:]
                 var previousKey: [UInt8]?
                 for _ in 0..<argument {
@@ -107,16 +107,16 @@ public struct CBORDecoder: Sendable {
                     let key = try item(depth: depth + 1)
                     let keyBytes = Array(bytes[keyStart..<offset])
                     if let previousKey {
-                        if previousKey == keyBytes { throw CBORError(.duplicateMapKey, at: keyStart) }
-                        guard CBOR.canonicalOrder(previousKey, keyBytes) else { throw CBORError(.unsortedMapKeys, at: keyStart) }
+                        if previousKey == keyBytes { throw CBORError(.duplicateMapKey, at: keyStart, "this key appeared already") }
+                        guard CBOR.canonicalOrder(previousKey, keyBytes) else { throw CBORError(.unsortedMapKeys, at: keyStart, "this key sorts before the previous one") }
                     }
                     previousKey = keyBytes
                     map[key] = try item(depth: depth + 1)
                 }
                 return .map(map)
             default:  // 6
-                guard decoder.allowsTags else { throw CBORError(.tagNotAllowed, at: start) }
-                guard depth <= decoder.maximumDepth else { throw CBORError(.tooDeep(limit: decoder.maximumDepth), at: start) }
+                guard decoder.allowsTags else { throw CBORError(.tagNotAllowed, at: start, "tag \(argument) (CTAP2 canonical form has no tags)") }
+                guard depth <= decoder.maximumDepth else { throw CBORError(.tooDeep, at: start, "nested deeper than \(decoder.maximumDepth) levels") }
                 return .tagged(argument, try item(depth: depth + 1))
             }
         }
@@ -130,7 +130,7 @@ public struct CBORDecoder: Sendable {
             case 0..<20: return .simple(ai)
             case 24:
                 let value = try byte(itemAt: start)
-                guard value >= 32 else { throw CBORError(.invalidSimpleValue(value), at: start) }
+                guard value >= 32 else { throw CBORError(.invalidSimpleValue, at: start, "simple value \(value) in the two-byte form") }
                 return .simple(value)
             case 25:
                 let raw = try take(2, itemAt: start)
@@ -143,8 +143,8 @@ public struct CBORDecoder: Sendable {
                 var bits: UInt64 = 0
                 for byte in try take(8, itemAt: start) { bits = bits << 8 | UInt64(byte) }
                 return .float(Double(bitPattern: bits))
-            case 31: throw CBORError(.indefiniteLength, at: start)
-            default: throw CBORError(.reservedAdditionalInfo(ai), at: start)
+            case 31: throw CBORError(.indefiniteLength, at: start, "additional information 31 (indefinite length or break)")
+            default: throw CBORError(.reservedAdditionalInfo, at: start, "reserved additional information \(ai)")
             }
         }
 

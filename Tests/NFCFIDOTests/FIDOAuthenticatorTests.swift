@@ -118,7 +118,8 @@ import Testing
         for _ in 0..<9 {
             do {
                 _ = try await client.getPinUvAuthToken(pin: "0000")
-            } catch FIDOError.ctap2(let status, _) {
+            } catch let error as FIDOError {
+                guard let status = error.ctap2Status else { throw error }
                 statuses.append(status)
                 if status == .pinAuthBlocked { transmitter.powerCycle() }
             }

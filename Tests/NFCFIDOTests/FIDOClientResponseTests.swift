@@ -36,16 +36,19 @@ import Testing
         do {
             _ = try await FIDOClient(transmitter: ScriptedTransmitter([[0x31, 0x90, 0x00]])).getInfo()
             Issue.record("expected an error")
-        } catch FIDOError.ctap2(let status, let command) {
-            #expect(status == .pinInvalid && status.name == "CTAP2_ERR_PIN_INVALID")
-            #expect(command == "authenticatorGetInfo")
+        } catch let error as FIDOError {
+            #expect(error.code == .ctap2)
+            #expect(error.ctap2Status == .pinInvalid && error.ctap2Status?.name == "CTAP2_ERR_PIN_INVALID")
+            #expect(error.field == "authenticatorGetInfo")
+            #expect(error.description == "authenticatorGetInfo: CTAP2_ERR_PIN_INVALID (0x31)")
         }
         // Unsorted keys in the answer.
         do {
             _ = try await FIDOClient(transmitter: ScriptedTransmitter([[0x00, 0xA2, 0x03, 0x00, 0x01, 0x00, 0x90, 0x00]])).getInfo()
             Issue.record("expected an error")
-        } catch FIDOError.invalidCBOR(let error, _) {
-            #expect(error.reason == .unsortedMapKeys && error.offset == 3)
+        } catch let error as FIDOError {
+            #expect(error.code == .invalidCBOR)
+            #expect(error.cborError?.code == .unsortedMapKeys && error.cborError?.offset == 3)
         }
         let cases: [[UInt8]] = [
             [0x90, 0x00],                                 // no status byte
@@ -91,8 +94,8 @@ import Testing
         do {
             _ = try await client.getAssertions(rpID: "a", clientDataHash: Array(repeating: 0, count: 32))
             Issue.record("expected an error")
-        } catch FIDOError.malformedResponse(let field, _) {
-            #expect(field == "getAssertion.numberOfCredentials")
+        } catch let error as FIDOError {
+            #expect(error.code == .malformedResponse && error.field == "getAssertion.numberOfCredentials")
         }
     }
 

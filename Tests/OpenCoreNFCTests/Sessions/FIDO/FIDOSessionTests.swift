@@ -48,8 +48,8 @@ extension SessionTests {
         do {
             _ = try await body()
             Issue.record("expected \(status.name), got success", sourceLocation: sourceLocation)
-        } catch FIDOError.ctap2(let got, _) {
-            #expect(got == status, sourceLocation: sourceLocation)
+        } catch let error as FIDOError where error.code == .ctap2 {
+            #expect(error.ctap2Status == status, sourceLocation: sourceLocation)
         } catch {
             Issue.record("expected \(status.name), got \(error)", sourceLocation: sourceLocation)
         }
@@ -228,8 +228,8 @@ extension SessionTests {
                 do {
                     _ = try await client.u2fAuthenticate(challenge: login, application: app, keyHandle: handle, mode: .checkOnly)
                     Issue.record("a foreign key handle was accepted")
-                } catch FIDOError.unexpectedStatus(let sw, _) {
-                    #expect(sw == .incorrectData)
+                } catch let error as FIDOError {
+                    #expect(error.code == .unexpectedStatus && error.statusWord == .incorrectData)
                 }
             }
         }
