@@ -26,6 +26,26 @@ import Testing
         expectRejection([0xFB, 0x00], .truncated, at: 0)
     }
 
+    @Test("every proper prefix of a valid item is truncated")
+    func everyPrefixIsTruncated() throws {
+        let items: [CBOR] = [
+            [1: "packed", 2: .bytes(Array(repeating: 7, count: 40)), 3: ["alg": -7, "sig": .bytes([0x30, 0x44])]],
+            .unsigned(UInt64.max), .text("fünf"), [[[1, 2], ["k": .null]], .bool(true)], .float(0.1),
+        ]
+        for item in items {
+            let bytes = item.encoded
+            for length in 0..<bytes.count {
+                do {
+                    _ = try CBOR(decoding: Array(bytes.prefix(length)))
+                    Issue.record("a \(length)-byte prefix of \(item) decoded")
+                } catch {
+                    #expect(error.code == .truncated, "prefix \(length) of \(item)")
+                }
+            }
+            #expect(try CBOR(decoding: bytes) == item)
+        }
+    }
+
     @Test func reservedAdditionalInformation() {
         for ai: UInt8 in 28...30 {
             expectRejection([ai], .reservedAdditionalInfo, at: 0)

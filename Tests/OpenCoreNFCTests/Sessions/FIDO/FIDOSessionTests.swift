@@ -235,6 +235,25 @@ extension SessionTests {
         }
     }
 
+    @Test("malformed CBOR requests through the session: the key answers CTAP2_ERR_INVALID_CBOR and keeps working")
+    func malformedRequests() async throws {
+        try await withClient { client in
+            try await client.select()
+            let malformed: [[UInt8]] = [
+                [0x01, 0xA2, 0x02, 0x00, 0x01, 0x00],  // keys out of order
+                [0x01, 0xA1, 0x01, 0x5F],              // indefinite byte string
+                [0x01, 0xA1, 0x01, 0x42, 0x00],        // truncated
+                [0x02, 0xA1, 0x01, 0x62, 0xC3, 0x28],  // rpId not UTF-8
+            ]
+            for message in malformed {
+                let response = try await client.transmitter.send(CommandAPDU(cla: 0x80, ins: 0x10, data: message, expectedLength: 256))
+                #expect(response.statusWord == .success)
+                #expect(response.data == [CTAP2Status.invalidCBOR.rawValue], "\(message)")
+            }
+            #expect(try await client.getInfo().versions.contains("FIDO_2_1"))
+        }
+    }
+
     @Test("short APDUs only: long CTAP2 messages are chained (CLA 90) and long answers come by 61xx")
     func shortAPDUs() async throws {
         try await withClient(extendedLength: false) { client in
