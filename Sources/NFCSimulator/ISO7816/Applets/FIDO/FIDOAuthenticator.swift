@@ -72,8 +72,8 @@ public struct FIDOAuthenticator: ISO7816Applet {
         var flags: UInt8
     }
 
-    /// A fresh authenticator: new AAGUID-less identity (all-zero AAGUID unless given), new
-    /// attestation key and certificate, new wrapping key, no PIN, no credentials.
+    /// A fresh authenticator, as it leaves the factory: a new attestation key and certificate and
+    /// a new wrapping key from the system's random source, no PIN, no credentials, counter 0.
     public init(aaguid: [UInt8] = FIDOAuthenticator.defaultAAGUID, maxMsgSize: Int = 2048, processingUpdates: Int = 1) {
         self.aaguid = aaguid
         let attestation = P256.Signing.PrivateKey()
