@@ -9,6 +9,7 @@ by python-fido2 and by `cryptography` directly. Any failed check exits non-zero.
 """
 import contextlib
 import hashlib
+import json
 import os
 import signal
 import subprocess
@@ -225,6 +226,32 @@ def u2f_round(dev):
         check(error.code == 0x6A80, "Ctap1.authenticate refuses another application's key handle (6A80)")
 
 
+def cli_round(work):
+    """`nfc fido` over PC/SC on the same card, cross-checked by python-fido2 and cryptography."""
+    key_file = os.path.join(work, "cli-credential.json")
+    register = subprocess.run([NFC, "fido", "register", "--reader", READER, "--rp", "cli.example", "--user", "carol",
+                               "--pin", "4321", "--key-file", key_file, "--json"], capture_output=True, text=True)
+    check(register.returncode == 0, "nfc fido register over PC/SC (%s)" % register.stderr.strip())
+    if register.returncode != 0:
+        return
+    registered = json.loads(register.stdout)
+    check(registered["flags"] == ["UP", "UV", "AT"] and "4321" not in register.stdout,
+          "nfc fido register --pin: UV set, the PIN not printed")
+    dev = device()
+    challenge = hashlib.sha256(b"cli cross-check").digest()
+    assertion = Ctap2(dev).get_assertion("cli.example", challenge,
+                                         [{"type": "public-key", "id": bytes.fromhex(registered["credentialId"])}])
+    point = bytes.fromhex(registered["publicKey"])
+    check(verify_with_cryptography({-2: point[1:33], -3: point[33:65]}, bytes(assertion.auth_data) + challenge,
+                                   assertion.signature),
+          "python-fido2's assertion for the CLI's credential verifies with the public key nfc printed")
+    dev.close()
+    asserted = subprocess.run([NFC, "fido", "assert", "--reader", READER, "--key-file", key_file, "--json"],
+                              capture_output=True, text=True)
+    check(asserted.returncode == 0 and json.loads(asserted.stdout)["signatureCounter"] > assertion.auth_data.counter,
+          "nfc fido assert over PC/SC verifies, and the counter moved on (%s)" % asserted.stderr.strip())
+
+
 def main():
     with tempfile.TemporaryDirectory() as work:
         image = os.path.join(work, "key.json")
@@ -258,6 +285,7 @@ def main():
             check(client_pin.get_pin_retries()[0] == 8, "a right PIN restores the retries (8)")
             webauthn_round(dev, pin="4321")
             dev.close()
+            cli_round(work)
     print("%d checks passed, %d failed" % (passed, len(failures)))
     if failures:
         for failure in failures:
