@@ -165,6 +165,17 @@ extension FIDOClient {
         return assertions
     }
 
+    /// authenticatorReset (0x07): the key forgets every credential and its PIN. Keys may refuse it
+    /// (CTAP2_ERR_NOT_ALLOWED) outside a few seconds after power-up.
+    public func reset() async throws {
+        _ = try await ctap2(0x07, nil, name: "authenticatorReset")
+    }
+
+    /// authenticatorSelection (0x0B): asks for the user's touch; an NFC key answers at once.
+    public func selection() async throws {
+        _ = try await ctap2(0x0B, nil, name: "authenticatorSelection")
+    }
+
     /// authenticatorGetNextAssertion (0x08).
     public func getNextAssertion() async throws -> Assertion {
         try Assertion(try await ctap2Map(0x08, nil, name: "authenticatorGetNextAssertion"))

@@ -29,6 +29,7 @@ import Testing
             ([0x06, 0xA2, 0x01, 0x01, 0x02, 0x01], 0x02),   // PIN protocol 1 is not offered
             ([0x06, 0xA2, 0x01, 0x02, 0x02, 0x0F], 0x3E),   // unknown subcommand
             ([0x0A], 0x01),                                 // unknown command
+            ([0x0B], 0x00),                                 // authenticatorSelection: the tap selected it
             ([], 0x03),
         ]
         for (message, status) in cases {

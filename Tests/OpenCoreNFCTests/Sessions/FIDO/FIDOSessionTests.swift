@@ -254,6 +254,24 @@ extension SessionTests {
         }
     }
 
+    @Test("Reset forgets credentials and the PIN; old credential IDs stop working")
+    func reset() async throws {
+        try await withClient { client in
+            try await client.select()
+            try await client.selection()
+            try await client.setPIN("1234")
+            let token = try await client.getPinUvAuthToken(pin: "1234")
+            let cdh = Self.hash("before")
+            let credential = try await client.makeCredential(clientDataHash: cdh, rp: RelyingParty(id: "reset.example"), user: UserEntity(id: [1]), residentKey: true, pinUvAuthToken: token).credential
+            try await client.reset()
+            #expect(try await client.getInfo().options["clientPin"] == false)
+            await expectStatus(.noCredentials) { try await client.getAssertions(rpID: "reset.example", clientDataHash: cdh) }
+            await expectStatus(.noCredentials) {
+                try await client.getAssertions(rpID: "reset.example", clientDataHash: cdh, allowList: [credential.credentialID])
+            }
+        }
+    }
+
     @Test("short APDUs only: long CTAP2 messages are chained (CLA 90) and long answers come by 61xx")
     func shortAPDUs() async throws {
         try await withClient(extendedLength: false) { client in

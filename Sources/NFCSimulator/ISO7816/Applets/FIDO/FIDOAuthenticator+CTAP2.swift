@@ -35,6 +35,9 @@ extension FIDOAuthenticator {
                 writes = true
             case 0x06:
                 (result, writes) = try clientPIN(parameters)
+            case 0x0B:
+                // authenticatorSelection (§6.9): the tap already selected this key.
+                result = nil
             case 0x07:
                 resetAuthenticator()
                 result = nil

@@ -115,6 +115,7 @@ public struct FIDOAuthenticator: ISO7816Applet {
     }
 
     mutating func regenerateToken() {
+        Self.wipe(&pinUvAuthToken)
         pinUvAuthToken = Self.randomBytes(32)
         tokenPermissions = 0
         tokenRPID = nil
