@@ -57,6 +57,32 @@ struct FIDOAuthenticatorHostTests {
         #expect(send(&card, [0x80, 0x10, 0x00, 0x00, 0x01, 0x04]).first == 0x00)
     }
 
+    @Test("state-changing commands are marked as writing memory; queries are not")
+    func writesMemory() throws {
+        var applet = FIDOAuthenticator()
+        func process(_ bytes: [UInt8]) throws -> SimResponseAPDU {
+            applet.process(try SimCommandAPDU(bytes: bytes))
+        }
+        // GetInfo, getKeyAgreement, getPINRetries, U2F VERSION: no write.
+        #expect(try process([0x80, 0x10, 0x00, 0x00, 0x01, 0x04]).writesMemory == false)
+        #expect(try process([0x80, 0x10, 0x00, 0x00, 0x05, 0x06, 0xA2, 0x01, 0x02, 0x02, 0x02]).writesMemory == false)
+        #expect(try process([0x80, 0x10, 0x00, 0x00, 0x05, 0x06, 0xA2, 0x01, 0x02, 0x02, 0x01]).writesMemory == false)
+        #expect(try process([0x00, 0x03, 0x00, 0x00]).writesMemory == false)
+        // MakeCredential (counter, maybe a resident key): a write; GetAssertion (counter) too.
+        let cdh = [UInt8](repeating: 0x42, count: 32)
+        let make: [UInt8] = [0x01, 0xA4, 0x01, 0x58, 0x20] + cdh + [0x02, 0xA1, 0x62, 0x69, 0x64, 0x61, 0x61,
+            0x03, 0xA1, 0x62, 0x69, 0x64, 0x41, 0x01,
+            0x04, 0x81, 0xA2, 0x63, 0x61, 0x6C, 0x67, 0x26, 0x64, 0x74, 0x79, 0x70, 0x65,
+            0x6A] + Array("public-key".utf8)
+        let made = try process([0x80, 0x10, 0x00, 0x00, UInt8(make.count)] + make)
+        #expect(made.data.first == 0x00)
+        #expect(made.writesMemory)
+        #expect(applet.signatureCounter == 1)
+        // A refused command changes nothing and writes nothing.
+        let refused = try process([0x80, 0x10, 0x00, 0x00, 0x02, 0x02, 0xA0])
+        #expect(refused.data == [0x14] && refused.writesMemory == false)
+    }
+
     @Test("the security-key image carries a fido applet and comes back the same")
     func imageRoundTrip() throws {
         let card = try securityKey()
