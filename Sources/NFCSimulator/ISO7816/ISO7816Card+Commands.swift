@@ -187,7 +187,8 @@ extension ISO7816Card {
     /// Applies Le and the response buffer: data beyond Ne is cut, data beyond the buffer waits
     /// for GET RESPONSE behind `61xx` (ISO/IEC 7816-4:2013 §5.1 and §5.6).
     ///
-    /// With no Le field the applet's data is sent as it is (as contactless cards do).
+    /// With no Le field the applet's data is sent as it is (as contactless cards do). A response
+    /// marked ``SimResponseAPDU/keepsDataBeyondNe`` is not cut: what exceeds Ne waits behind `61xx`.
     private mutating func finish(_ response: SimResponseAPDU, for command: SimCommandAPDU) -> SimResponseAPDU {
         var result = response
         var limit = max(configuration.maxResponseDataLength, 1)
