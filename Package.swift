@@ -65,6 +65,7 @@ let package = Package(
                 "OpenCoreNFC", "NDEF", "NFCBytes", "NFCTransport", "NFCSimulator", "NFCTags", "NFCPCSC", "ISO7816",
                 "NFCOATH", "NFCFIDO", "NFCPIV", "NFCCBOR",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .executableTarget(name: "nfc-bench", dependencies: ["NDEF", "NFCBytes", "NFCTags", "NFCSimulator", "NFCTransport", "NFCPCSC"]),
@@ -82,11 +83,16 @@ let package = Package(
         .testTarget(name: "OpenCoreNFCTests", dependencies: [
             "OpenCoreNFC", "NDEF", "NFCTags", "NFCSimulator", "NFCTransport", "NFCPCSC", "NFCTestSupport",
             // The applet clients' sessions tests run serialized with the other session tests.
-            "NFCOATH", "NFCPIV", "ISO7816", .product(name: "Crypto", package: "swift-crypto"),
+            "NFCOATH", "NFCPIV", "NFCFIDO", "NFCCBOR", "ISO7816", .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .testTarget(name: "NFCPCSCTests", dependencies: ["NFCPCSC", "NFCTransport", "NFCBytes", "NFCSimulator", "NFCTags", "NDEF", "NFCTestSupport"]),
         .testTarget(name: "nfcTests", dependencies: ["NFCTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "NFCOATHTests", dependencies: ["NFCOATH", "ISO7816"]),
+        .testTarget(name: "NFCCBORTests", dependencies: ["NFCCBOR"]),
+        .testTarget(name: "NFCFIDOTests", dependencies: [
+            "NFCFIDO", "NFCCBOR", "ISO7816", "NFCSimulator", "NFCTestSupport",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         .testTarget(name: "NFCPIVTests", dependencies: [
             "NFCPIV", "ISO7816", "NFCSimulator", "NFCTestSupport",
             .product(name: "Crypto", package: "swift-crypto"),

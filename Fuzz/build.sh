@@ -17,3 +17,6 @@ module NFCBytes
 module NDEF
 swiftc "${flags[@]}" -I "$out" Fuzz/NDEFDecoder/main.swift "$out/libNDEF.a" "$out/libNFCBytes.a" -o "$out/fuzz-ndef"
 echo "built $out/fuzz-ndef"
+module NFCCBOR
+swiftc "${flags[@]}" -I "$out" Fuzz/CBORDecoder/main.swift "$out/libNFCCBOR.a" -o "$out/fuzz-cbor"
+echo "built $out/fuzz-cbor"

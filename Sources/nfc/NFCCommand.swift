@@ -11,7 +11,7 @@ struct NFCCommand: AsyncParsableCommand {
         subcommands: [
             ReadersCommand.self, ScanCommand.self, ReadCommand.self, WriteCommand.self, FormatCommand.self,
             LockCommand.self, DumpCommand.self, APDUCommand.self, NDEFCommand.self, TagCommand.self, EmulateCommand.self,
-            LintCommand.self, DispatchCommand.self, WatchCommand.self, OATHCommand.self, PIVCommand.self,
+            LintCommand.self, DispatchCommand.self, WatchCommand.self, OATHCommand.self, FIDOCommand.self, PIVCommand.self,
         ]
     )
 }

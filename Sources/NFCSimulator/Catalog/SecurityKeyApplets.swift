@@ -8,6 +8,7 @@ enum SecurityKeyApplets {
     static func make(blank: Bool) -> [any ISO7816Applet] {
         [
             OATHApplet(),
+            FIDOAuthenticator(),
             PIVApplet(),
         ]
     }

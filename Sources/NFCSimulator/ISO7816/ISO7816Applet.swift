@@ -41,6 +41,8 @@ public enum ISO7816AppletImage: Codable, Sendable, Hashable {
     case oath(OATHApplet.Image)
     /// A PIV card application (holds its PIN, PUK, administration key and private keys).
     case piv(PIVApplet.Image)
+    /// A FIDO U2F + CTAP2 authenticator (holds private keys: see ``FIDOAuthenticator/Image``).
+    case fido(FIDOAuthenticator.Image)
 
     /// The kind name stored under `applet`.
     public var kind: String {
@@ -48,6 +50,7 @@ public enum ISO7816AppletImage: Codable, Sendable, Hashable {
         case .ndef: "ndef"
         case .oath: "oath"
         case .piv: "piv"
+        case .fido: "fido"
         }
     }
 
@@ -58,6 +61,7 @@ public enum ISO7816AppletImage: Codable, Sendable, Hashable {
         case .ndef(let image): try NDEFApplication(image: image)
         case .oath(let image): try OATHApplet(image: image)
         case .piv(let image): try PIVApplet(image: image)
+        case .fido(let image): try FIDOAuthenticator(image: image)
         }
     }
 
@@ -75,6 +79,8 @@ public enum ISO7816AppletImage: Codable, Sendable, Hashable {
             self = .oath(try OATHApplet.Image(from: decoder))
         case "piv":
             self = .piv(try PIVApplet.Image(from: decoder))
+        case "fido":
+            self = .fido(try FIDOAuthenticator.Image(from: decoder))
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .applet, in: container, debugDescription: "unknown applet kind \(kind)"
@@ -89,6 +95,7 @@ public enum ISO7816AppletImage: Codable, Sendable, Hashable {
         case .ndef(let image): try image.encode(to: encoder)
         case .oath(let image): try image.encode(to: encoder)
         case .piv(let image): try image.encode(to: encoder)
+        case .fido(let image): try image.encode(to: encoder)
         }
     }
 }

@@ -190,13 +190,16 @@ extension ISO7816Card {
     /// With no Le field the applet's data is sent as it is (as contactless cards do). A short Le
     /// of `00` ("as much as a short response holds") on an answer over 256 bytes sends 256 and
     /// keeps the rest for GET RESPONSE behind `61xx`, as PIV and Java Card hosts do (ISO/IEC
-    /// 7816-4:2013 §5.6: `61xx` in a case 2 or 4 command tells that more bytes are available);
-    /// any other Ne cuts the answer.
+    /// 7816-4:2013 §5.6: `61xx` in a case 2 or 4 command tells that more bytes are available).
+    /// A response marked ``SimResponseAPDU/keepsDataBeyondNe`` is never cut: what exceeds any Ne
+    /// waits behind `61xx`. Any other Ne cuts the answer.
     private mutating func finish(_ response: SimResponseAPDU, for command: SimCommandAPDU) -> SimResponseAPDU {
         var result = response
         var limit = max(configuration.maxResponseDataLength, 1)
         if let ne = command.ne, result.data.count > ne {
-            if !command.isExtended && command.asksForMaximum {
+            if result.keepsDataBeyondNe {
+                limit = min(limit, ne)
+            } else if !command.isExtended && command.asksForMaximum {
                 limit = min(limit, 256)
             } else {
                 result.data = Array(result.data.prefix(ne))

@@ -79,6 +79,10 @@ public struct SimResponseAPDU: Sendable, Hashable, CustomStringConvertible {
     public var additionalProcessingTime: Duration
     /// Whether the command programmed non-volatile memory (a tear may interrupt it).
     public var writesMemory: Bool
+    /// Whether data beyond the command's Ne waits for GET RESPONSE behind `61xx` instead of
+    /// being cut (ISO/IEC 7816-4:2013 §5.3.4 allows either; FIDO keys answer `61xx` to a short
+    /// Le of `00`, and CTAP clients rely on it). Not sent; defaults to cutting.
+    public var keepsDataBeyondNe = false
 
     public init(data: [UInt8] = [], status: SimStatusWord = .success, additionalProcessingTime: Duration = .zero, writesMemory: Bool = false) {
         self.data = data

@@ -1,0 +1,48 @@
+import ISO7816
+import NFCSimulator
+import Synchronization
+
+/// Answers from a script, recording the commands: for malformed and unusual responses.
+final class ScriptedTransmitter: APDUTransmitter {
+    let supportsExtendedLength: Bool
+    private let state: Mutex<(answers: [[UInt8]], sent: [[UInt8]])>
+
+    init(_ answers: [[UInt8]], extended: Bool = true) {
+        supportsExtendedLength = extended
+        state = Mutex((answers, []))
+    }
+
+    var sent: [[UInt8]] { state.withLock { $0.sent } }
+
+    func transmit(_ command: [UInt8]) async throws -> [UInt8] {
+        state.withLock { state in
+            state.sent.append(command)
+            return state.answers.isEmpty ? [0x6F, 0x00] : state.answers.removeFirst()
+        }
+    }
+}
+
+/// The emulated authenticator applet driven directly (already selected; extended APDUs).
+final class AppletTransmitter: APDUTransmitter {
+    let supportsExtendedLength = true
+    private let applet: Mutex<FIDOAuthenticator>
+
+    init(_ applet: FIDOAuthenticator = FIDOAuthenticator()) {
+        self.applet = Mutex(applet)
+    }
+
+    var authenticator: FIDOAuthenticator { applet.withLock { $0 } }
+
+    func transmit(_ command: [UInt8]) async throws -> [UInt8] {
+        let apdu = try SimCommandAPDU(bytes: command)
+        return applet.withLock { applet in
+            if apdu.ins == 0xA4 { return applet.select(command: apdu).bytes }
+            return applet.process(apdu).bytes
+        }
+    }
+
+    /// A power cycle: transient state (key agreement key, token, PIN-failure count) resets.
+    func powerCycle() {
+        applet.withLock { $0.reset() }
+    }
+}
