@@ -7,18 +7,16 @@ make_credential, get_assertion; without and with a PIN; through Ctap2 and throug
 Fido2Server) and U2F (Ctap1 register/authenticate) must succeed with signatures that verify, both
 by python-fido2 and by `cryptography` directly. Any failed check exits non-zero.
 """
-import contextlib
 import hashlib
 import json
 import os
-import signal
 import subprocess
 import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "pcsc"))
-from wait_reader import wait_for_card  # noqa: E402
+import emulation  # noqa: E402
 
 from cryptography.exceptions import InvalidSignature  # noqa: E402
 from cryptography.hazmat.primitives import hashes  # noqa: E402
@@ -60,28 +58,9 @@ def expect_ctap_error(code, what, body):
         check(error.code == code, "%s: %s" % (what, error.code.name))
 
 
-@contextlib.contextmanager
 def emulated(image):
-    process = subprocess.Popen([NFC, "emulate", "--image", image, "--pcsc", "--vpcd", VPCD],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    counter = None
-    try:
-        try:
-            _, counter = wait_for_card(READER, True, 20)
-        except TimeoutError:
-            process.kill()
-            raise RuntimeError("nfc emulate: the card never appeared in %s; emulator said: %s"
-                               % (READER, process.communicate()[1].strip()))
-        yield process
-    finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGINT)
-        try:
-            process.wait(15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        wait_for_card(READER, False, 15, counter=counter)
+    """`nfc emulate` of IMAGE in our reader until the block ends (Integration/pcsc/emulation.py)."""
+    return emulation.emulated(NFC, image, READER, "--vpcd", VPCD)
 
 
 def device():

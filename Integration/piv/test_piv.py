@@ -14,17 +14,15 @@
 
 Every wait is on a PC/SC state change or a process, with a deadline. Exits 1 on any failure.
 """
-import contextlib
 import hashlib
 import json
 import os
-import signal
 import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pcsc"))
-from wait_reader import wait_for_card  # noqa: E402
+import emulation  # noqa: E402
 
 NFC = os.environ.get("NFC", ".build/debug/nfc")
 READER = os.environ.get("PIV_READER", "Virtual PCD D 00 01")
@@ -54,26 +52,9 @@ def path(name):
     return os.path.join(WORK, name)
 
 
-@contextlib.contextmanager
 def emulated(image):
-    process = subprocess.Popen([NFC, "emulate", "--image", image, "--pcsc", "--vpcd", "127.0.0.1:" + PORT],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    try:
-        try:
-            wait_for_card(READER, True, 20)
-        except TimeoutError:
-            process.kill()
-            raise RuntimeError("nfc emulate: the card never appeared in %s; emulator said: %s"
-                               % (READER, process.communicate()[1].strip()))
-        yield process
-    finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGINT)
-        try:
-            process.wait(15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+    """`nfc emulate` of IMAGE in our reader until the block ends (Integration/pcsc/emulation.py)."""
+    return emulation.emulated(NFC, image, READER, "--vpcd", "127.0.0.1:" + PORT)
 
 
 def opensc_environment():
