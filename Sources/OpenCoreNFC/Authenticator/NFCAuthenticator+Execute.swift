@@ -102,6 +102,8 @@ extension NFCAuthenticator {
 
     /// Submits and waits, cancelling the command when the task is cancelled.
     func awaitCommand(_ operation: APDUCommandQueue.Operation, timeout: Duration, onTimeout: (@Sendable () -> Void)?) async throws -> ResponseAPDU {
+        // A task cancelled before it submits sends nothing.
+        if Task.isCancelled { throw NFCAuthenticatorError.cancelled }
         let ticket = CommandTicket()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ResponseAPDU, any Error>) in

@@ -251,7 +251,9 @@ public final class NFCAuthenticator: Sendable {
         }
         switch action {
         case .connect(let card): Task { await self.connect(card, in: session) }
-        case .restart: session.restartPolling()
+        case .restart:
+            notify { $0.authenticator(self, didRestartPolling: .noISO7816Tag(tags.map(\.type))) }
+            session.restartPolling()
         case .wait: break
         }
     }
@@ -267,7 +269,10 @@ public final class NFCAuthenticator: Sendable {
                 if case .running = state.phase, state.session === session { return true }
                 return false
             }
-            if current { session.restartPolling() }
+            guard current else { return }
+            let reason = (error as? NFCReaderError)?.localizedFailureReason ?? "\(error)"
+            notify { $0.authenticator(self, didRestartPolling: .connectionFailed(reason)) }
+            session.restartPolling()
             return
         }
         let transmitter = NFCISO7816TagTransmitter(tag: iso, supportsExtendedLength: supportsExtendedLength)
@@ -305,7 +310,10 @@ public final class NFCAuthenticator: Sendable {
             return true
         }
         guard wasCurrent else { return }
-        notify { $0.authenticator(self, didDisconnect: failure) }
+        notify {
+            $0.authenticator(self, didDisconnect: failure)
+            $0.authenticator(self, didRestartPolling: .tagLost)
+        }
         session.restartPolling()
     }
 

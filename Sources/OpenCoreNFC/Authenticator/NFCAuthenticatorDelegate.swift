@@ -32,10 +32,24 @@ public protocol NFCAuthenticatorDelegate: AnyObject, Sendable {
     /// The connected card was lost (``NFCAuthenticatorError/tagConnectionLost(_:)``) or released
     /// by ``NFCAuthenticator/restart()``; polling goes on. Optional.
     func authenticator(_ authenticator: NFCAuthenticator, didDisconnect error: NFCAuthenticatorError)
+    /// Polling started again without the app asking: the tags found held no ISO 7816 card, or
+    /// connecting failed, or the card was lost. Optional.
+    func authenticator(_ authenticator: NFCAuthenticator, didRestartPolling reason: NFCAuthenticatorPollingRestart)
     /// The reader session ended; the authenticator can be started again.
     func authenticator(_ authenticator: NFCAuthenticator, didEndWith reason: NFCAuthenticatorEndReason)
 }
 
 extension NFCAuthenticatorDelegate {
     public func authenticator(_ authenticator: NFCAuthenticator, didDisconnect error: NFCAuthenticatorError) {}
+    public func authenticator(_ authenticator: NFCAuthenticator, didRestartPolling reason: NFCAuthenticatorPollingRestart) {}
+}
+
+/// Why an ``NFCAuthenticator`` polled again by itself.
+public enum NFCAuthenticatorPollingRestart: Sendable, Hashable {
+    /// The tags found were of these kinds, none ISO 7816 (polling restarts once per new tag).
+    case noISO7816Tag([NFCTagType])
+    /// `connect(to:)` failed, with this reason.
+    case connectionFailed(String)
+    /// The connected card was lost.
+    case tagLost
 }
