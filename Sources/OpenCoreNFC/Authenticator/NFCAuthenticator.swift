@@ -252,8 +252,8 @@ public final class NFCAuthenticator: Sendable {
         switch action {
         case .connect(let card): Task { await self.connect(card, in: session) }
         case .restart:
-            notify { $0.authenticator(self, didRestartPolling: .noISO7816Tag(tags.map(\.type))) }
             session.restartPolling()
+            notify { $0.authenticator(self, didRestartPolling: .noISO7816Tag(tags.map(\.type))) }
         case .wait: break
         }
     }
@@ -271,8 +271,8 @@ public final class NFCAuthenticator: Sendable {
             }
             guard current else { return }
             let reason = (error as? NFCReaderError)?.localizedFailureReason ?? "\(error)"
-            notify { $0.authenticator(self, didRestartPolling: .connectionFailed(reason)) }
             session.restartPolling()
+            notify { $0.authenticator(self, didRestartPolling: .connectionFailed(reason)) }
             return
         }
         let transmitter = NFCISO7816TagTransmitter(tag: iso, supportsExtendedLength: supportsExtendedLength)
@@ -280,6 +280,9 @@ public final class NFCAuthenticator: Sendable {
         let waiters = state.withLock { state -> [CheckedContinuation<NFCAuthenticatorTag, any Error>]? in
             state.connecting = false
             guard case .running = state.phase, state.session === session else { return nil }
+            // Told before any command can fail on the card, so the delegate hears of the
+            // connection before its loss.
+            notify { $0.authenticator(self, didConnect: info) }
             let epoch = queue.attach(transmitter)
             state.connected = (info, epoch)
             state.rejected = []
@@ -289,7 +292,6 @@ public final class NFCAuthenticator: Sendable {
         }
         guard let waiters else { return }
         for waiter in waiters { waiter.resume(returning: info) }
-        notify { $0.authenticator(self, didConnect: info) }
     }
 
     /// A command found its card gone. While the session is active the card was lost: fail the
@@ -310,11 +312,9 @@ public final class NFCAuthenticator: Sendable {
             return true
         }
         guard wasCurrent else { return }
-        notify {
-            $0.authenticator(self, didDisconnect: failure)
-            $0.authenticator(self, didRestartPolling: .tagLost)
-        }
+        notify { $0.authenticator(self, didDisconnect: failure) }
         session.restartPolling()
+        notify { $0.authenticator(self, didRestartPolling: .tagLost) }
     }
 
     /// The session ended (its delegate's `didInvalidateWithError`).
