@@ -111,17 +111,17 @@ public final class NFCAuthenticator: Sendable {
     /// A session that cannot begin (no reader, the app's configuration, another session
     /// active) ends at once: the delegate and ``ended()`` get the reason.
     public func start(alertMessage: String = "") {
-        let bridge = AuthenticatorSessionBridge()
-        let session: NFCTagReaderSession
-        if selectIdentifiers.isEmpty {
-            guard let made = NFCTagReaderSession(pollingOption: [.iso14443], delegate: bridge, queue: nil) else { return }
-            session = made
-        } else {
-            session = NFCTagReaderSession(
-                configuration: .init(pollingOption: [.iso14443], iso7816SelectIdentifiers: selectIdentifiers), delegate: bridge, queue: nil)
-        }
-        let started = state.withLock { state -> Bool in
-            if case .running = state.phase { return false }
+        let started = state.withLock { state -> (NFCTagReaderSession, AuthenticatorSessionBridge)? in
+            if case .running = state.phase { return nil }
+            let bridge = AuthenticatorSessionBridge()
+            let session: NFCTagReaderSession
+            if selectIdentifiers.isEmpty {
+                guard let made = NFCTagReaderSession(pollingOption: [.iso14443], delegate: bridge, queue: nil) else { return nil }
+                session = made
+            } else {
+                session = NFCTagReaderSession(
+                    configuration: .init(pollingOption: [.iso14443], iso7816SelectIdentifiers: selectIdentifiers), delegate: bridge, queue: nil)
+            }
             state.phase = .running
             state.session = session
             state.bridge = bridge
@@ -129,13 +129,21 @@ public final class NFCAuthenticator: Sendable {
             state.connected = nil
             state.connecting = false
             state.rejected = []
-            return true
+            return (session, bridge)
         }
-        guard started else { return }
+        guard let (session, bridge) = started else { return }
         bridge.authenticator = self
         session.alertMessage = alertMessage
         queue.open()
         session.begin()
+    }
+
+    /// Starts a session unless one runs, and waits for a card: the async form of
+    /// ``start(alertMessage:)`` followed by ``connected()``.
+    @discardableResult
+    public func connect(alertMessage: String = "") async throws -> NFCAuthenticatorTag {
+        start(alertMessage: alertMessage)
+        return try await connected()
     }
 
     /// Releases the connected card (its running and queued commands fail with

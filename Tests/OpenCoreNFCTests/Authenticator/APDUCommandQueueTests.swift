@@ -79,6 +79,7 @@ import Testing
         await transmitter.arrivals(1)
         await until { clock.sleeperCount == 1 }
         clock.advance(by: .milliseconds(1999))
+        #expect(clock.sleeperCount == 1)
         #expect(log.entries.isEmpty && transmitter.received.count == 1)
         clock.advance(by: .milliseconds(1))
         _ = await log.wait(for: 1)

@@ -81,8 +81,8 @@ extension SessionTests {
         let bench = await bench([try #require(try VirtualTagKind.securityKey.make() as? ISO7816Card)])
         let events = AuthenticatorEvents()
         let authenticator = NFCAuthenticator(delegate: events)
-        authenticator.start(alertMessage: "Hold your security key near the reader")
-        let tag = try await authenticator.connected()
+        let tag = try await authenticator.connect(alertMessage: "Hold your security key near the reader")
+        #expect(authenticator.alertMessage == "Hold your security key near the reader")
         #expect(tag.initialSelectedAID == "A0000005272101")
         #expect(tag.identifier == Data(ISO7816Card.defaultUID))
         #expect(authenticator.connectedTag == tag)
@@ -314,6 +314,22 @@ extension SessionTests {
         #expect(await events.wait(for: 1) == [.ended(.stopped)])
         // The reader is free again: another session can begin.
         #expect(!SessionCoordinator.shared.isBusy)
+    }
+
+    @Test func aSessionInvalidatedFromOutsideEndsAsUserCanceled() async throws {
+        _ = await bench([])
+        let events = AuthenticatorEvents()
+        let authenticator = NFCAuthenticator(delegate: events)
+        authenticator.start()
+        let results = CompletionLog()
+        authenticator.execute(Self.log([1]), completion: results.handler("1"))
+        // On iOS: the user taps Cancel on the scanning sheet.
+        let session = try #require(authenticator.state.withLock { $0.session })
+        session.invalidate()
+        _ = await results.wait(for: 1)
+        #expect(authenticatorError(results.result("1")) == .sessionEnded(.userCanceled))
+        #expect(await authenticator.ended() == .userCanceled)
+        #expect(await events.wait(for: 1) == [.ended(.userCanceled)])
     }
 
     @Test func aTagThatIsNotISO7816RestartsPollingOnce() async throws {
