@@ -270,7 +270,7 @@ final class APDUCommandQueue: Sendable {
             if let handler {
                 handler(epoch, lost)
             } else {
-                detach(epoch: epoch, failing: .tagConnectionLost(lost.localizedFailureReason))
+                detach(epoch: epoch, failing: .tagConnectionLost(lost.failureReasonText))
             }
             return
         }
@@ -294,26 +294,5 @@ final class APDUCommandQueue: Sendable {
         default:
             return nil
         }
-    }
-}
-
-/// A command's deadline on some clock.
-struct CommandDeadline: Sendable {
-    /// Suspends until the deadline (throws when cancelled).
-    let sleep: @Sendable () async throws -> Void
-    /// Whether the clock has reached the deadline.
-    let hasPassed: @Sendable () -> Bool
-
-    init<C: Clock>(clock: C, after duration: Duration) where C.Duration == Duration {
-        let end = clock.now.advanced(by: duration)
-        sleep = { try await clock.sleep(until: end, tolerance: nil) }
-        hasPassed = { !(clock.now < end) }
-    }
-}
-
-extension NFCReaderError {
-    /// The failure reason given when the error was made, or the code's description.
-    var localizedFailureReason: String {
-        (userInfo["NSLocalizedFailureReason"] as? String) ?? code.defaultDescription
     }
 }

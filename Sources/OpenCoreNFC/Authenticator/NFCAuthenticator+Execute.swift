@@ -2,15 +2,6 @@ import Foundation
 import ISO7816
 import Synchronization
 
-/// A command's number in an ``NFCAuthenticator``'s queue: numbers grow in submission order,
-/// which is the order commands run in.
-public struct NFCAuthenticatorCommandID: Hashable, Comparable, Sendable, CustomStringConvertible {
-    public let rawValue: UInt64
-    public init(rawValue: UInt64) { self.rawValue = rawValue }
-    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
-    public var description: String { "command#\(rawValue)" }
-}
-
 extension NFCAuthenticator {
     /// Queues a command; it runs after every command submitted before it, alone on the card.
     ///
@@ -38,6 +29,8 @@ extension NFCAuthenticator {
 
     /// Queues a Core NFC APDU; the result is Core NFC's response type. As the
     /// completion form of `execute(_:options:timeout:onTimeout:completion:)` for `CommandAPDU`.
+    /// An APDU whose fields cannot be encoded is not queued: its completion gets the
+    /// `APDUError` and the number returned is 0 (queued commands are numbered from 1).
     @discardableResult
     public func execute(
         _ apdu: NFCISO7816APDU, timeout: Duration = .seconds(-1), onTimeout: (@Sendable () -> Void)? = nil,

@@ -278,7 +278,7 @@ public final class NFCAuthenticator: Sendable {
                 return false
             }
             guard current else { return }
-            let reason = (error as? NFCReaderError)?.localizedFailureReason ?? "\(error)"
+            let reason = (error as? NFCReaderError)?.failureReasonText ?? "\(error)"
             session.restartPolling()
             notify { $0.authenticator(self, didRestartPolling: .connectionFailed(reason)) }
             return
@@ -311,7 +311,7 @@ public final class NFCAuthenticator: Sendable {
             return session
         }
         guard let session else { return }
-        let failure = NFCAuthenticatorError.tagConnectionLost(error.localizedFailureReason)
+        let failure = NFCAuthenticatorError.tagConnectionLost(error.failureReasonText)
         guard queue.detach(epoch: epoch, failing: failure) else { return }
         let wasCurrent = state.withLock { state -> Bool in
             guard state.connected?.epoch == epoch else { return false }

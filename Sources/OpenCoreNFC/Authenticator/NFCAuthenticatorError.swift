@@ -92,3 +92,10 @@ public enum NFCAuthenticatorError: Error, Sendable, Hashable, CustomStringConver
         }
     }
 }
+
+extension NFCReaderError {
+    /// The failure reason given when the error was made, or the code's description.
+    var failureReasonText: String {
+        (userInfo["NSLocalizedFailureReason"] as? String) ?? code.defaultDescription
+    }
+}

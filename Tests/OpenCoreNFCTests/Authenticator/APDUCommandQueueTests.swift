@@ -277,4 +277,26 @@ import Testing
         await #expect(throws: NFCAuthenticatorError.cancelled) { try await early.value }
         #expect(transmitter.received == [Self.bytes(1)])
     }
+
+    @Test func anAPDUThatCannotBeEncodedIsNotQueued() async throws {
+        let authenticator = NFCAuthenticator()
+        authenticator.queue.open()
+        let transmitter = GateTransmitter(autoAnswer: true)
+        authenticator.queue.attach(transmitter)
+        let apdu = NFCISO7816APDU(instructionClass: 0, instructionCode: 0xB0, p1Parameter: 0, p2Parameter: 0, data: Data(), expectedResponseLength: 70_000)
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<NFCISO7816ResponseAPDU, any Error>, Never>) in
+            let id = authenticator.execute(apdu) { continuation.resume(returning: $0) }
+            #expect(id.rawValue == 0)
+        }
+        guard case .failure(let error) = result else {
+            Issue.record("expected a failure")
+            return
+        }
+        #expect(error is APDUError)
+        #expect(transmitter.received.isEmpty)
+        // A valid one goes through, numbered from 1.
+        let ok = NFCISO7816APDU(instructionClass: 0, instructionCode: 0xB0, p1Parameter: 0, p2Parameter: 0, data: Data(), expectedResponseLength: 16)
+        let response = try await authenticator.execute(ok)
+        #expect(response.statusWord1 == 0x90 && response.payload == Data([0x00, 0xB0, 0x00, 0x00, 0x10]))
+    }
 }
