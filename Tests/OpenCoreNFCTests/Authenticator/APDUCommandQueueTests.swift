@@ -299,4 +299,30 @@ import Testing
         let response = try await authenticator.execute(ok)
         #expect(response.statusWord1 == 0x90 && response.payload == Data([0x00, 0xB0, 0x00, 0x00, 0x10]))
     }
+
+    @Test func errorsNameTheirCauseAndCoreNFCsCode() throws {
+        do {
+            throw NFCAuthenticatorError.timedOut(after: .seconds(1))
+        } catch NFCAuthenticatorError.Code.timedOut {
+            // matched by code
+        } catch {
+            Issue.record("not matched by its code: \(error)")
+        }
+        #expect(NFCAuthenticatorError.timedOut(after: .seconds(1)) != .timedOut(after: .seconds(2)))
+        #expect(NFCAuthenticatorError.timedOut(after: .seconds(1)).timeout == .seconds(1))
+        #expect(NFCAuthenticatorError.tagConnectionLost("tag#3 left the field").description.contains("tag#3 left the field"))
+        #expect(NFCAuthenticatorError.pollingRestarted.readerError?.code == .readerTransceiveErrorTagNotConnected)
+        let busy = NFCReaderError(.readerSessionInvalidationErrorSystemIsBusy, reason: "another reader session is active")
+        let cases: [(NFCReaderError, NFCAuthenticatorEndReason)] = [
+            (NFCReaderError(.readerSessionInvalidationErrorUserCanceled, reason: "x"), .userCanceled),
+            (NFCReaderError(.readerSessionInvalidationErrorSessionTimeout, reason: "x"), .sessionTimeout),
+            (busy, .failed(busy)),
+        ]
+        for (sessionError, reason) in cases {
+            #expect(NFCAuthenticatorEndReason(sessionError: sessionError) == reason)
+            #expect(NFCAuthenticatorError.sessionEnded(reason).readerErrorCode == sessionError.code)
+            #expect(NFCAuthenticatorError.sessionEnded(reason).endReason == reason)
+        }
+        #expect(NFCAuthenticatorEndReason.stopped.readerErrorCode == .readerSessionInvalidationErrorUserCanceled)
+    }
 }

@@ -236,14 +236,14 @@ extension SessionTests {
         #expect((try? results.result("1")?.get().data) == [1] && (try? results.result("2")?.get().data) == [2])
         for label in ["3", "4", "5"] {
             let error = authenticatorError(results.result(label))
-            guard case .tagConnectionLost? = error else {
+            guard error?.code == .tagConnectionLost else {
                 Issue.record("command \(label): expected tagConnectionLost, got \(String(describing: results.result(label)))")
                 continue
             }
             #expect(error?.readerErrorCode == .readerTransceiveErrorTagConnectionLost)
         }
         let lost = await events.wait(for: 3)
-        guard lost.count == 3, case .disconnected(.tagConnectionLost) = lost[1] else {
+        guard lost.count == 3, case .disconnected(let error) = lost[1], error.code == .tagConnectionLost, error.transportReason?.isEmpty == false else {
             Issue.record("expected a disconnection, got \(lost)")
             return
         }
