@@ -24,7 +24,8 @@ public final class NFCAuthenticator: Sendable {
         case ended(NFCAuthenticatorEndReason)
     }
 
-    struct State: @unchecked Sendable {
+    // Guarded by `state`, a Mutex: every read and write goes through `state.withLock`.
+    struct State {
         var phase = Phase.idle
         var session: NFCTagReaderSession?
         var bridge: AuthenticatorSessionBridge?

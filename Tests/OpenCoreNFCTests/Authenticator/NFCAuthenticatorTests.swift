@@ -316,6 +316,22 @@ extension SessionTests {
         #expect(!SessionCoordinator.shared.isBusy)
     }
 
+    @Test func selectIdentifiersNarrowTheAppsList() async throws {
+        let card = ISO7816Card(uid: Self.uidA, applets: [ProbeApplet(), OATHApplet()])
+        _ = await bench([card])
+        // The app's list starts with the probe's AID: a plain authenticator selects it.
+        let plain = NFCAuthenticator()
+        #expect(try await plain.connect().initialSelectedAID == ProbeApplet.aidHex)
+        plain.stop()
+        #expect(await plain.ended() == .stopped)
+        // Narrowed to OATH, the session selects OATH on the same card.
+        let oathOnly = NFCAuthenticator(selectIdentifiers: ["A0000005272101"])
+        #expect(try await oathOnly.connect().initialSelectedAID == "A0000005272101")
+        let oath = try await OATHSession(transmitter: oathOnly)
+        #expect(try await oath.list().isEmpty)
+        oathOnly.stop()
+    }
+
     @Test func aSessionInvalidatedFromOutsideEndsAsUserCanceled() async throws {
         _ = await bench([])
         let events = AuthenticatorEvents()
