@@ -294,6 +294,28 @@ extension SessionTests {
         authenticator.stop()
     }
 
+    @Test func theSessionEndingFailsTheRunningCommandToo() async throws {
+        let bench = await bench([])
+        let authenticator = NFCAuthenticator()
+        authenticator.start()
+        // A card whose command hangs: the test's transmitter stands in for the session's tag.
+        let card = GateTransmitter()
+        authenticator.queue.attach(card)
+        let results = CompletionLog()
+        authenticator.execute(Self.log([1]), completion: results.handler("running"))
+        authenticator.execute(Self.log([2]), completion: results.handler("queued"))
+        await card.arrivals(1)
+        await until { bench.clock.sleeperCount == 1 }
+        bench.clock.advance(by: .seconds(60))
+        let entries = await results.wait(for: 2)
+        #expect(entries.map(\.label) == ["running", "queued"])
+        #expect(entries.allSatisfy { authenticatorError($0.result) == .sessionEnded(.sessionTimeout) })
+        // The hung exchange ends with the session's error later: nothing more happens.
+        #expect(card.answer([0x00, 0x40, 0x00, 0x00, 0x01, 0x01], with: .failure(NFCReaderError(.readerTransceiveErrorSessionInvalidated, reason: "the session is not active"))))
+        #expect(await authenticator.ended() == .sessionTimeout)
+        #expect(card.received.count == 1 && results.entries.count == 2)
+    }
+
     @Test func stopFailsQueuedCommands() async throws {
         _ = await bench([])
         let events = AuthenticatorEvents()
