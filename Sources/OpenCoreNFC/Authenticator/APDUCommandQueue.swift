@@ -54,6 +54,8 @@ final class APDUCommandQueue: Sendable {
         var refusal: NFCAuthenticatorError? = .notStarted
         /// Told when an exchange fails because its transmitter is gone; nil: the queue detaches.
         var linkFailureHandler: (@Sendable (UInt64, NFCReaderError) -> Void)?
+        /// Exchanges that ended after their command had (timed out, cancelled): answers dropped.
+        var discarded = 0
     }
 
     private let state = Mutex(State())
@@ -153,6 +155,9 @@ final class APDUCommandQueue: Sendable {
     /// How many commands wait or run.
     var count: Int { state.withLock { $0.pending.count + ($0.running == nil ? 0 : 1) } }
 
+    /// How many exchanges ended after their command had already ended (their answers dropped).
+    var discardedCount: Int { state.withLock { $0.discarded } }
+
     // MARK: Submitting
 
     /// Queues a command; returns its number (numbers grow in submission order).
@@ -221,7 +226,12 @@ final class APDUCommandQueue: Sendable {
                 self?.timedOut(job)
             })
         }
-        let transmitter = link.transmitter
+        // Once the command has ended (timeout, cancel), its exchange sends nothing more: a
+        // GET RESPONSE or chained part it still had to send would reach the card between the
+        // next command's exchanges.
+        let transmitter = ScopedTransmitter(base: link.transmitter) { [weak self] in
+            self?.state.withLock { $0.running?.job.id == job.id } ?? false
+        }
         tasks.append(Task { [weak self] in
             let result: Result<ResponseAPDU, any Error>
             do {
@@ -274,12 +284,19 @@ final class APDUCommandQueue: Sendable {
             }
             return
         }
+        // Timed out or cancelled already: the answer is discarded.
+        let abandoned = state.withLock { state -> Bool in
+            guard state.running?.job.id != job.id else { return false }
+            state.discarded += 1
+            return true
+        }
+        if abandoned { return }
         // An answer after the deadline is late, whichever task sees the deadline first.
         if let deadline, deadline.hasPassed() {
             timedOut(job)
             return
         }
-        guard finishRunning(job) else { return }  // timed out or cancelled: the answer is discarded
+        guard finishRunning(job) else { return }
         callbackQueue.async { job.completion(result) }
         pump()
     }
@@ -294,5 +311,18 @@ final class APDUCommandQueue: Sendable {
         default:
             return nil
         }
+    }
+}
+
+/// A transmitter that sends only while its command is the running one.
+struct ScopedTransmitter: APDUTransmitter {
+    let base: any APDUTransmitter
+    let isCurrent: @Sendable () -> Bool
+
+    var supportsExtendedLength: Bool { base.supportsExtendedLength }
+
+    func transmit(_ command: [UInt8]) async throws -> [UInt8] {
+        guard isCurrent() else { throw NFCAuthenticatorError.cancelled }
+        return try await base.transmit(command)
     }
 }

@@ -101,6 +101,29 @@ import Testing
         #expect(queue.count == 0)
     }
 
+    @Test func anAbandonedCommandSendsNoMoreExchanges() async throws {
+        // The timed-out command's late answer announces more data (61xx): its GET RESPONSE must
+        // not reach the card, where it would take the next command's pending answer.
+        let queue = makeQueue()
+        let transmitter = GateTransmitter()
+        queue.attach(transmitter)
+        let log = CompletionLog()
+        queue.submit(.exchange(Self.command(1), .standard), timeout: .seconds(1), onTimeout: nil, completion: log.handler("slow"))
+        queue.submit(.exchange(Self.command(2), .standard), timeout: nil, onTimeout: nil, completion: log.handler("next"))
+        await transmitter.arrivals(1)
+        await until { clock.sleeperCount == 1 }
+        clock.advance(by: .seconds(1))
+        await transmitter.arrivals(2)
+        transmitter.answer(Self.bytes(1), with: .success([0xAA, 0x61, 0x10]))
+        await until { queue.discardedCount == 1 }
+        #expect(transmitter.received == [Self.bytes(1), Self.bytes(2)])
+        transmitter.answer(Self.bytes(2), with: .success([0xBB, 0x90, 0x00]))
+        _ = await log.wait(for: 2)
+        #expect(authenticatorError(log.result("slow")) == .timedOut(after: .seconds(1)))
+        #expect((try? log.result("next")?.get().data) == [0xBB])
+        #expect(transmitter.received == [Self.bytes(1), Self.bytes(2)])
+    }
+
     @Test func anAnswerArrivingAfterTheDeadlineIsATimeoutEveryTime() async throws {
         // A transmitter that takes 3 s of simulated time: the deadline passes inside the
         // exchange, so the timer and the answer race; the outcome must not depend on who wins.
