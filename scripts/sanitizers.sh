@@ -5,8 +5,8 @@
 # Extra arguments for `swift test` go in SANITIZER_TEST_ARGS, e.g. to skip the live PC/SC suites
 # on a machine whose pcscd readers belong to someone else:
 #   SANITIZER_TEST_ARGS="--skip LiveDriverTests --skip PCSCSessionTests" scripts/sanitizers.sh
-# Suppressions (toolchain false positives only) and why: scripts/tsan-suppressions.txt,
-# docs/hardening.md.
+# Suppressions (toolchain false positives and leaks in Foundation only) and why:
+# scripts/tsan-suppressions.txt, scripts/lsan-suppressions.txt, docs/hardening.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 kinds=("$@")
@@ -20,7 +20,8 @@ for kind in "${kinds[@]}"; do
         address)
             scratch=.build-asan
             # Leak checking is on by default with ASan on Linux; detect_leaks=1 says so.
-            export ASAN_OPTIONS="detect_leaks=1 ${ASAN_OPTIONS:-}" ;;
+            export ASAN_OPTIONS="detect_leaks=1 ${ASAN_OPTIONS:-}"
+            export LSAN_OPTIONS="suppressions=$PWD/scripts/lsan-suppressions.txt ${LSAN_OPTIONS:-}" ;;
         *) echo "sanitizers.sh: unknown sanitizer $kind (thread or address)" >&2; exit 2 ;;
     esac
     start=$(date +%s)

@@ -8,13 +8,13 @@
 #      cycle, and a new PC/SC context every 100 cycles) against an emulated Type 4 card through
 #      pcscd and vpcd for MINUTES minutes, with the same sampling and bounds.
 #
-#   scripts/soak.sh [--minutes M] [--cycles N] [--sessions N] [--reader NAME] [--vpcd HOST:PORT] [--skip-pcsc]
+#   scripts/soak.sh [--minutes M] [--cycles N] [--sessions N] [--reader NAME] [--vpcd HOST:PORT] [--skip-pcsc] [--debug]
 # Defaults: 10 minutes, 100000 cycles, 10000 sessions, reader "Virtual PCD 00 00" on vpcd
 # 127.0.0.1:35963 (pcscd with vsmartcard-vpcd must be running; Debian's python3-pyscard waits
 # for the card). Bounds: MAX_RSS_GROWTH_KIB (default 16384) and MAX_FD_GROWTH (default 0).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-minutes=10 cycles=100000 sessions=10000 reader="Virtual PCD 00 00" vpcd="127.0.0.1:35963" pcsc=1
+minutes=10 cycles=100000 sessions=10000 reader="Virtual PCD 00 00" vpcd="127.0.0.1:35963" pcsc=1 configuration=release
 while [[ $# -gt 0 ]]; do
     case $1 in
         --minutes) minutes=$2; shift 2 ;;
@@ -23,14 +23,15 @@ while [[ $# -gt 0 ]]; do
         --reader) reader=$2; shift 2 ;;
         --vpcd) vpcd=$2; shift 2 ;;
         --skip-pcsc) pcsc=0; shift ;;
+        --debug) configuration=debug; shift ;;
         *) echo "soak.sh: unknown argument $1" >&2; exit 2 ;;
     esac
 done
 python=${PYTHON:-/usr/bin/python3}
 bounds=(--max-rss-growth-kib "${MAX_RSS_GROWTH_KIB:-16384}" --max-fd-growth "${MAX_FD_GROWTH:-0}")
-swift build -c release --product nfc-soak >/dev/null
-swift build -c release --product nfc >/dev/null
-bin=$(swift build -c release --show-bin-path)
+swift build -c "$configuration" --product nfc-soak >/dev/null
+swift build -c "$configuration" --product nfc >/dev/null
+bin=$(swift build -c "$configuration" --show-bin-path)
 
 echo "=== simulated: $cycles tap-read-write cycles, $sessions sessions"
 /usr/bin/time -f "wall %e s, max RSS %M KiB" "$bin/nfc-soak" sim --cycles "$cycles" --sessions "$sessions" "${bounds[@]}"

@@ -31,18 +31,26 @@ enum SessionSoak {
         }
     }
 
-    static func run(sessions: Int, samples: Int) async throws -> (SampleLog, Double) {
-        let field = SimulatedField()
+    /// - Parameters:
+    ///   - simulatedClock: run the sessions' 60-second timers on a `SimulatedClock` (nothing is
+    ///     left behind when a session ends) instead of the continuous clock, whose cancelled
+    ///     sleeps stay queued in the Swift runtime until their deadline.
+    ///   - lifetime: the session time limit (Core NFC: 60 s).
+    static func run(sessions: Int, samples: Int, simulatedClock: Bool, lifetime: Duration) async throws -> (SampleLog, Double) {
+        let clock = SimulatedClock()
+        let field = SimulatedField(clock: clock)
         await field.place(try VirtualTagKind.ntag215.make())
         NFCSessionEnvironment.shared.driver = field
+        if simulatedClock { NFCSessionEnvironment.shared.clock = clock }
+        NFCSessionEnvironment.shared.sessionLifetime = lifetime
         NFCSessionEnvironment.shared.appConfiguration = NFCAppConfiguration(
             usageDescription: "Soak test.", readerSessionFormats: [.tag], iso7816SelectIdentifiers: ["D2760000850101"], felicaSystemCodes: ["12FC"]
         )
         var log = SampleLog(phase: "sessions")
         log.take(after: 0)
         let every = max(1, sessions / max(1, samples))
-        let clock = ContinuousClock()
-        let start = clock.now
+        let wall = ContinuousClock()
+        let start = wall.now
         for number in 0..<sessions {
             let delegate = Delegate()
             guard let session = NFCTagReaderSession(pollingOption: [.iso14443], delegate: delegate, queue: nil) else {
@@ -75,7 +83,7 @@ enum SessionSoak {
             guard endings == 1 else { throw SimulatedSoak.Failure(description: "session \(number) ended \(endings) times") }
             if (number + 1) % every == 0 { log.take(after: number + 1) }
         }
-        let seconds = start.duration(to: clock.now) / .seconds(1)
+        let seconds = start.duration(to: wall.now) / .seconds(1)
         NFCSessionEnvironment.shared.reset()
         return (log, Double(sessions) / seconds)
     }

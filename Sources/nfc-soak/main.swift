@@ -7,6 +7,7 @@ import Darwin
 /// `nfc-soak` — long runs that look for leaks (scripts/soak.sh runs it; not part of the tests).
 ///
 ///     nfc-soak sim [--cycles 100000] [--sessions 10000] [--samples 10]
+///                  [--session-clock continuous|simulated] [--session-lifetime SECONDS]
 ///                  [--max-rss-growth-kib 16384] [--max-fd-growth 0]
 ///     nfc-soak pcsc --reader NAME [--minutes 10] [--samples 10]
 ///                  [--max-rss-growth-kib 16384] [--max-fd-growth 0]
@@ -42,7 +43,9 @@ do {
         let sessions = value("--sessions").flatMap { Int($0) } ?? 10_000
         let (cycleLog, cycleRate) = try await SimulatedSoak.run(cycles: cycles, samples: samples)
         let cyclesOK = judge(cycleLog, rate: cycleRate, unit: "cycles")
-        let (sessionLog, sessionRate) = try await SessionSoak.run(sessions: sessions, samples: samples)
+        let simulatedClock = value("--session-clock") == "simulated"
+        let lifetime = Duration.milliseconds(Int((value("--session-lifetime").flatMap { Double($0) } ?? 60) * 1000))
+        let (sessionLog, sessionRate) = try await SessionSoak.run(sessions: sessions, samples: samples, simulatedClock: simulatedClock, lifetime: lifetime)
         let sessionsOK = judge(sessionLog, rate: sessionRate, unit: "sessions")
         exit(cyclesOK && sessionsOK ? 0 : 1)
     case "pcsc":
