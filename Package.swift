@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "NFCPIV", targets: ["NFCPIV"]),
         .executable(name: "nfc", targets: ["nfc"]),
         .executable(name: "nfc-bench", targets: ["nfc-bench"]),
+        .executable(name: "nfc-soak", targets: ["nfc-soak"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -68,6 +69,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        .executableTarget(name: "nfc-soak", dependencies: ["NDEF", "NFCTags", "NFCSimulator", "NFCTransport", "NFCPCSC", "OpenCoreNFC"]),
         .executableTarget(name: "nfc-bench", dependencies: ["NDEF", "NFCBytes", "NFCTags", "NFCSimulator", "NFCTransport", "NFCPCSC"]),
         // Test support (no product ships it)
         .target(name: "NFCTestSupport", dependencies: ["NDEF", "NFCBytes", "NFCPCSC", "NFCSimulator", "NFCTransport"]),

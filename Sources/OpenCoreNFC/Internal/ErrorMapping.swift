@@ -7,6 +7,7 @@ enum ErrorMapping {
     static func readError(_ error: TagEngineError) -> NFCReaderError {
         switch error.code {
         case .tagLost, .timeout: NFCReaderError(.readerTransceiveErrorTagConnectionLost, reason: error.description)
+        case .transport where readerGone(error): NFCReaderError(.readerTransceiveErrorTagConnectionLost, reason: error.description)
         case .readOnly: NFCReaderError(.ndefReaderSessionErrorTagNotWritable, reason: error.description)
         case .capacityExceeded: NFCReaderError(.ndefReaderSessionErrorTagSizeTooSmall, reason: error.description)
         case .unsupported: NFCReaderError(.readerErrorUnsupportedFeature, reason: error.description)
@@ -18,12 +19,20 @@ enum ErrorMapping {
     static func writeError(_ error: TagEngineError) -> NFCReaderError {
         switch error.code {
         case .tagLost, .timeout: NFCReaderError(.readerTransceiveErrorTagConnectionLost, reason: error.description)
+        case .transport where readerGone(error): NFCReaderError(.readerTransceiveErrorTagConnectionLost, reason: error.description)
         case .readOnly: NFCReaderError(.ndefReaderSessionErrorTagNotWritable, reason: error.description)
         case .capacityExceeded: NFCReaderError(.ndefReaderSessionErrorTagSizeTooSmall, reason: error.description)
         case .notFormatted: NFCReaderError(.ndefReaderSessionErrorTagNotWritable, reason: error.description)
         case .unsupported: NFCReaderError(.readerErrorUnsupportedFeature, reason: error.description)
         default: NFCReaderError(.ndefReaderSessionErrorTagUpdateFailure, reason: error.description)
         }
+    }
+
+    /// Whether an engine failure is the reader (or pcscd) going away under the tag, which the app
+    /// sees as a lost connection, not as a bad answer from the tag.
+    static func readerGone(_ error: TagEngineError) -> Bool {
+        guard let code = error.transport?.code else { return false }
+        return code == .readerRemoved || code == .serviceUnavailable || code == .noSuchTarget
     }
 
     /// A transport failure on a raw command.

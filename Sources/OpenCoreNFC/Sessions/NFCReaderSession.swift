@@ -88,31 +88,37 @@ open class NFCReaderSession: NSObject, NFCReaderSessionProtocol, @unchecked Send
             end(with: NFCReaderError(.readerSessionInvalidationErrorSystemIsBusy, reason: "another reader session is active"), release: false)
             return
         }
-        lock.withLock { self.driver = driver }
-        sessionQueue.async { self.notifyBecameActive() }
         let lifetime = NFCSessionEnvironment.shared.sessionLifetime
         let clock = NFCSessionEnvironment.shared.clock
-        let timeout = Task { [weak self] in
-            do {
-                try await Self.sleep(on: clock, for: lifetime)
-            } catch {
-                return
+        // An `invalidate()` from another thread may have ended the session since it was marked
+        // active. Start it only if it is still active, under the lock, so that `end` (which
+        // takes the lock first) sees the tasks to cancel, and "became active" is queued before
+        // any "invalidated".
+        let started = lock.withLock { () -> Bool in
+            guard state == .active else { return false }
+            self.driver = driver
+            sessionQueue.async { self.notifyBecameActive() }
+            timeoutTask = Task { [weak self] in
+                do {
+                    try await Self.sleep(on: clock, for: lifetime)
+                } catch {
+                    return
+                }
+                self?.end(with: NFCReaderError(.readerSessionInvalidationErrorSessionTimeout, reason: "the session reached its \(lifetime) limit"))
             }
-            self?.end(with: NFCReaderError(.readerSessionInvalidationErrorSessionTimeout, reason: "the session reached its \(lifetime) limit"))
-        }
-        let polling = Task { [weak self] in
-            // Watch every technology; `scan` filters by the polled ones, which restartPolling
-            // may change.
-            let events = await driver.events(matching: .all)
-            for await event in events {
-                guard let self, self.isReady else { return }
-                if case .targetArrived = event { await self.scan() }
+            pollingTask = Task { [weak self] in
+                // Watch every technology; `scan` filters by the polled ones, which restartPolling
+                // may change.
+                let events = await driver.events(matching: .all)
+                for await event in events {
+                    guard let self, self.isReady else { return }
+                    if case .targetArrived = event { await self.scan() }
+                }
             }
+            return true
         }
-        lock.withLock {
-            timeoutTask = timeout
-            pollingTask = polling
-        }
+        // Ended before it started: the claim made after `end` released the reader is released here.
+        if !started { SessionCoordinator.shared.release(self) }
     }
 
     public func invalidate() {
@@ -185,15 +191,22 @@ open class NFCReaderSession: NSObject, NFCReaderSessionProtocol, @unchecked Send
     /// Starts a new polling round: tags handed out before become unavailable, and tags in the
     /// field are detected again (with new technologies when given).
     func restartPollingRound(technologies newTechnologies: TechnologyMask? = nil) {
-        let active = lock.withLock { () -> Bool in
-            guard state == .active else { return false }
+        let (active, open) = lock.withLock { () -> (Bool, [any TagConnection]) in
+            guard state == .active else { return (false, []) }
             if let newTechnologies { polledTechnologies = newTechnologies }
             generation += 1
             delivered = []
             connectedHandle = nil
-            return true
+            // Connections of the earlier round are closed: a tag detected again is activated
+            // again when connected (it may have left and come back in between).
+            let open = Array(connections.values)
+            connections = [:]
+            return (true, open)
         }
         guard active else { return }
+        if !open.isEmpty {
+            Task { for connection in open { await connection.disconnect() } }
+        }
         Task { await self.scan() }
     }
 

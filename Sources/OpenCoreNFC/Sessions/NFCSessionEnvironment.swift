@@ -59,7 +59,11 @@ public final class NFCSessionEnvironment: @unchecked Sendable {
     }
 
     /// How long a session may live (Core NFC: 60 seconds).
-    public var sessionLifetime: Duration = .seconds(60)
+    public var sessionLifetime: Duration {
+        get { lock.withLock { lifetime } }
+        set { lock.withLock { lifetime = newValue } }
+    }
+    private var lifetime: Duration = .seconds(60)
 
     /// Ends any active session and clears injected values (tests call this between cases).
     public func reset() {
