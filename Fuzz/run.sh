@@ -18,10 +18,10 @@ for t in "${targets[@]}"; do
   [[ $t == ndef ]] && dict=(-dict=Fuzz/ndef.dict)
   # swift-corelibs-foundation keeps CFError and cached objects alive on Linux (not our code):
   # leak detection stays off for the target that goes through JSON/plist serialization.
-  leaks=(); [[ $t == config ]] && leaks=(-detect_leaks=0)
+  leaks=(); asan=${ASAN_OPTIONS:-}; [[ $t == config ]] && { leaks=(-detect_leaks=0); asan=detect_leaks=0; }
   mkdir -p "Fuzz/build/corpus-$t" "Fuzz/corpus/$t"
   echo "=== fuzz-$t for ${seconds}s"
-  Fuzz/build/fuzz-"$t" -max_total_time="$seconds" -max_len=8192 -timeout=10 -rss_limit_mb=2048 "${dict[@]}" \
+  ASAN_OPTIONS=$asan Fuzz/build/fuzz-"$t" -max_total_time="$seconds" -max_len=8192 -timeout=10 -rss_limit_mb=2048 "${dict[@]}" \
     -artifact_prefix=Fuzz/artifacts/"$t"- -print_final_stats=1 "${leaks[@]}" "Fuzz/build/corpus-$t" "Fuzz/corpus/$t" > "Fuzz/build/fuzz-$t.log" 2>&1 \
     || { tail -60 "Fuzz/build/fuzz-$t.log"; echo "fuzz-$t FAILED: see Fuzz/artifacts/" >&2; exit 1; }
   grep -E "^(stat::average_exec_per_sec|Done|INFO: seed corpus)" "Fuzz/build/fuzz-$t.log" || true
