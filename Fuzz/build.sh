@@ -1,22 +1,85 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets with swiftc -sanitize=fuzzer,address into Fuzz/build/.
-# Each module is compiled straight from Sources/ so the fuzzed code is the shipped code.
+# Each module is compiled straight from Sources/ (with -enable-testing, so a target may reach an
+# internal parser through @testable import) so the fuzzed code is the shipped code.
+#
+# swift-crypto (needed by NFCSimulator, OpenCoreNFC and the applet clients) is not rebuilt: the
+# targets link the objects SwiftPM already built in $CRYPTO_BUILD (default .build/debug; `swift
+# build` first). That code is not instrumented — coverage and ASan checks cover our modules,
+# which is what we fuzz. See docs/fuzzing.md.
+#   Fuzz/build.sh [TARGET...]   (default: all; targets: ndef cbor apdu pcsc tags applets images config)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=Fuzz/build
 mkdir -p "$out"
-flags=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6)
+flags=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -enable-testing)
+crypto_build=${CRYPTO_BUILD:-.build/debug}
 
-module() {  # module NAME [deps...]
-  local name=$1; shift
-  swiftc "${flags[@]}" -module-name "$name" -emit-module -emit-module-path "$out/$name.swiftmodule" \
-    -emit-library -static -o "$out/lib$name.a" -I "$out" $(find Sources/"$name" -name "*.swift" | sort)
+# Rebuilds a module only when one of its sources is newer than its library.
+module() {  # module NAME
+  local name=$1 lib="$out/lib$1.a"
+  local sources; sources=$(find Sources/"$name" -name "*.swift" | sort)
+  if [[ -f $lib ]] && [[ -z $(find Sources/"$name" -name "*.swift" -newer "$lib") ]]; then return; fi
+  echo "compiling $name"
+  # shellcheck disable=SC2086
+  swiftc "${flags[@]}" "${crypto_flags[@]}" -module-name "$name" -emit-module -emit-module-path "$out/$name.swiftmodule" \
+    -emit-library -static -o "$lib" -I "$out" $sources
 }
 
-module NFCBytes
-module NDEF
-swiftc "${flags[@]}" -I "$out" Fuzz/NDEFDecoder/main.swift "$out/libNDEF.a" "$out/libNFCBytes.a" -o "$out/fuzz-ndef"
-echo "built $out/fuzz-ndef"
-module NFCCBOR
-swiftc "${flags[@]}" -I "$out" Fuzz/CBORDecoder/main.swift "$out/libNFCCBOR.a" -o "$out/fuzz-cbor"
-echo "built $out/fuzz-cbor"
+crypto_flags=()
+crypto_objects=()
+use_crypto() {
+  [[ ${#crypto_objects[@]} -gt 0 ]] && return
+  if [[ ! -f $crypto_build/Modules/Crypto.swiftmodule ]]; then
+    echo "no swift-crypto build in $crypto_build: run 'swift build' first (or set CRYPTO_BUILD)" >&2; exit 1
+  fi
+  mkdir -p "$out/crypto"
+  for m in Crypto _CryptoExtras CryptoBoringWrapper SwiftASN1 CryptoExtras; do
+    [[ -e $crypto_build/Modules/$m.swiftmodule ]] && cp -f "$crypto_build/Modules/$m.swiftmodule" "$out/crypto/"
+  done
+  crypto_flags=(-I "$out/crypto")
+  for map in $(find "$crypto_build" -maxdepth 4 -name module.modulemap -path "*Crypto*"); do
+    crypto_flags+=(-Xcc -fmodule-map-file="$map")
+  done
+  for dir in CCryptoBoringSSL CCryptoBoringSSLShims CryptoBoringWrapper Crypto _CryptoExtras CXKCP CXKCPShims SwiftASN1 CryptoExtras; do
+    [[ -d $crypto_build/$dir.build ]] || continue
+    while IFS= read -r object; do crypto_objects+=("$object"); done \
+      < <(find "$crypto_build/$dir.build" -name "*.o" ! -name "*.swiftmodule.o" | sort)
+  done
+}
+
+link() {  # link TARGET DIR MODULES...
+  local target=$1 dir=$2; shift 2
+  local libs=()
+  for m in "$@"; do libs+=("$out/lib$m.a"); done
+  local common=()
+  grep -q "AnswerScript" "Fuzz/$dir"/*.swift && common=(Fuzz/Common/*.swift)
+  swiftc "${flags[@]}" "${crypto_flags[@]}" -module-name "Fuzz${dir}" -I "$out" "Fuzz/$dir"/*.swift "${common[@]}" \
+    "${libs[@]}" "${crypto_objects[@]}" -lstdc++ -o "$out/fuzz-$target"
+  echo "built $out/fuzz-$target"
+}
+
+build() {
+  case $1 in
+    ndef) module NFCBytes; module NDEF; link ndef NDEFDecoder NDEF NFCBytes ;;
+    cbor) module NFCCBOR; link cbor CBORDecoder NFCCBOR ;;
+    apdu) module ISO7816; link apdu APDU ISO7816 ;;
+    pcsc) module NFCBytes; module ISO7816; module NFCTransport; module NFCPCSC
+          link pcsc PCSC NFCPCSC NFCTransport ISO7816 NFCBytes ;;
+    tags|images) use_crypto; module NFCBytes; module NDEF; module ISO7816; module NFCTransport; module NFCCBOR
+          module NFCTags; module NFCSimulator
+          if [[ $1 == tags ]]; then link tags Tags NFCTags NFCSimulator NFCCBOR NFCTransport NDEF ISO7816 NFCBytes
+          else link images Images NFCSimulator NFCCBOR NFCTransport ISO7816 NFCBytes; fi ;;
+    applets) use_crypto; module NFCBytes; module ISO7816; module NFCTransport; module NFCCBOR
+          module NFCOATH; module NFCPIV; module NFCFIDO; module NFCSimulator
+          link applets Applets NFCOATH NFCPIV NFCFIDO NFCSimulator NFCCBOR NFCTransport ISO7816 NFCBytes ;;
+    config) use_crypto; module NFCBytes; module NDEF; module ISO7816; module NFCTransport; module NFCCBOR
+          module NFCTags; module NFCSimulator; module NFCPCSC; module OpenCoreNFC
+          link config Config OpenCoreNFC NFCPCSC NFCTags NFCSimulator NFCCBOR NFCTransport NDEF ISO7816 NFCBytes ;;
+    *) echo "unknown fuzz target $1" >&2; exit 2 ;;
+  esac
+}
+
+targets=("$@")
+[[ ${#targets[@]} -eq 0 ]] && targets=(ndef cbor apdu pcsc tags applets images config)
+for t in "${targets[@]}"; do build "$t"; done

@@ -1,0 +1,49 @@
+@testable import NFCPCSC
+import NFCTransport
+
+/// libFuzzer target for what a PC/SC reader hands the driver: the ATR (PC/SC Part 3 §3.1.3.2.3
+/// contactless ATRs, ISO/IEC 7816-3 ATRs in general), the transparent-exchange answer
+/// (Part 3 §3.2.2.1.9 BER-TLV data objects), pseudo-APDU answers, and the identification
+/// dialogue (GET DATA UID, FeliCa Polling) driven with fuzzer answers.
+///
+/// Input: `[selector] bytes…`. Asserts: every refusal is a typed `TransportError`; an ATR whose
+/// historical bytes parse gives historical bytes that are a part of the ATR.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzPCSC(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    guard size >= 1 else { return 0 }
+    let all = Array(UnsafeBufferPointer(start: data, count: size))
+    let bytes = Array(all.dropFirst())
+    switch all[0] % 4 {
+    case 0:
+        _ = try? ContactlessATR(atr: bytes)
+        if let historical = try? ContactlessATR.historicalBytes(of: bytes), !historical.isEmpty {
+            guard historical.count < bytes.count, contains(bytes, historical) else {
+                fatalError("historical bytes are not part of the ATR")  // trap-ok: fuzz oracle
+            }
+        }
+    case 1:
+        _ = try? TransparentExchangeAnswer(bytes)
+    case 2:
+        _ = try? PseudoAPDU.split(bytes, doing: "fuzz")
+        for technology in Technology.allCases {
+            if let plan = try? PseudoAPDUTranslation.plan(bytes, technology: technology) {
+                _ = PseudoAPDUTranslation.answer(plan.apdus.map { _ in (data: bytes, sw: 0x9000) }, plan: plan)
+            }
+        }
+    default:
+        // The ATR is the first answer, then the reader's answers to GET DATA and Polling.
+        let script = AnswerScript(bytes[...])
+        guard let atr = try? script.next() else { return 0 }
+        let identification = TargetIdentification { (_: [UInt8]) throws(TransportError) -> [UInt8] in
+            guard let answer = try script.next() else { throw TransportError(.timeout, "no answer") }
+            return answer
+        }
+        _ = try? identification.identify(atr: atr, handle: 1)
+    }
+    return 0
+}
+
+func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+    guard needle.count <= haystack.count else { return false }
+    return (0...(haystack.count - needle.count)).contains { Array(haystack[$0..<($0 + needle.count)]) == needle }
+}
