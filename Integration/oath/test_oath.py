@@ -19,6 +19,8 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pcsc"))
 import emulation  # noqa: E402
+import checks  # noqa: E402
+from checks import check, failures  # noqa: E402
 
 from ykman.pcsc import list_devices  # noqa: E402
 from yubikit.core import TRANSPORT  # noqa: E402
@@ -32,8 +34,6 @@ VPCD = "127.0.0.1:35968"
 # straight to `nfc emulate` (no pcscd), see LoopbackConnection.
 TRANSPORT_MODE = "pcsc"
 WORK = tempfile.mkdtemp(prefix="opencorenfc-oath-")
-failures = []
-passed = 0
 
 # The RFC 6238 Appendix B seeds, and a random secret of our own.
 SEED_SHA1 = b"12345678901234567890"
@@ -42,15 +42,6 @@ SEED_SHA512 = SEED_SHA256 * 2
 RANDOM_SECRET = os.urandom(20)
 TIMES = [59, 1111111109, 1234567890, 2000000000, 20000000000]
 
-
-def check(name, condition, detail=""):
-    global passed
-    if condition:
-        passed += 1
-        print("ok    " + name, flush=True)
-    else:
-        failures.append(name)
-        print("FAIL  %s: %s" % (name, detail), flush=True)
 
 
 def nfc(*args):
@@ -330,7 +321,7 @@ def main():
             test(image)
         except Exception as error:  # any failure of the outside tools is a failed check
             check(test.__name__, False, repr(error))
-    print("\n%d passed, %d failed" % (passed, len(failures)))
+    print("\n%d passed, %d failed" % (checks.passed(), len(failures)))
     for name in failures:
         print("  FAIL " + name)
     return 1 if failures else 0

@@ -16,7 +16,9 @@ import tempfile
 import time
 
 import ndef
+import checks
 import emulation
+from checks import check, failures
 import pyscard_ndef
 import watch_checks
 from wait_reader import wait_for_card, wait_for_readers
@@ -25,18 +27,7 @@ NFC = os.environ.get("NFC", ".build/debug/nfc")
 READER = "Virtual PCD 00 00"
 PCSC = "pcsc:" + READER
 WORK = tempfile.mkdtemp(prefix="opencorenfc-pcsc-")
-failures = []
-passed = 0
 
-
-def check(name, condition, detail=""):
-    global passed
-    if condition:
-        passed += 1
-        print("ok    " + name, flush=True)
-    else:
-        failures.append(name)
-        print("FAIL  %s: %s" % (name, detail), flush=True)
 
 
 def nfc(*args, timeout=60):
@@ -244,7 +235,7 @@ def main():
         test_pcscd_restart()
     if selected("watch"):
         watch_checks.run(NFC, new_image, check, WORK, control=os.environ.get("PCSCD_CONTROL"))
-    print("\n%d passed, %d failed in %.1f s" % (passed, len(failures), time.monotonic() - started))
+    print("\n%d passed, %d failed in %.1f s" % (checks.passed(), len(failures), time.monotonic() - started))
     shutil.rmtree(WORK, ignore_errors=True)
     return 1 if failures else 0
 

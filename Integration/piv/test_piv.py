@@ -23,6 +23,8 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pcsc"))
 import emulation  # noqa: E402
+import checks  # noqa: E402
+from checks import check, failures  # noqa: E402
 
 NFC = os.environ.get("NFC", ".build/debug/nfc")
 READER = os.environ.get("PIV_READER", "Virtual PCD D 00 01")
@@ -30,18 +32,7 @@ PORT = os.environ.get("PIV_VPCD_PORT", "35970")
 MODULE = os.environ.get("OPENSC_PKCS11", "/usr/lib/x86_64-linux-gnu/opensc-pkcs11.so")
 PIN = "123456"
 WORK = tempfile.mkdtemp(prefix="opencorenfc-piv-")
-failures = []
-passed = 0
 
-
-def check(name, condition, detail=""):
-    global passed
-    if condition:
-        passed += 1
-        print("ok    " + name, flush=True)
-    else:
-        failures.append(name)
-        print("FAIL  %s: %s" % (name, detail), flush=True)
 
 
 def run(*args, timeout=120, env=None):
@@ -221,7 +212,7 @@ def main():
             out.write(b"abc")
         ok, detail = openssl_verify(path("9a.pem"), path("abc.txt"), path("cli.sig"))
         check("nfc piv sign over PC/SC verifies with openssl", signed.returncode == 0 and ok, signed.stderr + detail)
-    print("\n%d passed, %d failed" % (passed, len(failures)))
+    print("\n%d passed, %d failed" % (checks.passed(), len(failures)))
     if failures:
         print("failed: " + ", ".join(failures))
         return 1
