@@ -54,6 +54,8 @@ link() {  # link TARGET DIR MODULES...
   for m in "$@"; do libs+=("$out/lib$m.a"); done
   local common=()
   grep -q "AnswerScript" "Fuzz/$dir"/*.swift && common=(Fuzz/Common/*.swift)
+  # The `--apps` parser lives in the nfc executable; its file needs only Foundation + OpenCoreNFC.
+  [[ $target == config ]] && common+=(Sources/nfc/Background/BackgroundConfiguration.swift)
   swiftc "${flags[@]}" "${crypto_flags[@]}" -module-name "Fuzz${dir}" -I "$out" "Fuzz/$dir"/*.swift "${common[@]}" \
     "${libs[@]}" "${crypto_objects[@]}" -lstdc++ -o "$out/fuzz-$target"
   echo "built $out/fuzz-$target"

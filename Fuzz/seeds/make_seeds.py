@@ -76,3 +76,8 @@ rights = b'''<?xml version="1.0" encoding="UTF-8"?>
 </dict></plist>'''
 write("config", "entitlements-plist", b"\x02" + rights)
 write("config", "both-plist", b"\x03" + info)
+apps = b'''{"apps":[{"appID":"ABCDE12345.org.example.app","associatedDomains":["applinks:example.org","applinks:*.example.net?mode=developer"],
+"handler":["/bin/echo","--url","{url}"]},{"appID":"FGHIJ67890.net.example.other","associatedDomains":["webcredentials:example.net"]}],
+"associations":{"example.org":"example-aasa.json","example.net":{"applinks":{"details":[{"appIDs":["ABCDE12345.org.example.app"],"paths":["*"]}]}}},
+"handlers":{"safari":["xdg-open"],"mail":["thunderbird","-compose"]}}'''
+write("config", "apps-file", b"\x04" + apps)

@@ -23,8 +23,8 @@ import Testing
         return url
     }
 
-    func encode(_ arguments: [String]) throws -> String {
-        let result = try NFCTool.run(["ndef", "encode"] + arguments)
+    func encode(_ arguments: [String]) async throws -> String {
+        let result = try await NFCTool.run(["ndef", "encode"] + arguments)
         #expect(result.status == 0, "\(result.stderr)")
         return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
@@ -33,12 +33,12 @@ import Testing
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     }
 
-    @Test func universalLinkToConfiguredApp() throws {
+    @Test func universalLinkToConfiguredApp() async throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let apps = try Self.configuration(in: directory)
-        let hex = try encode(["--text", "first a text record", "--uri", "https://shop.example.com/item/7"])
-        let result = try NFCTool.run(["dispatch", hex, "--apps", apps, "--json"])
+        let hex = try await encode(["--text", "first a text record", "--uri", "https://shop.example.com/item/7"])
+        let result = try await NFCTool.run(["dispatch", hex, "--apps", apps, "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let object = try json(result.stdout)
         #expect(object["delivered"] as? Bool == true)
@@ -49,45 +49,45 @@ import Testing
         #expect(object["reason"] is NSNull)
     }
 
-    @Test func textOutputAndSystemHandler() throws {
+    @Test func textOutputAndSystemHandler() async throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let apps = try Self.configuration(in: directory)
-        let result = try NFCTool.run(["dispatch", try encode(["--uri", "tel:+15550100"]), "--apps", apps])
+        let result = try await NFCTool.run(["dispatch", try encode(["--uri", "tel:+15550100"]), "--apps", apps])
         #expect(result.status == 0)
         #expect(result.stdout == "record 0: tel:+15550100\ndelivered to phone\nhandler: /usr/bin/dialer\n")
     }
 
-    @Test func pathOutsideTheFileOpensInSafari() throws {
+    @Test func pathOutsideTheFileOpensInSafari() async throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let apps = try Self.configuration(in: directory)
-        let object = try json(try NFCTool.run(["dispatch", try encode(["--uri", "https://shop.example.com/cart"]), "--apps", apps, "--json"]).stdout)
+        let object = try json(try await NFCTool.run(["dispatch", try encode(["--uri", "https://shop.example.com/cart"]), "--apps", apps, "--json"]).stdout)
         #expect(object["target"] as? String == "system:safari")
     }
 
-    @Test func notDeliveredExitsOne() throws {
-        let custom = try NFCTool.run(["dispatch", try encode(["--uri", "myapp://open"]), "--json"])
+    @Test func notDeliveredExitsOne() async throws {
+        let custom = try await NFCTool.run(["dispatch", try encode(["--uri", "myapp://open"]), "--json"])
         #expect(custom.status == 1)
         let object = try json(custom.stdout)
         #expect(object["delivered"] as? Bool == false && object["reason"] as? String == "unsupported-scheme")
-        let text = try NFCTool.run(["dispatch", try encode(["--text", "no link here"])])
+        let text = try await NFCTool.run(["dispatch", try encode(["--text", "no link here"])])
         #expect(text.status == 1 && text.stdout.contains("not delivered: the message has no URI record"))
     }
 
-    @Test func deviceConditions() throws {
-        let hex = try encode(["--uri", "https://example.org/"])
-        let locked = try json(try NFCTool.run(["dispatch", hex, "--device", "locked", "--json"]).stdout)
+    @Test func deviceConditions() async throws {
+        let hex = try await encode(["--uri", "https://example.org/"])
+        let locked = try json(try await NFCTool.run(["dispatch", hex, "--device", "locked", "--json"]).stdout)
         #expect(locked["delivered"] as? Bool == true && locked["requiresUnlock"] as? Bool == true)
-        let busy = try NFCTool.run(["dispatch", hex, "--device", "camera", "--json"])
+        let busy = try await NFCTool.run(["dispatch", hex, "--device", "camera", "--json"])
         #expect(busy.status == 1)
         #expect(try json(busy.stdout)["reason"] as? String == "unavailable:camera")
     }
 
-    @Test func messageFromFileAndStandardInput() throws {
+    @Test func messageFromFileAndStandardInput() async throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let hex = try encode(["--uri", "mailto:a@example.org"])
+        let hex = try await encode(["--uri", "mailto:a@example.org"])
         let file = directory.appendingPathComponent("message.ndef")
         var bytes: [UInt8] = []
         var index = hex.startIndex
@@ -97,8 +97,8 @@ import Testing
             index = next
         }
         try Data(bytes).write(to: file)
-        #expect(try NFCTool.run(["dispatch", "--file", file.path]).stdout.contains("delivered to mail"))
-        #expect(try NFCTool.run(["dispatch"], stdin: hex).stdout.contains("delivered to mail"))
+        #expect(try await NFCTool.run(["dispatch", "--file", file.path]).stdout.contains("delivered to mail"))
+        #expect(try await NFCTool.run(["dispatch"], stdin: hex).stdout.contains("delivered to mail"))
     }
 
     @Test(arguments: [
@@ -111,18 +111,18 @@ import Testing
         (#"{"app": []}"#, "app: unknown key"),
         ("not json", "not a JSON object"),
     ])
-    func badConfigurationsNameTheKey(config: String, expected: String) throws {
+    func badConfigurationsNameTheKey(config: String, expected: String) async throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("apps.json")
         try Data(config.utf8).write(to: path)
-        let result = try NFCTool.run(["dispatch", "d1010655052b31353535", "--apps", path.path])
+        let result = try await NFCTool.run(["dispatch", "d1010655052b31353535", "--apps", path.path])
         #expect(result.status == 2)
         #expect(result.stderr.contains(path.path) && result.stderr.contains(expected), "\(result.stderr)")
     }
 
-    @Test func malformedMessage() throws {
-        let result = try NFCTool.run(["dispatch", "d10120"])
+    @Test func malformedMessage() async throws {
+        let result = try await NFCTool.run(["dispatch", "d10120"])
         #expect(result.status == 2)
         #expect(result.stderr.contains("malformed NDEF"))
     }

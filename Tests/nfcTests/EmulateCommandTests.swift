@@ -12,9 +12,9 @@ struct EmulateCommandTests {
         return url
     }
 
-    private func newImage(_ type: String, in directory: URL) throws -> String {
+    private func newImage(_ type: String, in directory: URL) async throws -> String {
         let path = directory.appendingPathComponent("\(type).json").path
-        let created = try NFCTool.run(["tag", "new", type, "-o", path])
+        let created = try await NFCTool.run(["tag", "new", type, "-o", path])
         #expect(created.status == 0, "\(created.stderr)")
         return path
     }
@@ -26,52 +26,52 @@ struct EmulateCommandTests {
         return try #require(tag["memory"] as? String)
     }
 
-    @Test func pcscIsRequired() throws {
-        let result = try NFCTool.run(["emulate", "--image", "/tmp/never.json"])
+    @Test func pcscIsRequired() async throws {
+        let result = try await NFCTool.run(["emulate", "--image", "/tmp/never.json"])
         #expect(result.status != 0)
         #expect(result.stderr.contains("--pcsc is required"))
         #expect(result.stderr.contains("only PC/SC emulation"))
     }
 
     @Test(arguments: ["localhost", "127.0.0.1:", ":35963", "127.0.0.1:70000", "127.0.0.1:port"])
-    func badVPCD(_ value: String) throws {
-        let result = try NFCTool.run(["emulate", "--image", "/tmp/never.json", "--pcsc", "--vpcd", value])
+    func badVPCD(_ value: String) async throws {
+        let result = try await NFCTool.run(["emulate", "--image", "/tmp/never.json", "--pcsc", "--vpcd", value])
         #expect(result.status != 0)
         #expect(result.stderr.contains("--vpcd takes HOST:PORT"), "\(result.stderr)")
     }
 
-    @Test func negativeRemoveAfter() throws {
-        let result = try NFCTool.run(["emulate", "--image", "/tmp/never.json", "--pcsc", "--remove-after=-1"])
+    @Test func negativeRemoveAfter() async throws {
+        let result = try await NFCTool.run(["emulate", "--image", "/tmp/never.json", "--pcsc", "--remove-after=-1"])
         #expect(result.status != 0)
         #expect(result.stderr.contains("--remove-after"))
     }
 
-    @Test func missingImage() throws {
+    @Test func missingImage() async throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("absent.json").path
-        let result = try NFCTool.run(["emulate", "--image", path, "--pcsc"])
+        let result = try await NFCTool.run(["emulate", "--image", path, "--pcsc"])
         #expect(result.status == 1)
         #expect(result.stderr.contains(path) && result.stderr.contains("cannot open"))
         #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)")
-        #expect(try NFCTool.run(["emulate", "--pcsc"]).status != 0, "--image is required")
+        #expect(try await NFCTool.run(["emulate", "--pcsc"]).status != 0, "--image is required")
     }
 
-    @Test func corruptImage() throws {
+    @Test func corruptImage() async throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("corrupt.json").path
         try Data("{\"format\":".utf8).write(to: URL(fileURLWithPath: path))
-        let result = try NFCTool.run(["emulate", "--image", path, "--pcsc"])
+        let result = try await NFCTool.run(["emulate", "--image", path, "--pcsc"])
         #expect(result.status == 1)
         #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)")
     }
 
     @Test("--remove-after 2: two APDUs answered, the third finds no card; the write was saved")
-    func removeAfter() throws {
+    func removeAfter() async throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let image = try newImage("ntag216", in: directory)
+        let image = try await newImage("ntag216", in: directory)
         let vpcd = try LoopbackVPCD()
         let emulator = try RunningTool.start(["emulate", "--image", image, "--pcsc", "--vpcd", "127.0.0.1:\(vpcd.port)", "--remove-after", "2"])
         try vpcd.accept()
@@ -80,7 +80,7 @@ struct EmulateCommandTests {
         #expect(try vpcd.transmit(hexBytes("FF D6 00 05 04 DE AD BE EF")) == [0x90, 0x00])
         #expect(try vpcd.transmit(hexBytes("FF B0 00 05 04")) == hexBytes("DE AD BE EF 90 00"))
         #expect(try vpcd.transmit(hexBytes("FF B0 00 05 04")) == nil)
-        let result = emulator.finish()
+        let result = await emulator.finish()
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("emulating ntag216 045A7B168C2180 on vpcd 127.0.0.1:\(vpcd.port) (Ctrl-C to stop)"))
         #expect(result.stderr.contains("card removed after 2 commands"))
@@ -88,10 +88,10 @@ struct EmulateCommandTests {
     }
 
     @Test("SIGTERM stops cleanly with the image saved")
-    func terminate() throws {
+    func terminate() async throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let image = try newImage("ntag213", in: directory)
+        let image = try await newImage("ntag213", in: directory)
         let vpcd = try LoopbackVPCD()
         let emulator = try RunningTool.start(["emulate", "--image", image, "--pcsc", "--vpcd", "127.0.0.1:\(vpcd.port)"])
         try vpcd.accept()
@@ -99,20 +99,20 @@ struct EmulateCommandTests {
         #expect(try vpcd.transmit(hexBytes("FF D6 00 06 04 01 02 03 04")) == [0x90, 0x00])
         emulator.process.terminate()
         #expect(try vpcd.receive() == nil, "the card left")
-        let result = emulator.finish()
+        let result = await emulator.finish()
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("stopped after 1 commands"))
         #expect(try memory(image).dropFirst(48).hasPrefix("01020304"), "page 6 saved")
     }
 
     @Test("Started before vpcd: one waiting line, then it connects; it reconnects when vpcd goes")
-    func waitsAndReconnects() throws {
+    func waitsAndReconnects() async throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let image = try newImage("slix2", in: directory)
+        let image = try await newImage("slix2", in: directory)
         let port = try LoopbackVPCD().port                    // free now, listened on later
         let emulator = try RunningTool.start(["emulate", "--image", image, "--pcsc", "--vpcd", "127.0.0.1:\(port)", "--basic-reader"])
-        let waiting = emulator.readStandardError(until: "waiting for vpcd")
+        let waiting = await emulator.readStandardError(until: "waiting for vpcd")
         #expect(waiting.contains("connection refused — is pcscd running with vsmartcard-vpcd?"))
         let vpcd = try LoopbackVPCD(port: port)
         try vpcd.accept()
@@ -122,7 +122,7 @@ struct EmulateCommandTests {
         #expect(try vpcd.transmit(hexBytes("FF B0 00 00 00")) == hexBytes("E1 40 27 01 90 00"))
         emulator.process.interrupt()
         #expect(try vpcd.receive() == nil)
-        let result = emulator.finish()
+        let result = await emulator.finish()
         #expect(result.status == 0, "\(result.stderr)")
         let text = waiting + result.stderr
         #expect(text.components(separatedBy: "waiting for vpcd").count == 2, "one waiting line: \(text)")
@@ -132,8 +132,9 @@ struct EmulateCommandTests {
     }
 }
 
-/// The `nfc` executable running in the background, its standard error read as it comes.
-struct RunningTool {
+/// The `nfc` executable running in the background, its standard error read as it comes. Its
+/// waits run off the cooperative pool (``offCooperativePool(_:)``).
+struct RunningTool: @unchecked Sendable {
     let process: Process
     let output: Pipe
     let error: Pipe
@@ -154,7 +155,11 @@ struct RunningTool {
     }
 
     /// Reads standard error until `marker` appears (or it ends), and returns what was read.
-    func readStandardError(until marker: String) -> String {
+    func readStandardError(until marker: String) async -> String {
+        await offCooperativePool { self.readStandardErrorBlocking(until: marker) }
+    }
+
+    private func readStandardErrorBlocking(until marker: String) -> String {
         var text = ""
         while !text.contains(marker) {
             let chunk = error.fileHandleForReading.availableData
@@ -165,7 +170,11 @@ struct RunningTool {
     }
 
     /// Waits for the process to end and returns its status and the rest of its output.
-    func finish() -> NFCTool.Result {
+    func finish() async -> NFCTool.Result {
+        await offCooperativePool { self.finishBlocking() }
+    }
+
+    private func finishBlocking() -> NFCTool.Result {
         let out = output.fileHandleForReading.readDataToEndOfFile()
         let err = error.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

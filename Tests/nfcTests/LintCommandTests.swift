@@ -18,23 +18,23 @@ import Testing
     private let entitlements: [String: Any] = ["com.apple.developer.nfc.readersession.formats": ["TAG"]]
 
     @Test("a clean configuration exits 0, XML or binary", arguments: [false, true])
-    func clean(binary: Bool) throws {
-        let result = try NFCTool.run(["lint", try write(info, binary: binary), try write(entitlements, binary: binary)])
+    func clean(binary: Bool) async throws {
+        let result = try await NFCTool.run(["lint", try write(info, binary: binary), try write(entitlements, binary: binary)])
         #expect(result.status == 0)
         #expect(result.stdout.contains("ok: no NFC configuration problems"))
     }
 
-    @Test func warningsOnlyExit1() throws {
-        let result = try NFCTool.run(["lint", try write(info)])
+    @Test func warningsOnlyExit1() async throws {
+        let result = try await NFCTool.run(["lint", try write(info)])
         #expect(result.status == 1)
         #expect(result.stdout.contains("warning [entitlements.not-checked]"))
     }
 
-    @Test func errorsExit2WithCodeKeyAndFixInJSON() throws {
+    @Test func errorsExit2WithCodeKeyAndFixInJSON() async throws {
         var bad = info
         bad["NFCReaderUsageDescription"] = nil
         bad["com.apple.developer.nfc.readersession.iso7816.select-identifiers"] = ["A0000000041010", "D27600"]
-        let result = try NFCTool.run(["lint", "--json", try write(bad), try write(entitlements)])
+        let result = try await NFCTool.run(["lint", "--json", try write(bad), try write(entitlements)])
         #expect(result.status == 2)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let findings = try #require(json["findings"] as? [[String: Any]])
@@ -46,10 +46,10 @@ import Testing
         #expect(json["exitStatus"] as? Int == 2)
     }
 
-    @Test func unreadableFileIsOneError() throws {
+    @Test func unreadableFileIsOneError() async throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("lint-\(UUID().uuidString).plist")
         try Data("not a plist".utf8).write(to: url)
-        let result = try NFCTool.run(["lint", url.path])
+        let result = try await NFCTool.run(["lint", url.path])
         #expect(result.status == 2)
         #expect(result.stdout.contains("error [plist.unreadable]"))
     }

@@ -2,16 +2,16 @@ import Foundation
 import Testing
 
 @Suite(.serialized) struct NDEFCommandTests {
-    @Test func encodeKeepsTheOrderOfRecordOptions() throws {
-        let r = try NFCTool.run(["ndef", "encode", "--text", "Hi", "--lang", "fr", "--uri", "https://example.com",
+    @Test func encodeKeepsTheOrderOfRecordOptions() async throws {
+        let r = try await NFCTool.run(["ndef", "encode", "--text", "Hi", "--lang", "fr", "--uri", "https://example.com",
                                  "--external", "example.com:t", "--hex", "0102", "--mime", "text/plain", "--hex", "6869"])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout == "9101055402667248691101 0c55046578616d706c652e636f6d" .replacingOccurrences(of: " ", with: "")
                 + "140d026578616d706c652e636f6d3a740102" + "520a02746578742f706c61696e6869\n")
     }
 
-    @Test func decodePrintsRecordsForAPerson() throws {
-        let r = try NFCTool.run(["ndef", "decode", "d1010855016e66632e636f6d"])
+    @Test func decodePrintsRecordsForAPerson() async throws {
+        let r = try await NFCTool.run(["ndef", "decode", "d1010855016e66632e636f6d"])
         #expect(r.status == 0)
         #expect(r.stdout == """
             NDEF message: 1 record, 12 bytes
@@ -21,8 +21,8 @@ import Testing
             """)
     }
 
-    @Test func decodeJSONIsTheDocumentedForm() throws {
-        let r = try NFCTool.run(["ndef", "decode", "--json", "-"], stdin: "d1 01 10 54 02 65 6e 48 65 6c 6c 6f 2c 20 77 6f 72 6c 64 21\n")
+    @Test func decodeJSONIsTheDocumentedForm() async throws {
+        let r = try await NFCTool.run(["ndef", "decode", "--json", "-"], stdin: "d1 01 10 54 02 65 6e 48 65 6c 6c 6f 2c 20 77 6f 72 6c 64 21\n")
         #expect(r.status == 0)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
         let record = try #require((json["records"] as? [[String: Any]])?.first)
@@ -34,37 +34,37 @@ import Testing
         #expect(json["length"] as? Int == 20)
     }
 
-    @Test func encodeFromJSONRoundTripsDecode() throws {
+    @Test func encodeFromJSONRoundTripsDecode() async throws {
         let hex = "d102225370910 10e5503 6e66632d666f72756d2e6f7267510 10c5402656e48656c6c6f204e4643".replacingOccurrences(of: " ", with: "")
-        let decoded = try NFCTool.run(["ndef", "decode", "--json", hex])
-        let encoded = try NFCTool.run(["ndef", "encode", "--json", "-"], stdin: decoded.stdout)
+        let decoded = try await NFCTool.run(["ndef", "decode", "--json", hex])
+        let encoded = try await NFCTool.run(["ndef", "encode", "--json", "-"], stdin: decoded.stdout)
         #expect(encoded.status == 0, "\(encoded.stderr)")
         #expect(encoded.stdout == hex + "\n")
     }
 
-    @Test func batchModeAnswersEveryLine() throws {
-        let r = try NFCTool.run(["ndef", "decode", "--json", "--lines"], stdin: "d00000\nzz\nd10101\n")
+    @Test func batchModeAnswersEveryLine() async throws {
+        let r = try await NFCTool.run(["ndef", "decode", "--json", "--lines"], stdin: "d00000\nzz\nd10101\n")
         let lines = r.stdout.split(separator: "\n")
         #expect(lines.count == 3)
         #expect(lines[0] == #"{"records":[{"tnf":"empty","type":"","id":"","payload":""}]}"#)
         #expect(lines[1].contains(#""code":"invalidHex""#))
         #expect(lines[2].contains(#""code":"truncated""#))
-        let e = try NFCTool.run(["ndef", "encode", "--lines"], stdin: #"{"records":[{"uri":"https://a"}]}"# + "\n{}\n")
+        let e = try await NFCTool.run(["ndef", "encode", "--lines"], stdin: #"{"records":[{"uri":"https://a"}]}"# + "\n{}\n")
         #expect(e.stdout.split(separator: "\n").first == "d10102550461")
     }
 
-    @Test func badInputFailsWithOneLine() throws {
-        let r = try NFCTool.run(["ndef", "decode", "d1010855"])
+    @Test func badInputFailsWithOneLine() async throws {
+        let r = try await NFCTool.run(["ndef", "decode", "d1010855"])
         #expect(r.status != 0)
         #expect(r.stderr.contains("truncated"))
         #expect(r.stderr.split(separator: "\n").count == 1)
-        let h = try NFCTool.run(["ndef", "decode", "xyz"])
+        let h = try await NFCTool.run(["ndef", "decode", "xyz"])
         #expect(h.status != 0 && h.stderr.contains("not hex"))
-        let l = try NFCTool.run(["ndef", "encode", "--lang", "en", "--uri", "x"])
+        let l = try await NFCTool.run(["ndef", "encode", "--lang", "en", "--uri", "x"])
         #expect(l.status != 0 && l.stderr.contains("--lang"))
-        let m = try NFCTool.run(["ndef", "encode", "--mime", "text/plain"])
+        let m = try await NFCTool.run(["ndef", "encode", "--mime", "text/plain"])
         #expect(m.status != 0 && m.stderr.contains("payload"))
-        let lenient = try NFCTool.run(["ndef", "decode", "--lenient", "51010155 00".replacingOccurrences(of: " ", with: "")])
+        let lenient = try await NFCTool.run(["ndef", "decode", "--lenient", "51010155 00".replacingOccurrences(of: " ", with: "")])
         #expect(lenient.status == 0)
     }
 }

@@ -1,9 +1,10 @@
 import Foundation
+import NFCTestSupport
 import Testing
 
 /// Runs the built `nfc` executable, as a user would.
 struct NFCTool {
-    struct Result {
+    struct Result: Sendable {
         let status: Int32
         let stdout: String
         let stderr: String
@@ -20,7 +21,13 @@ struct NFCTool {
         return nil
     }
 
-    static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) throws -> Result {
+    /// Runs `nfc` to its end. The wait happens on a thread of its own, never on the cooperative
+    /// pool (see ``offCooperativePool(_:)``).
+    static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) async throws -> Result {
+        try await offCooperativePool { try runBlocking(arguments, stdin: stdin, environment: environment) }
+    }
+
+    private static func runBlocking(_ arguments: [String], stdin: String?, environment: [String: String]) throws -> Result {
         guard let executable else {
             throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "nfc executable not built next to the tests"])
         }

@@ -20,11 +20,11 @@ struct WatchCommandTests {
     }
 
     /// An NTAG215 image holding `uri`, kept outside any field.
-    func image(_ name: String, uid: String, uri: String) throws -> URL {
+    func image(_ name: String, uid: String, uri: String) async throws -> URL {
         let path = directory.appendingPathComponent(name + ".json")
-        let created = try NFCTool.run(["tag", "new", "ntag215", "--uid", uid, "-o", path.path, "--force"])
+        let created = try await NFCTool.run(["tag", "new", "ntag215", "--uid", uid, "-o", path.path, "--force"])
         #expect(created.status == 0, "\(created.stderr)")
-        let written = try NFCTool.run(["write", "--reader", "sim:" + path.path, "--uri", uri])
+        let written = try await NFCTool.run(["write", "--reader", "sim:" + path.path, "--uri", uri])
         #expect(written.status == 0, "\(written.stderr)")
         return path
     }
@@ -47,13 +47,13 @@ struct WatchCommandTests {
     }
 
     @Test("Taps, a tag held while another comes, removal and a second tap")
-    func tapsHoldsRemovals() throws {
+    func tapsHoldsRemovals() async throws {
         let reader = try field("reader")
-        let first = try image("first", uid: "04A1A2A3A4A5A6", uri: "https://example.org/first")
-        let second = try image("second", uid: "04B1B2B3B4B5B6", uri: "tel:+15550100")
+        let first = try await image("first", uid: "04A1A2A3A4A5A6", uri: "https://example.org/first")
+        let second = try await image("second", uid: "04B1B2B3B4B5B6", uri: "tel:+15550100")
         let watch = try WatchProcess(["--reader", "sim:" + reader.path, "--json"])
         try tap(first, on: reader)
-        let one = try #require(watch.next())
+        let one = try await #require(watch.next())
         #expect(one["event"] as? String == "tap")
         #expect(one["uid"] as? String == "04A1A2A3A4A5A6")
         #expect(one["url"] as? String == "https://example.org/first")
@@ -61,112 +61,112 @@ struct WatchCommandTests {
         #expect(one["reader"] as? String == "sim:" + reader.path)
         // The first tag stays on the reader: the next event is the second tag, not a repeat.
         try tap(second, on: reader)
-        let two = try #require(watch.next())
+        let two = try await #require(watch.next())
         #expect(two["event"] as? String == "tap" && two["uid"] as? String == "04B1B2B3B4B5B6")
         #expect(two["target"] as? String == "system:phone")
         try takeAway(first, from: reader)
-        let left = try #require(watch.next())
+        let left = try await #require(watch.next())
         #expect(left["event"] as? String == "left" && left["uid"] as? String == "04A1A2A3A4A5A6")
         try tap(first, on: reader)
-        let again = try #require(watch.next())
+        let again = try await #require(watch.next())
         #expect(again["event"] as? String == "tap" && again["uid"] as? String == "04A1A2A3A4A5A6")
-        let ended = watch.interrupt()
+        let ended = await watch.interrupt()
         #expect(ended.status == 0, "Ctrl-C exits cleanly: \(ended.stderr)")
     }
 
     @Test("A failing handler is reported and the watch goes on; the URL is an argument, not shell text")
-    func failingHandler() throws {
+    func failingHandler() async throws {
         let reader = try field("reader")
         let record = directory.appendingPathComponent("argument.txt")
         let config = try configuration("""
             {"handlers": {"phone": ["/bin/sh", "-c", "exit 3"],
                           "safari": ["/bin/sh", "-c", "printf '%s' \\"$0\\" > '\(record.path)'"]}}
             """)
-        let failing = try image("failing", uid: "04C1C2C3C4C5C6", uri: "tel:+15550101")
-        let hostile = try image("hostile", uid: "04D1D2D3D4D5D6", uri: "https://example.org/a;echo$(id)`x`'q")
+        let failing = try await image("failing", uid: "04C1C2C3C4C5C6", uri: "tel:+15550101")
+        let hostile = try await image("hostile", uid: "04D1D2D3D4D5D6", uri: "https://example.org/a;echo$(id)`x`'q")
         let watch = try WatchProcess(["--reader", "sim:" + reader.path, "--apps", config, "--json"])
         try tap(failing, on: reader)
         var skipped: [[String: Any]] = []
-        let handler = try #require(watch.next("handler", skipped: &skipped))
+        let handler = try await #require(watch.next("handler", skipped: &skipped))
         #expect(handler["status"] as? String == "failed")
         #expect(handler["exitCode"] as? Int == 3)
         try tap(hostile, on: reader)
-        let tapped = try #require(watch.next("tap", skipped: &skipped))
+        let tapped = try await #require(watch.next("tap", skipped: &skipped))
         let url = try #require(tapped["url"] as? String)
-        let done = try #require(watch.next("handler", skipped: &skipped))
+        let done = try await #require(watch.next("handler", skipped: &skipped))
         #expect(done["status"] as? String == "ok", "\(done)")
         #expect(try String(contentsOf: record, encoding: .utf8) == url, "the handler got the URL as it is")
-        #expect(watch.interrupt().status == 0)
+        await #expect(watch.interrupt().status == 0)
     }
 
     @Test("A hung handler is killed at its time limit and delays no tap")
-    func hungHandler() throws {
+    func hungHandler() async throws {
         let reader = try field("reader")
         let config = try configuration(#"{"handlers": {"phone": ["/bin/sh", "-c", "sleep 60"]}}"#)
-        let slow = try image("slow", uid: "04E1E2E3E4E5E6", uri: "tel:+15550102")
-        let next = try image("next", uid: "04F1F2F3F4F5F6", uri: "mailto:a@example.org")
+        let slow = try await image("slow", uid: "04E1E2E3E4E5E6", uri: "tel:+15550102")
+        let next = try await image("next", uid: "04F1F2F3F4F5F6", uri: "mailto:a@example.org")
         let watch = try WatchProcess(["--reader", "sim:" + reader.path, "--apps", config, "--handler-timeout", "3", "--json"])
         try tap(slow, on: reader)
-        #expect(watch.next()?["event"] as? String == "tap")
+        await #expect(watch.next()?["event"] as? String == "tap")
         try tap(next, on: reader)
-        let second = try #require(watch.next())
+        let second = try await #require(watch.next())
         #expect(second["event"] as? String == "tap" && second["uid"] as? String == "04F1F2F3F4F5F6",
                 "the next tap is reported while the first handler still runs")
-        let killed = try #require(watch.next())
+        let killed = try await #require(watch.next())
         #expect(killed["event"] as? String == "handler" && killed["status"] as? String == "timeout", "\(killed)")
-        #expect(watch.interrupt().status == 0)
+        await #expect(watch.interrupt().status == 0)
     }
 
     @Test("Readers are watched independently")
-    func severalReaders() throws {
+    func severalReaders() async throws {
         let east = try field("east"), west = try field("west")
         let config = try configuration(#"{"handlers": {"phone": ["/bin/sh", "-c", "sleep 60"]}}"#)
-        let a = try image("a", uid: "04010203040506", uri: "tel:+1")
-        let b = try image("b", uid: "04111213141516", uri: "sms:+2")
+        let a = try await image("a", uid: "04010203040506", uri: "tel:+1")
+        let b = try await image("b", uid: "04111213141516", uri: "sms:+2")
         let watch = try WatchProcess(["--reader", "sim:" + east.path, "--reader", "sim:" + west.path, "--apps", config, "--json", "--handler-timeout", "60"])
         try tap(a, on: east)
-        let first = try #require(watch.next())
+        let first = try await #require(watch.next())
         #expect(first["reader"] as? String == "sim:" + east.path)
         try tap(b, on: west)
-        let second = try #require(watch.next())
+        let second = try await #require(watch.next())
         #expect(second["reader"] as? String == "sim:" + west.path && second["url"] as? String == "sms:+2")
-        #expect(watch.interrupt().status == 0, "Ctrl-C ends the watch with a handler still running")
+        await #expect(watch.interrupt().status == 0, "Ctrl-C ends the watch with a handler still running")
     }
 
     @Test("Unreadable images and tags are reported, and the watch goes on")
-    func badInput() throws {
+    func badInput() async throws {
         let reader = try field("reader")
         let watch = try WatchProcess(["--reader", "sim:" + reader.path, "--json"])
         try Data("{\"type\": \"ntag215\", \"tag\": {".utf8).write(to: reader.appendingPathComponent("corrupt.json"))
-        let problem = try #require(watch.next())
+        let problem = try await #require(watch.next())
         #expect(problem["event"] as? String == "error")
         #expect((problem["reason"] as? String)?.contains("corrupt.json") == true)
         let blank = directory.appendingPathComponent("blank.json")
-        #expect(try NFCTool.run(["tag", "new", "ntag215", "--blank", "-o", blank.path]).status == 0)
+        #expect(try await NFCTool.run(["tag", "new", "ntag215", "--blank", "-o", blank.path]).status == 0)
         try tap(blank, on: reader)
-        let failed = try #require(watch.next())
+        let failed = try await #require(watch.next())
         #expect(failed["event"] as? String == "read-failed", "\(failed)")
         let empty = directory.appendingPathComponent("empty.json")
-        #expect(try NFCTool.run(["tag", "new", "ntag213", "--uid", "04212223242526", "-o", empty.path]).status == 0)
+        #expect(try await NFCTool.run(["tag", "new", "ntag213", "--uid", "04212223242526", "-o", empty.path]).status == 0)
         try tap(empty, on: reader)
-        let nothing = try #require(watch.next())
+        let nothing = try await #require(watch.next())
         #expect(nothing["event"] as? String == "tap" && nothing["delivered"] as? Bool == false && nothing["reason"] as? String == "no-message")
-        #expect(watch.interrupt().status == 0)
+        await #expect(watch.interrupt().status == 0)
     }
 
-    @Test func textOutput() throws {
+    @Test func textOutput() async throws {
         let reader = try field("reader")
         let watch = try WatchProcess(["--reader", "sim:" + reader.path])
-        try tap(try image("t", uid: "04313233343536", uri: "https://example.org/t"), on: reader)
-        let line = try #require(watch.next())
+        try await tap(try image("t", uid: "04313233343536", uri: "https://example.org/t"), on: reader)
+        let line = try await #require(watch.next())
         let text = try #require(line["unparsed"] as? String)
         #expect(text.hasPrefix("[sim:\(reader.path)] tap 04313233343536: record 0: https://example.org/t; delivered to safari"), "\(text)")
-        let ended = watch.interrupt()
+        let ended = await watch.interrupt()
         #expect(ended.status == 0 && ended.stderr.contains("watching sim:\(reader.path)"))
     }
 
-    @Test func badArguments() throws {
-        let result = try NFCTool.run(["watch", "--reader", "sim:/nonexistent", "--handler-timeout", "0"])
+    @Test func badArguments() async throws {
+        let result = try await NFCTool.run(["watch", "--reader", "sim:/nonexistent", "--handler-timeout", "0"])
         #expect(result.status != 0 && result.stderr.contains("--handler-timeout"))
     }
 }

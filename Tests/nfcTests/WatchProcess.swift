@@ -1,4 +1,5 @@
 import Foundation
+import NFCTestSupport
 
 /// A running `nfc watch` whose standard output is read line by line as it comes.
 final class WatchProcess: @unchecked Sendable {
@@ -39,8 +40,14 @@ final class WatchProcess: @unchecked Sendable {
         }
     }
 
-    /// The next event as a JSON object, waiting up to `seconds` (a deadline on a condition, not a sleep).
-    func next(within seconds: Double = 20) -> [String: Any]? {
+    /// The next event as a JSON object, waiting up to `seconds` (a deadline on a condition, not a
+    /// sleep) on a thread of its own, off the cooperative pool.
+    func next(within seconds: Double = 20) async -> [String: Any]? {
+        guard let line = await offCooperativePool({ self.nextLine(within: seconds) }) else { return nil }
+        return (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] ?? ["unparsed": line]
+    }
+
+    private func nextLine(within seconds: Double) -> String? {
         let deadline = Date().addingTimeInterval(seconds)
         condition.lock()
         defer { condition.unlock() }
@@ -48,13 +55,12 @@ final class WatchProcess: @unchecked Sendable {
             if !condition.wait(until: deadline) { return nil }
         }
         guard !lines.isEmpty else { return nil }
-        let line = lines.removeFirst()
-        return (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] ?? ["unparsed": line]
+        return lines.removeFirst()
     }
 
     /// The next event of a kind, skipping others (returned in `skipped`).
-    func next(_ event: String, within seconds: Double = 20, skipped: inout [[String: Any]]) -> [String: Any]? {
-        while let item = next(within: seconds) {
+    func next(_ event: String, within seconds: Double = 20, skipped: inout [[String: Any]]) async -> [String: Any]? {
+        while let item = await next(within: seconds) {
             if item["event"] as? String == event { return item }
             skipped.append(item)
         }
@@ -62,11 +68,13 @@ final class WatchProcess: @unchecked Sendable {
     }
 
     /// Ctrl-C, then the exit status and what was left on standard error.
-    func interrupt() -> (status: Int32, stderr: String) {
+    func interrupt() async -> (status: Int32, stderr: String) {
         if process.isRunning { process.interrupt() }
-        process.waitUntilExit()
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        return (process.terminationStatus, stderr)
+        return await offCooperativePool {
+            self.process.waitUntilExit()
+            let stderr = String(decoding: self.errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            return (self.process.terminationStatus, stderr)
+        }
     }
 
     deinit {

@@ -29,23 +29,16 @@ struct BackgroundConfiguration: Sendable {
         }
     }
 
-    /// Loads a configuration file.
-    /// - Throws: ``CLIError`` naming the file and the key path of what is wrong.
-    static func load(_ path: String) throws -> BackgroundConfiguration {
-        let data = try Data(Input.readFile(path))
-        do {
-            return try parse(data, relativeTo: URL(fileURLWithPath: path).deletingLastPathComponent())
-        } catch let error as ConfigurationError {
-            throw CLIError("\(path): \(error.description)")
-        }
-    }
-
     struct ConfigurationError: Error, CustomStringConvertible {
         let description: String
         init(_ path: String, _ reason: String) { description = path.isEmpty ? reason : "\(path): \(reason)" }
     }
 
-    static func parse(_ data: Data, relativeTo directory: URL) throws -> BackgroundConfiguration {
+    /// Parses a configuration; association files named by path are read through `readFile`
+    /// (relative paths against `directory`). This file needs only Foundation and OpenCoreNFC, so
+    /// the `config` fuzz target compiles it as it ships (docs/fuzzing.md).
+    /// - Throws: ``ConfigurationError`` naming the key path of what is wrong.
+    static func parse(_ data: Data, relativeTo directory: URL, readFile: (URL) -> Data? = { FileManager.default.contents(atPath: $0.path) }) throws -> BackgroundConfiguration {
         guard let root = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
             throw ConfigurationError("", "not a JSON object")
         }
@@ -82,7 +75,7 @@ struct BackgroundConfiguration: Sendable {
             do {
                 if let file = value as? String {
                     let url = file.hasPrefix("/") ? URL(fileURLWithPath: file) : directory.appendingPathComponent(file)
-                    guard let bytes = FileManager.default.contents(atPath: url.path) else {
+                    guard let bytes = readFile(url) else {
                         throw ConfigurationError(path, "cannot read \(url.path)")
                     }
                     associations[domain] = try AppSiteAssociation(json: bytes)
