@@ -105,6 +105,24 @@ struct EmulateCommandTests {
         #expect(try memory(image).dropFirst(48).hasPrefix("01020304"), "page 6 saved")
     }
 
+    @Test("A SIGTERM right after the connection is never lost (it was, 1 time in 20, with a dispatch signal source)")
+    func earlySIGTERM() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let image = try await newImage("ntag213", in: directory)
+        for round in 0..<16 {
+            let vpcd = try LoopbackVPCD()
+            // Started from a cooperative thread, the tool inherits SIGTERM blocked, as from any
+            // dispatch thread: the case where the signal used to be dropped.
+            let emulator = try RunningTool.start(["emulate", "--image", image, "--pcsc", "--vpcd", "127.0.0.1:\(vpcd.port)"])
+            try vpcd.accept()
+            emulator.process.terminate()
+            #expect(try vpcd.receive() == nil, "round \(round): the card left")
+            let result = await emulator.finish()
+            #expect(result.status == 0, "round \(round): \(result.stderr)")
+        }
+    }
+
     @Test("Started before vpcd: one waiting line, then it connects; it reconnects when vpcd goes")
     func waitsAndReconnects() async throws {
         let directory = try temporaryDirectory()

@@ -7,7 +7,8 @@ import Synchronization
 /// ISO-DEP targets get APDUs passed through. Storage tags get their native frames sent in a
 /// transparent session when the reader has one (PC/SC Part 3 §3.2.2.1.8–9), otherwise READ and
 /// WRITE carried as `FF B0`/`FF D6` (`PseudoAPDUTranslation`). "Air time" is the wall-clock time
-/// spent in `SCardTransmit`.
+/// spent in `SCardTransmit`. Every call into PC/SC runs on the connection's own queue
+/// (``BlockingCalls``), off the cooperative pool.
 final class PCSCConnection: TagConnection {
     enum Mode: Equatable {
         case passThrough
@@ -21,9 +22,11 @@ final class PCSCConnection: TagConnection {
     let meter: AirTimeMeter
     let mode: Mode
     private let card: PCSCCard
+    private let calls: BlockingCalls
 
     init(card: PCSCCard, target: TargetInfo, mode: Mode, meter: AirTimeMeter) {
         self.card = card
+        calls = BlockingCalls(label: "OpenCoreNFC.PCSCConnection")
         self.target = target
         self.mode = mode
         self.meter = meter
@@ -44,6 +47,10 @@ final class PCSCConnection: TagConnection {
     }
 
     func transceive(_ command: [UInt8], timeout: Duration) async throws(TransportError) -> [UInt8] {
+        try await calls.run { () throws(TransportError) -> [UInt8] in try self.transceiveBlocking(command, timeout: timeout) }
+    }
+
+    private func transceiveBlocking(_ command: [UInt8], timeout: Duration) throws(TransportError) -> [UInt8] {
         let clock = ContinuousClock()
         let start = clock.now
         var sent = 0
@@ -127,6 +134,10 @@ final class PCSCConnection: TagConnection {
     }
 
     func reactivate() async throws(TransportError) {
+        try await calls.run { () throws(TransportError) in try self.reactivateBlocking() }
+    }
+
+    private func reactivateBlocking() throws(TransportError) {
         let status = card.reconnect(reset: true)
         guard status == .success else { throw status.transportError("reactivate the tag on \(card.reader)") }
         if mode == .transparentSession {
@@ -136,6 +147,10 @@ final class PCSCConnection: TagConnection {
     }
 
     func disconnect() async {
+        await calls.run { self.disconnectBlocking() }
+    }
+
+    private func disconnectBlocking() {
         if mode == .transparentSession, card.isOpen { _ = card.transmit(PseudoAPDU.endTransparentSession) }
         card.disconnect()
     }

@@ -5,7 +5,8 @@ import Synchronization
 ///
 /// A target is the tag in one reader (PC/SC shows one card per reader; a reader's own
 /// anticollision picks it). `events` watches readers with `SCardGetStatusChange` on a thread
-/// of its own. Reader names are PC/SC's (`nfc readers` lists them).
+/// of its own; finding and connecting to tags runs on the driver's own queue (``BlockingCalls``),
+/// off the cooperative pool. Reader names are PC/SC's (`nfc readers` lists them).
 public final class PCSCDriver: ReaderDriver {
     /// Readers whose name contains this (case-insensitive); `nil` for all.
     public let readerFilter: String?
@@ -25,6 +26,7 @@ public final class PCSCDriver: ReaderDriver {
     }
 
     private let state = Mutex<(context: PCSCContext?, entries: [UInt64: Entry], nextHandle: UInt64)>((nil, [:], 1))
+    private let calls = BlockingCalls(label: "OpenCoreNFC.PCSCDriver")
 
     public init(readerFilter: String? = nil) {
         self.readerFilter = readerFilter.flatMap { $0.isEmpty ? nil : $0 }
@@ -79,6 +81,10 @@ public final class PCSCDriver: ReaderDriver {
     }
 
     public func targets(matching mask: TechnologyMask) async throws(TransportError) -> [TargetInfo] {
+        try await calls.run { () throws(TransportError) -> [TargetInfo] in try self.targetsBlocking(matching: mask) }
+    }
+
+    private func targetsBlocking(matching mask: TechnologyMask) throws(TransportError) -> [TargetInfo] {
         let context = try context()
         let readers = try context.readers().filter(matchesFilter)
         guard !readers.isEmpty else {
@@ -137,6 +143,10 @@ public final class PCSCDriver: ReaderDriver {
     }
 
     public func connect(to target: TargetInfo, meter: AirTimeMeter) async throws(TransportError) -> any TagConnection {
+        try await calls.run { () throws(TransportError) -> PCSCConnection in try self.connectBlocking(to: target, meter: meter) }
+    }
+
+    private func connectBlocking(to target: TargetInfo, meter: AirTimeMeter) throws(TransportError) -> PCSCConnection {
         guard let entry = state.withLock({ $0.entries[target.handle] }) else {
             throw TransportError(.noSuchTarget, "target \(target.handle) is not on any PC/SC reader now")
         }
