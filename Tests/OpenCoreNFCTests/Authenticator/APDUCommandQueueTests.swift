@@ -8,8 +8,20 @@ import Testing
 
 /// The authenticator's command queue over a transmitter the test controls, on a simulated clock:
 /// ordering, timeouts, late answers, cancellation and a lost transmitter.
-@Suite(.timeLimit(.minutes(1))) struct APDUCommandQueueTests {
+@Suite(.timeLimit(.minutes(1))) final class APDUCommandQueueTests: Sendable {
     let clock = SimulatedClock()
+    private let gates = Mutex<[GateTransmitter]>([])
+
+    /// A transmitter whose exchanges still waiting when the test ends are released then.
+    func gate(autoAnswer: Bool = false) -> GateTransmitter {
+        let transmitter = GateTransmitter(autoAnswer: autoAnswer)
+        gates.withLock { $0.append(transmitter) }
+        return transmitter
+    }
+
+    deinit {
+        for transmitter in gates.withLock({ $0 }) { transmitter.releaseAll() }
+    }
 
     func makeQueue() -> APDUCommandQueue {
         let queue = APDUCommandQueue(clock: clock, callbackQueue: DispatchQueue(label: "test.callbacks"))
@@ -22,7 +34,7 @@ import Testing
 
     @Test func concurrentSubmittersRunOneAtATimeInSubmissionOrder() async throws {
         let queue = makeQueue()
-        let transmitter = GateTransmitter(autoAnswer: true)
+        let transmitter = gate(autoAnswer: true)
         let log = CompletionLog()
         let ids = IDLog()
         // 16 tasks submit 8 commands each; half of them before a transmitter is attached.
@@ -66,7 +78,7 @@ import Testing
 
     @Test func aTimeoutFailsTheCommandCallsItsHandlerAndTheQueueContinues() async throws {
         let queue = makeQueue()
-        let transmitter = GateTransmitter()
+        let transmitter = gate()
         queue.attach(transmitter)
         let log = CompletionLog()
         let timeouts = Counter()
@@ -105,7 +117,7 @@ import Testing
         // The timed-out command's late answer announces more data (61xx): its GET RESPONSE must
         // not reach the card, where it would take the next command's pending answer.
         let queue = makeQueue()
-        let transmitter = GateTransmitter()
+        let transmitter = gate()
         queue.attach(transmitter)
         let log = CompletionLog()
         queue.submit(.exchange(Self.command(1), .standard), timeout: .seconds(1), onTimeout: nil, completion: log.handler("slow"))
@@ -153,7 +165,7 @@ import Testing
         #expect(NFCAuthenticator.limit(.nanoseconds(-1)) == nil)
         #expect(NFCAuthenticator.limit(.zero) == .zero)
         let queue = makeQueue()
-        let transmitter = GateTransmitter()
+        let transmitter = gate()
         queue.attach(transmitter)
         let log = CompletionLog()
         let timeouts = Counter()
@@ -170,7 +182,7 @@ import Testing
 
     @Test func cancelAllFailsTheRunningAndQueuedCommandsAndTheQueueStaysUsable() async throws {
         let queue = makeQueue()
-        let transmitter = GateTransmitter()
+        let transmitter = gate()
         queue.attach(transmitter)
         let log = CompletionLog()
         for tag: UInt8 in 1...4 {
@@ -196,7 +208,7 @@ import Testing
 
     @Test func cancellingOneCommandLeavesTheOthers() async throws {
         let queue = makeQueue()
-        let transmitter = GateTransmitter()
+        let transmitter = gate()
         queue.attach(transmitter)
         let log = CompletionLog()
         let first = queue.submit(.exchange(Self.command(1), .standard), timeout: nil, onTimeout: nil, completion: log.handler("1"))
@@ -216,7 +228,7 @@ import Testing
 
     @Test func aLostTransmitterFailsTheRestAndLaterCommandsWaitForTheNext() async throws {
         let queue = makeQueue()
-        let transmitter = GateTransmitter()
+        let transmitter = gate()
         queue.attach(transmitter)
         let log = CompletionLog()
         for tag: UInt8 in 1...4 {
@@ -236,7 +248,7 @@ import Testing
         // Commands now wait for a transmitter.
         queue.submit(.exchange(Self.command(5), .standard), timeout: nil, onTimeout: nil, completion: log.handler("5"))
         #expect(queue.count == 1 && queue.attachedEpoch == nil)
-        let next = GateTransmitter(autoAnswer: true)
+        let next = gate(autoAnswer: true)
         queue.attach(next)
         _ = await log.wait(for: 5)
         #expect(next.received == [Self.bytes(5)])
@@ -244,7 +256,7 @@ import Testing
 
     @Test func otherExchangeErrorsReachTheCommandUnchanged() async throws {
         let queue = makeQueue()
-        let transmitter = GateTransmitter()
+        let transmitter = gate()
         queue.attach(transmitter)
         let log = CompletionLog()
         queue.submit(.exchange(Self.command(1), .standard), timeout: nil, onTimeout: nil, completion: log.handler("1"))
@@ -281,7 +293,7 @@ import Testing
     @Test func taskCancellationCancelsAnAwaitedCommand() async throws {
         let authenticator = NFCAuthenticator()
         authenticator.queue.open()
-        let transmitter = GateTransmitter()
+        let transmitter = gate()
         authenticator.queue.attach(transmitter)
         let running = Task { try await authenticator.execute(Self.command(1)) }
         await transmitter.arrivals(1)
@@ -304,7 +316,7 @@ import Testing
     @Test func anAPDUThatCannotBeEncodedIsNotQueued() async throws {
         let authenticator = NFCAuthenticator()
         authenticator.queue.open()
-        let transmitter = GateTransmitter(autoAnswer: true)
+        let transmitter = gate(autoAnswer: true)
         authenticator.queue.attach(transmitter)
         let apdu = NFCISO7816APDU(instructionClass: 0, instructionCode: 0xB0, p1Parameter: 0, p2Parameter: 0, data: Data(), expectedResponseLength: 70_000)
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<NFCISO7816ResponseAPDU, any Error>, Never>) in

@@ -61,6 +61,18 @@ final class GateTransmitter: APDUTransmitter {
         }
     }
 
+    /// Ends every exchange still waiting with `CancellationError`. A test that abandons an
+    /// exchange (its command timed out or was cancelled, and the test never answers it) calls
+    /// this at its end; otherwise the exchange's task stays suspended for good, which the leak
+    /// sanitizer reports.
+    func releaseAll() {
+        let waiting = state.withLock { state -> [CheckedContinuation<[UInt8], any Error>] in
+            defer { state.waiting = [] }
+            return state.waiting.map(\.continuation)
+        }
+        for continuation in waiting { continuation.resume(throwing: CancellationError()) }
+    }
+
     /// Answers the waiting exchange of `command`; false when none waits.
     @discardableResult
     func answer(_ command: [UInt8], with response: Result<[UInt8], any Error>) -> Bool {

@@ -300,6 +300,7 @@ extension SessionTests {
         authenticator.start()
         // A card whose command hangs: the test's transmitter stands in for the session's tag.
         let card = GateTransmitter()
+        defer { card.releaseAll() }
         authenticator.queue.attach(card)
         let results = CompletionLog()
         authenticator.execute(Self.log([1]), completion: results.handler("running"))
