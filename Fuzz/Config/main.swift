@@ -64,8 +64,8 @@ func fuzzAppsFile(_ file: Data) {
         fatalError("handler \(name) has no program")  // trap-ok: fuzz oracle
     }
     for app in configuration.reader.apps {
-        for domain in app.associatedDomains.prefix(4) {
-            let host = domain.split(separator: ":").dropFirst().first.map(String.init) ?? "example.org"
+        for domain in app.domains.prefix(4) {
+            let host = domain.isWildcard ? "nfc." + domain.host : domain.host
             guard let payload = NFCNDEFPayload.wellKnownTypeURIPayload(string: "https://\(host)/nfc/1") else { continue }
             let dispatch = configuration.reader.dispatch(NFCNDEFMessage(records: [payload]), state: .idle)
             if let target = dispatch.target { _ = configuration.handler(for: target) }
