@@ -89,14 +89,14 @@ let package = Package(
         ]),
         .testTarget(name: "NFCPCSCTests", dependencies: ["NFCPCSC", "NFCTransport", "NFCBytes", "NFCSimulator", "NFCTags", "NDEF", "NFCTestSupport"]),
         .testTarget(name: "nfcTests", dependencies: ["NFCTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
-        .testTarget(name: "NFCOATHTests", dependencies: ["NFCOATH", "ISO7816"]),
+        .testTarget(name: "NFCOATHTests", dependencies: ["NFCBytes", "NFCOATH", "ISO7816"]),
         .testTarget(name: "NFCCBORTests", dependencies: ["NFCCBOR"]),
         .testTarget(name: "NFCFIDOTests", dependencies: [
-            "NFCFIDO", "NFCCBOR", "ISO7816", "NFCSimulator", "NFCTestSupport",
+            "NFCBytes", "NFCFIDO", "NFCCBOR", "ISO7816", "NFCSimulator", "NFCTestSupport",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .testTarget(name: "NFCPIVTests", dependencies: [
-            "NFCPIV", "ISO7816", "NFCSimulator", "NFCTestSupport",
+            "NFCBytes", "NFCPIV", "ISO7816", "NFCSimulator", "NFCTestSupport",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
     ],

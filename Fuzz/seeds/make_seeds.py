@@ -2,7 +2,7 @@
 """Writes the hand-made seed corpora: APDUs, PC/SC answers, Flipper .nfc dumps, AASA and plists.
 
 The engine, applet and JSON-image seeds are recorded from the simulator by the fuzz binaries
-themselves (FUZZ_MAKE_SEEDS=DIR Fuzz/build/fuzz-tags|fuzz-applets|fuzz-images); see docs/fuzzing.md.
+themselves (FUZZ_MAKE_SEEDS=DIR Fuzz/build/O/fuzz-tags|fuzz-applets|fuzz-images); see docs/fuzzing.md.
 Usage: Fuzz/seeds/make_seeds.py  (from anywhere; rewrites Fuzz/corpus/{apdu,pcsc,config} and
 the Flipper seeds of Fuzz/corpus/images).
 """

@@ -7,7 +7,7 @@ import Foundation
 import NFCPCSC
 import NFCSimulator
 import NFCTransport
-import Synchronization
+import NFCBytes
 
 /// Whether the tests that need a real pcscd with vsmartcard's vpcd can run here, and why not.
 ///
@@ -54,13 +54,13 @@ public enum LivePCSC {
 /// restarts. `removeAfter` makes the card leave at that APDU, as a tag pulled out mid-command.
 public final class LiveCard: Sendable {
     private let link: VPCDLink
-    private let state: Mutex<(front: EmulatedReaderFront, finished: Bool, removed: Bool)>
+    private let state: Guarded<(front: EmulatedReaderFront, finished: Bool, removed: Bool)>
     private let done = DispatchSemaphore(value: 0)
 
     public init(_ tag: any VirtualTag, slot: LivePCSC.Slot = .second, basicReader: Bool = false, removeAfter: Int? = nil) {
         link = VPCDLink(endpoint: VPCDEndpoint(port: slot.port))
         let initial = EmulatedReaderFront(tag: tag, basicReader: basicReader)
-        state = Mutex((initial, false, false))
+        state = Guarded((initial, false, false))
         let thread = Thread { [self] in serve(removeAfter: removeAfter) }
         thread.start()
     }

@@ -1,4 +1,4 @@
-import Synchronization
+import NFCBytes
 
 /// Commands, bytes and air time counted over some span (a connection, a session, a field).
 ///
@@ -42,7 +42,7 @@ public struct ExchangeStatistics: Sendable, Hashable, CustomStringConvertible {
 /// The simulator reports the air time of its model; a hardware driver reports the wall-clock
 /// time of each exchange.
 public final class AirTimeMeter: Sendable {
-    private let state = Mutex(ExchangeStatistics())
+    private let state = Guarded(ExchangeStatistics())
 
     public init() {}
 

@@ -1,4 +1,4 @@
-import Synchronization
+import NFCBytes
 
 /// A clock whose time moves only when told to: the simulator advances it by the air time of each
 /// exchange, tests advance it to fire timeouts. Nothing ever sleeps for real.
@@ -29,7 +29,7 @@ public final class SimulatedClock: Clock, Sendable {
         var cancelled: Set<UInt64> = []
     }
 
-    private let state = Mutex(State())
+    private let state = Guarded(State())
 
     public init() {}
 

@@ -1,17 +1,17 @@
 import ISO7816
 import NFCTestSupport
-import Synchronization
+import NFCBytes
 import Testing
 
 /// A card script: each expected command and the answer it gets.
 final class ScriptedCard: APDUTransmitter {
     let supportsExtendedLength: Bool
-    private let script: Mutex<[(command: [UInt8], answer: [UInt8])]>
-    private let sent = Mutex<[[UInt8]]>([])
+    private let script: Guarded<[(command: [UInt8], answer: [UInt8])]>
+    private let sent = Guarded<[[UInt8]]>([])
 
     init(extended: Bool = false, _ script: [(String, String)]) {
         supportsExtendedLength = extended
-        self.script = Mutex(script.map { (hexBytes($0.0), hexBytes($0.1)) })
+        self.script = Guarded(script.map { (hexBytes($0.0), hexBytes($0.1)) })
     }
 
     func transmit(_ command: [UInt8]) async throws -> [UInt8] {

@@ -1,15 +1,15 @@
 import ISO7816
 import NFCSimulator
-import Synchronization
+import NFCBytes
 
 /// Answers from a script, recording the commands: for malformed and unusual responses.
 final class ScriptedTransmitter: APDUTransmitter {
     let supportsExtendedLength: Bool
-    private let state: Mutex<(answers: [[UInt8]], sent: [[UInt8]])>
+    private let state: Guarded<(answers: [[UInt8]], sent: [[UInt8]])>
 
     init(_ answers: [[UInt8]], extended: Bool = true) {
         supportsExtendedLength = extended
-        state = Mutex((answers, []))
+        state = Guarded((answers, []))
     }
 
     var sent: [[UInt8]] { state.withLock { $0.sent } }
@@ -25,10 +25,10 @@ final class ScriptedTransmitter: APDUTransmitter {
 /// The emulated authenticator applet driven directly (already selected; extended APDUs).
 final class AppletTransmitter: APDUTransmitter {
     let supportsExtendedLength = true
-    private let applet: Mutex<FIDOAuthenticator>
+    private let applet: Guarded<FIDOAuthenticator>
 
     init(_ applet: FIDOAuthenticator = FIDOAuthenticator()) {
-        self.applet = Mutex(applet)
+        self.applet = Guarded(applet)
     }
 
     var authenticator: FIDOAuthenticator { applet.withLock { $0 } }

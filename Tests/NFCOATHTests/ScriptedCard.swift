@@ -1,14 +1,14 @@
 import ISO7816
-import Synchronization
+import NFCBytes
 
 /// A card that answers from a script: each command gets the next response (data + SW) and is
 /// recorded, so a test can feed the client any bytes.
 final class ScriptedCard: APDUTransmitter {
     let supportsExtendedLength = false
-    private let state: Mutex<(responses: [[UInt8]], commands: [[UInt8]])>
+    private let state: Guarded<(responses: [[UInt8]], commands: [[UInt8]])>
 
     init(_ responses: [[UInt8]]) {
-        state = Mutex((responses, []))
+        state = Guarded((responses, []))
     }
 
     var commands: [[UInt8]] { state.withLock { $0.commands } }

@@ -1,14 +1,14 @@
 import ISO7816
-import Synchronization
+import NFCBytes
 
 /// A card that answers each command with the next scripted response (data + SW) and records
 /// the commands, for feeding the client answers no real applet gives.
 final class ScriptedTransmitter: APDUTransmitter {
-    private let state: Mutex<(responses: [[UInt8]], commands: [[UInt8]])>
+    private let state: Guarded<(responses: [[UInt8]], commands: [[UInt8]])>
     let supportsExtendedLength = true
 
     init(_ responses: [[UInt8]]) {
-        state = Mutex((responses, []))
+        state = Guarded((responses, []))
     }
 
     var commands: [[UInt8]] { state.withLock { $0.commands } }

@@ -1,6 +1,5 @@
 import NFCBytes
 import NFCTransport
-import Synchronization
 
 /// A connection to a tag in a PC/SC reader.
 ///

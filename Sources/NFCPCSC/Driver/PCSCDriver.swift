@@ -1,5 +1,5 @@
 import NFCTransport
-import Synchronization
+import NFCBytes
 
 /// The PC/SC driver: every contactless reader pcscd (or macOS's PC/SC service) knows.
 ///
@@ -25,7 +25,7 @@ public final class PCSCDriver: ReaderDriver {
         var target: TargetInfo
     }
 
-    private let state = Mutex<(context: PCSCContext?, entries: [UInt64: Entry], nextHandle: UInt64)>((nil, [:], 1))
+    private let state = Guarded<(context: PCSCContext?, entries: [UInt64: Entry], nextHandle: UInt64)>((nil, [:], 1))
     private let calls = BlockingCalls(label: "OpenCoreNFC.PCSCDriver")
 
     public init(readerFilter: String? = nil) {

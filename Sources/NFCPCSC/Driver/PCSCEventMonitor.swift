@@ -5,7 +5,7 @@ import Darwin
 #endif
 import Foundation
 import NFCTransport
-import Synchronization
+import NFCBytes
 
 /// Watches readers with `SCardGetStatusChange` on a thread of its own and reports tags
 /// arriving and leaving: first what is present, then one arrival per tap (pcsc-lite's event
@@ -19,7 +19,7 @@ final class PCSCEventMonitor: Sendable {
     private let mask: TechnologyMask
     private let emit: @Sendable (ReaderEvent) -> Void
     private let finish: @Sendable () -> Void
-    private let running = Mutex<(stopped: Bool, context: PCSCContext?)>((false, nil))
+    private let running = Guarded<(stopped: Bool, context: PCSCContext?)>((false, nil))
 
     /// `finish` runs when the monitor ends: stopped, or no PC/SC library on this machine.
     init(driver: PCSCDriver, mask: TechnologyMask, emit: @escaping @Sendable (ReaderEvent) -> Void, finish: @escaping @Sendable () -> Void) {

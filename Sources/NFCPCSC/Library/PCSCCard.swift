@@ -1,5 +1,5 @@
 import NFCTransport
-import Synchronization
+import NFCBytes
 
 /// One `SCARDHANDLE`: a connection to the card (tag) in a reader.
 final class PCSCCard: Sendable {
@@ -7,14 +7,14 @@ final class PCSCCard: Sendable {
     let reader: String
     private let handle: PCSCABI.SCARDHANDLE
     private let share: PCSCABI.DWORD
-    private let state: Mutex<(protocol: PCSCABI.DWORD, open: Bool)>
+    private let state: Guarded<(protocol: PCSCABI.DWORD, open: Bool)>
 
     init(library: PCSCLibrary, handle: PCSCABI.SCARDHANDLE, protocol: PCSCABI.DWORD, reader: String, share: PCSCABI.DWORD) {
         self.library = library
         self.handle = handle
         self.reader = reader
         self.share = share
-        state = Mutex((`protocol`, true))
+        state = Guarded((`protocol`, true))
     }
 
     deinit {

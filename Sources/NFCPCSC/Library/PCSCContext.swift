@@ -1,5 +1,5 @@
 import NFCTransport
-import Synchronization
+import NFCBytes
 
 /// One `SCARDCONTEXT`: a session with pcscd (or the macOS PC/SC service).
 ///
@@ -9,11 +9,11 @@ import Synchronization
 /// context.
 final class PCSCContext: Sendable {
     let library: PCSCLibrary
-    private let handle: Mutex<PCSCABI.SCARDCONTEXT?>
+    private let handle: Guarded<PCSCABI.SCARDCONTEXT?>
 
     init(library: PCSCLibrary) throws(TransportError) {
         self.library = library
-        handle = Mutex(nil)
+        handle = Guarded(nil)
         try reestablish()
     }
 

@@ -1,5 +1,5 @@
 import NFCTransport
-import Synchronization
+import NFCBytes
 
 /// A connection to a virtual tag in a ``SimulatedField``.
 public final class SimulatedConnection: TagConnection {
@@ -10,7 +10,7 @@ public final class SimulatedConnection: TagConnection {
     /// The tag this connection talks to.
     public let tagID: VirtualTagID
     private let field: SimulatedField
-    private let open = Mutex(true)
+    private let open = Guarded(true)
 
     init(field: SimulatedField, id: VirtualTagID, target: TargetInfo, limits: ExchangeLimits, bitRate: BitRate, meter: AirTimeMeter) {
         self.field = field

@@ -5,7 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
+import NFCBytes
 
 /// The card side of vpcd, pcscd's virtual reader driver (vsmartcard vpcd protocol): a TCP client
 /// that makes an ``EmulatedReaderFront`` the card in vpcd's reader.
@@ -36,7 +36,7 @@ public final class VPCDLink: Sendable {
         var stopRequested = false
     }
 
-    private let state = Mutex(State())
+    private let state = Guarded(State())
 
     public init(endpoint: VPCDEndpoint = VPCDEndpoint()) {
         self.endpoint = endpoint

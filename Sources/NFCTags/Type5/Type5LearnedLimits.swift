@@ -1,4 +1,4 @@
-import Synchronization
+import NFCBytes
 
 /// What an engine learned about a tag's multi-block reads, kept between operations so a tag that
 /// refused a long read is not asked again: the most blocks it answered, or that it only takes
@@ -12,9 +12,9 @@ struct Type5ReadLearning: Sendable, Hashable {
 
 /// The engine's memory of ``Type5ReadLearning`` per UID.
 ///
-/// `Sendable` through its `Mutex`; the engine is a value type sharing one instance between copies.
+/// `Sendable` through its lock (`Guarded`); the engine is a value type sharing one instance between copies.
 final class Type5LearnedLimits: Sendable {
-    private let entries = Mutex<[[UInt8]: Type5ReadLearning]>([:])
+    private let entries = Guarded<[[UInt8]: Type5ReadLearning]>([:])
 
     /// What is known about the tag with this UID.
     func learning(for uid: [UInt8]) -> Type5ReadLearning {

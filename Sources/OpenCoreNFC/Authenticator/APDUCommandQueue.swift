@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import ISO7816
-import Synchronization
+import NFCBytes
 
 /// Runs commands over a transmitter strictly one at a time, in submission order, each with an
 /// optional timeout on an injected clock: the engine of ``NFCAuthenticator``.
@@ -58,7 +58,7 @@ final class APDUCommandQueue: Sendable {
         var discarded = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Guarded(State())
     private let fixedClock: (any Clock<Duration>)?
     let callbackQueue: DispatchQueue
 

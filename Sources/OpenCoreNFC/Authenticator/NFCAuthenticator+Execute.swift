@@ -1,6 +1,6 @@
 import Foundation
 import ISO7816
-import Synchronization
+import NFCBytes
 
 extension NFCAuthenticator {
     /// Queues a command; it runs after every command submitted before it, alone on the card.
@@ -123,7 +123,7 @@ extension NFCAuthenticator: APDUTransmitter {
 
 /// Links a waiting task to its command number for cancellation.
 final class CommandTicket: Sendable {
-    private let state = Mutex<(id: UInt64?, cancelled: Bool)>((nil, false))
+    private let state = Guarded<(id: UInt64?, cancelled: Bool)>((nil, false))
 
     /// Records the number; true when the task was cancelled already.
     func assign(_ id: UInt64) -> Bool {

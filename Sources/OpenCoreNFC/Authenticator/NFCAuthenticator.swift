@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import ISO7816
-import Synchronization
+import NFCBytes
 
 /// A security key over NFC: owns a tag reader session polling ISO/IEC 14443, connects to the
 /// first ISO 7816 card it finds, and runs commands on it strictly one at a time, in submission
@@ -24,7 +24,7 @@ public final class NFCAuthenticator: Sendable {
         case ended(NFCAuthenticatorEndReason)
     }
 
-    // Guarded by `state`, a Mutex: every read and write goes through `state.withLock`.
+    // Guarded by `state` (a `Guarded` lock): every read and write goes through `state.withLock`.
     struct State {
         var phase = Phase.idle
         var session: NFCTagReaderSession?
@@ -40,7 +40,7 @@ public final class NFCAuthenticator: Sendable {
         weak var delegate: (any NFCAuthenticatorDelegate)?
     }
 
-    let state = Mutex(State())
+    let state = Guarded(State())
     let queue: APDUCommandQueue
 
     /// The AIDs the session SELECTs to recognise a card (narrowing the app's list); empty: all

@@ -1,6 +1,6 @@
 import Foundation
 import NFCTransport
-import Synchronization
+import NFCBytes
 
 /// A FeliCa tag, as Core NFC's `NFCFeliCaTag`.
 ///
@@ -74,7 +74,7 @@ public protocol NFCFeliCaTag: NFCNDEFTag, __NFCTag {
 @available(iOS 13.0, *)
 final class FeliCaTagObject: NFCTagObject, NFCFeliCaTag, __NFCTag, @unchecked Sendable {
     /// IDm and system code chosen by a Polling command; nil until the first one.
-    let selection = Mutex<(idm: Data, systemCode: Data)?>(nil)
+    let selection = Guarded<(idm: Data, systemCode: Data)?>(nil)
 
     var type: NFCTagType { .feliCa }
 

@@ -1,6 +1,6 @@
 import Foundation
 import NFCTransport
-import Synchronization
+import NFCBytes
 
 /// An ISO 15693 tag, as Core NFC's `NFCISO15693Tag`.
 ///
@@ -186,5 +186,5 @@ final class ISO15693TagObject: NFCTagObject, NFCISO15693Tag, __NFCTag, @unchecke
     var icSerialNumber: Data { target.identifier.count == 8 ? Data(target.identifier[2...]) : Data() }
 
     /// The block size Get System Information reported, used to split multiple-block answers.
-    let learntBlockSize = Mutex<Int?>(nil)
+    let learntBlockSize = Guarded<Int?>(nil)
 }

@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-import Synchronization
+import NFCBytes
 
 /// Runs a tap's handler: the configured argument vector, started with `posix_spawn` (never a
 /// shell, so nothing in a URL is interpreted), the URL as an argument, its output sent to our
@@ -27,7 +27,7 @@ final class HandlerRunner: Sendable {
     }
 
     let timeout: Duration
-    private let running = Mutex<Set<pid_t>>([])
+    private let running = Guarded<Set<pid_t>>([])
 
     init(timeout: Duration) {
         self.timeout = timeout
@@ -124,7 +124,7 @@ final class HandlerRunner: Sendable {
 
 /// A handler's race between ending and its time limit: whichever comes first wins.
 private final class HandlerLife: Sendable {
-    private let state = Mutex<(finished: Bool, expired: Bool)>((false, false))
+    private let state = Guarded<(finished: Bool, expired: Bool)>((false, false))
 
     /// The time limit passed: true when the handler is still running (kill it).
     func expire() -> Bool {

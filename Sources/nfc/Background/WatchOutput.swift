@@ -3,13 +3,12 @@ import NDEF
 import NFCBytes
 import NFCTransport
 import OpenCoreNFC
-import Synchronization
 
 /// `nfc watch`'s output: one line per event, text or JSON (docs/background.md), written whole
 /// under a lock so lines from different readers and handler threads never interleave.
 final class WatchOutput: Sendable {
     let json: Bool
-    private let lock = Mutex(())
+    private let lock = Guarded(())
 
     init(json: Bool) { self.json = json }
 

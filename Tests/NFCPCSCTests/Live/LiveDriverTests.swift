@@ -3,7 +3,7 @@ import NFCSimulator
 import NFCTags
 import NFCTestSupport
 import NFCTransport
-import Synchronization
+import NFCBytes
 import Testing
 @testable import NFCPCSC
 

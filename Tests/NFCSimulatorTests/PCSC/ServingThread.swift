@@ -1,7 +1,7 @@
 import Foundation
 import NFCSimulator
 import NFCTestSupport
-import Synchronization
+import NFCBytes
 
 extension LoopbackVPCD {
     /// Where the card connects.
@@ -11,7 +11,7 @@ extension LoopbackVPCD {
 /// Runs `VPCDLink.serve` on a thread of its own and hands back how it ended, waiting on a
 /// semaphore the thread signals (not on time).
 final class ServingThread: Sendable {
-    private let result = Mutex<(VPCDLinkEnding, EmulatedReaderFront)?>(nil)
+    private let result = Guarded<(VPCDLinkEnding, EmulatedReaderFront)?>(nil)
     private let finished = DispatchSemaphore(value: 0)
 
     init(link: VPCDLink, front: EmulatedReaderFront, removeAfter: Int? = nil) {

@@ -3,7 +3,6 @@ import NFCBytes
 import NFCSimulator
 import NFCTags
 import NFCTransport
-import Synchronization
 
 /// An NDEF message of exactly `length` encoded bytes (one MIME record `a/b`), at least 6.
 func type2Message(length: Int, fill: UInt8 = 0x5A) -> [UInt8] {
@@ -32,7 +31,7 @@ func type2Put(_ bytes: [UInt8], at address: Int, in memory: inout [UInt8]) {
 /// WRITE as a PC/SC reader with pseudo-APDUs would (anything else: `unsupportedCommand`).
 final class Type2RecordingConnection: TagConnection {
     let inner: any TagConnection
-    private let log = Mutex<[[UInt8]]>([])
+    private let log = Guarded<[[UInt8]]>([])
 
     init(_ inner: any TagConnection) { self.inner = inner }
 

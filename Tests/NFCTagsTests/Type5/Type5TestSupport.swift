@@ -2,7 +2,7 @@ import NDEF
 import NFCSimulator
 import NFCTags
 import NFCTransport
-import Synchronization
+import NFCBytes
 
 /// A simulated field holding one ISO/IEC 15693 tag, connected, for the Type 5 suites.
 struct Type5Field {
@@ -116,7 +116,7 @@ final class Type5QuirkyConnection: TagConnection {
     let claimedLimits: ExchangeLimits?
     /// The answer to the command with this number (from 1) is cut to this many bytes.
     let truncate: (command: Int, length: Int)?
-    private let counters = Mutex((commands: 0, refused: 0, frames: [[UInt8]]()))
+    private let counters = Guarded((commands: 0, refused: 0, frames: [[UInt8]]()))
 
     init(
         _ base: any TagConnection, multiBlockCap: Int? = nil, refusal: UInt8? = 0x0F,

@@ -3,14 +3,14 @@ import Foundation
 import ISO7816
 import NFCTransport
 @testable import OpenCoreNFC
-import Synchronization
+import NFCBytes
 import Testing
 
 /// The authenticator's command queue over a transmitter the test controls, on a simulated clock:
 /// ordering, timeouts, late answers, cancellation and a lost transmitter.
 @Suite(.timeLimit(.minutes(1))) final class APDUCommandQueueTests: Sendable {
     let clock = SimulatedClock()
-    private let gates = Mutex<[GateTransmitter]>([])
+    private let gates = Guarded<[GateTransmitter]>([])
 
     /// A transmitter whose exchanges still waiting when the test ends are released then.
     func gate(autoAnswer: Bool = false) -> GateTransmitter {
@@ -71,7 +71,7 @@ import Testing
     }
 
     final class IDLog: Sendable {
-        private let map = Mutex<[UInt64: [UInt8]]>([:])
+        private let map = Guarded<[UInt64: [UInt8]]>([:])
         func record(_ id: UInt64, _ data: [UInt8]) { map.withLock { $0[id] = data } }
         var all: [UInt64: [UInt8]] { map.withLock { $0 } }
     }

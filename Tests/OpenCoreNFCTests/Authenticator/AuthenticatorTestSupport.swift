@@ -4,7 +4,7 @@ import ISO7816
 import NFCSimulator
 import NFCTransport
 @testable import OpenCoreNFC
-import Synchronization
+import NFCBytes
 import Testing
 
 /// A transmitter whose answers the test releases: it records every command it receives and the
@@ -19,7 +19,7 @@ final class GateTransmitter: APDUTransmitter {
         var maxInFlight = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Guarded(State())
     let autoAnswer: Bool
     let supportsExtendedLength = true
 
@@ -92,7 +92,7 @@ final class CompletionLog: Sendable {
         let result: Result<ResponseAPDU, any Error>
     }
 
-    private let state = Mutex<(entries: [Entry], waiters: [(Int, CheckedContinuation<Void, Never>)])>(([], []))
+    private let state = Guarded<(entries: [Entry], waiters: [(Int, CheckedContinuation<Void, Never>)])>(([], []))
 
     func record(_ label: String, _ result: Result<ResponseAPDU, any Error>) {
         let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
@@ -133,7 +133,7 @@ final class CompletionLog: Sendable {
 
 /// A counter incremented from callbacks.
 final class Counter: Sendable {
-    private let value = Mutex(0)
+    private let value = Guarded(0)
     func increment() { value.withLock { $0 += 1 } }
     var count: Int { value.withLock { $0 } }
 }

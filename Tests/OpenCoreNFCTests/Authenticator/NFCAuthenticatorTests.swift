@@ -4,7 +4,7 @@ import NFCOATH
 import NFCSimulator
 import NFCTransport
 @testable import OpenCoreNFC
-import Synchronization
+import NFCBytes
 import Testing
 
 /// Everything an authenticator's delegate was told, in order.
@@ -16,7 +16,7 @@ final class AuthenticatorEvents: NFCAuthenticatorDelegate {
         case ended(NFCAuthenticatorEndReason)
     }
 
-    private let state = Mutex<(events: [Event], waiters: [(Int, CheckedContinuation<Void, Never>)])>(([], []))
+    private let state = Guarded<(events: [Event], waiters: [(Int, CheckedContinuation<Void, Never>)])>(([], []))
 
     private func record(_ event: Event) {
         let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
@@ -167,7 +167,7 @@ extension SessionTests {
         let authenticator = NFCAuthenticator()
         authenticator.start()
         let results = CompletionLog()
-        let numbers = Mutex<[(NFCAuthenticatorCommandID, [UInt8])]>([])
+        let numbers = Guarded<[(NFCAuthenticatorCommandID, [UInt8])]>([])
         let record: @Sendable (NFCAuthenticatorCommandID, [UInt8]) -> Void = { id, data in numbers.withLock { $0.append((id, data)) } }
         // Tasks submit before and after the card is connected.
         await withTaskGroup(of: Void.self) { group in

@@ -2,7 +2,7 @@ import Foundation
 import NFCSimulator
 import NFCTransport
 import OpenCoreNFC
-import Synchronization
+import NFCBytes
 import Testing
 
 /// A reader (or the service behind it, pcscd) that goes away while a session uses it: the app
@@ -14,7 +14,7 @@ extension SessionTests {
     /// error pcscd's absence or a removed reader gives (see PCSCStatus.transportError).
     final class VanishingReader: ReaderDriver, @unchecked Sendable {
         let field: SimulatedField
-        let failure = Mutex<TransportError?>(nil)
+        let failure = Guarded<TransportError?>(nil)
         init(_ field: SimulatedField) { self.field = field }
         var name: String { "vanishing" }
         func vanish(_ error: TransportError) { failure.withLock { $0 = error } }
@@ -87,7 +87,7 @@ extension SessionTests {
         let ndef = try Self.ndefTag(first)
         await expectReaderError(.readerTransceiveErrorTagConnectionLost) { try await ndef.readNDEF() }
         // Its completion-handler form is called once, with an error.
-        let calls = Mutex(0)
+        let calls = Guarded(0)
         let stream = AsyncStream<(any Error)?>.makeStream()
         ndef.queryNDEFStatus { _, _, error in
             calls.withLock { $0 += 1 }

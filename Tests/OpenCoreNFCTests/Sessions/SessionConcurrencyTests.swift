@@ -3,7 +3,7 @@ import Foundation
 import NFCSimulator
 import NFCTransport
 import OpenCoreNFC
-import Synchronization
+import NFCBytes
 import Testing
 
 /// Sessions driven from many tasks at once: the one-session rule holds under contention, and no
@@ -14,7 +14,7 @@ extension SessionTests {
     /// Counts every delegate call by kind.
     final class CountingDelegate: NSObject, NFCTagReaderSessionDelegate, @unchecked Sendable {
         struct Counts { var active = 0, tags = 0, invalidated: [NFCReaderError.Code?] = [], order: [String] = [] }
-        let counts = Mutex(Counts())
+        let counts = Guarded(Counts())
         let log = EventLog()
         func tagReaderSessionDidBecomeActive(_ session: NFCTagReaderSession) {
             counts.withLock {
@@ -128,7 +128,7 @@ extension SessionTests {
         let select = try #require(NFCISO7816APDU(data: Data([0x00, 0xA4, 0x04, 0x00, 0x07, 0xD2, 0x76, 0x00, 0x00, 0x85, 0x01, 0x01, 0x00])))
         let commands = 64
         struct Outcomes { var calls: [Int] = Array(repeating: 0, count: 64), ok = 0, failed: [NFCReaderError.Code?] = [] }
-        let outcomes = Mutex(Outcomes())
+        let outcomes = Guarded(Outcomes())
         let allCalled = AsyncStream<Void>.makeStream()
         for index in 0..<commands {
             card.sendCommand(apdu: select) { _, sw1, sw2, error in

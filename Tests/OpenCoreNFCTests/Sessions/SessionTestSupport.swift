@@ -2,7 +2,7 @@ import Foundation
 import NFCSimulator
 import NFCTransport
 import OpenCoreNFC
-import Synchronization
+import NFCBytes
 import Testing
 
 /// All session tests share the process-wide environment and the one-session-at-a-time rule,
@@ -31,7 +31,7 @@ final class EventLog: Sendable {
         var nextID = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Guarded(State())
 
     func record(_ event: DelegateEvent) {
         let waiter = state.withLock { state -> CheckedContinuation<DelegateEvent?, Never>? in
