@@ -1,6 +1,6 @@
 import ISO7816
-import NFCTestSupport
 import NFCBytes
+import NFCTestSupport
 import Testing
 
 /// A card script: each expected command and the answer it gets.

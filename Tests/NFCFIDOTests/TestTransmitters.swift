@@ -1,6 +1,6 @@
 import ISO7816
-import NFCSimulator
 import NFCBytes
+import NFCSimulator
 
 /// Answers from a script, recording the commands: for malformed and unusual responses.
 final class ScriptedTransmitter: APDUTransmitter {

@@ -1,5 +1,5 @@
-import NFCTransport
 import NFCBytes
+import NFCTransport
 
 /// The PC/SC driver: every contactless reader pcscd (or macOS's PC/SC service) knows.
 ///

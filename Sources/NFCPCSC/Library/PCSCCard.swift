@@ -1,5 +1,5 @@
-import NFCTransport
 import NFCBytes
+import NFCTransport
 
 /// One `SCARDHANDLE`: a connection to the card (tag) in a reader.
 final class PCSCCard: Sendable {

@@ -1,5 +1,5 @@
-import NFCTransport
 import NFCBytes
+import NFCTransport
 
 /// One `SCARDCONTEXT`: a session with pcscd (or the macOS PC/SC service).
 ///

@@ -1,5 +1,5 @@
-import NFCTransport
 import NFCBytes
+import NFCTransport
 
 /// A connection to a virtual tag in a ``SimulatedField``.
 public final class SimulatedConnection: TagConnection {

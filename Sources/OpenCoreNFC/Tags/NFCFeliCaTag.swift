@@ -1,6 +1,6 @@
 import Foundation
-import NFCTransport
 import NFCBytes
+import NFCTransport
 
 /// A FeliCa tag, as Core NFC's `NFCFeliCaTag`.
 ///

@@ -1,6 +1,6 @@
 import Foundation
-import NFCTransport
 import NFCBytes
+import NFCTransport
 
 /// An ISO 15693 tag, as Core NFC's `NFCISO15693Tag`.
 ///

@@ -1,11 +1,11 @@
 import Foundation
+import NFCBytes
+@testable import NFCPCSC
 import NFCSimulator
 import NFCTags
 import NFCTestSupport
 import NFCTransport
-import NFCBytes
 import Testing
-@testable import NFCPCSC
 
 /// The driver against a real pcscd, the card emulated in process through vpcd.
 @Suite(.serialized, .timeLimit(.minutes(1)), .enabled(if: LivePCSC.shouldRun, Comment(rawValue: LivePCSC.skipReason)))

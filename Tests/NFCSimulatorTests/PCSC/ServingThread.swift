@@ -1,7 +1,7 @@
 import Foundation
+import NFCBytes
 import NFCSimulator
 import NFCTestSupport
-import NFCBytes
 
 extension LoopbackVPCD {
     /// Where the card connects.

@@ -1,8 +1,8 @@
 import NDEF
+import NFCBytes
 import NFCSimulator
 import NFCTags
 import NFCTransport
-import NFCBytes
 
 /// A simulated field holding one ISO/IEC 15693 tag, connected, for the Type 5 suites.
 struct Type5Field {

@@ -1,9 +1,9 @@
 import Dispatch
 import Foundation
 import ISO7816
+import NFCBytes
 import NFCTransport
 @testable import OpenCoreNFC
-import NFCBytes
 import Testing
 
 /// The authenticator's command queue over a transmitter the test controls, on a simulated clock:

@@ -1,10 +1,10 @@
 import Dispatch
 import Foundation
 import ISO7816
+import NFCBytes
 import NFCSimulator
 import NFCTransport
 @testable import OpenCoreNFC
-import NFCBytes
 import Testing
 
 /// A transmitter whose answers the test releases: it records every command it receives and the

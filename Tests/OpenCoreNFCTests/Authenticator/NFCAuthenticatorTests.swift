@@ -1,10 +1,10 @@
 import Foundation
 import ISO7816
+import NFCBytes
 import NFCOATH
 import NFCSimulator
 import NFCTransport
 @testable import OpenCoreNFC
-import NFCBytes
 import Testing
 
 /// Everything an authenticator's delegate was told, in order.

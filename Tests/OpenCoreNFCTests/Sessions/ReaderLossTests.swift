@@ -1,8 +1,8 @@
 import Foundation
+import NFCBytes
 import NFCSimulator
 import NFCTransport
 import OpenCoreNFC
-import NFCBytes
 import Testing
 
 /// A reader (or the service behind it, pcscd) that goes away while a session uses it: the app

@@ -1,9 +1,9 @@
 import Dispatch
 import Foundation
+import NFCBytes
 import NFCSimulator
 import NFCTransport
 import OpenCoreNFC
-import NFCBytes
 import Testing
 
 /// Sessions driven from many tasks at once: the one-session rule holds under contention, and no

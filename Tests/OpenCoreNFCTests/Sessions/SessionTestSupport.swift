@@ -1,8 +1,8 @@
 import Foundation
+import NFCBytes
 import NFCSimulator
 import NFCTransport
 import OpenCoreNFC
-import NFCBytes
 import Testing
 
 /// All session tests share the process-wide environment and the one-session-at-a-time rule,
