@@ -117,14 +117,7 @@ extension SessionTests {
         let bench = await SessionBench([try VirtualTagKind.type4.make()])
         let queue = DispatchQueue(label: "invalidateDuringCommands")
         let delegate = CountingDelegate()
-        let session = try #require(NFCTagReaderSession(pollingOption: .iso14443, delegate: delegate, queue: queue))
-        session.begin()
-        _ = await delegate.log.next()
-        guard case .tags(let tags)? = await delegate.log.next(), case .iso7816(let card)? = tags.first else {
-            Issue.record("expected an ISO 7816 tag")
-            return
-        }
-        try await session.connect(to: tags[0])
+        guard let (session, card) = try await connectedCard(delegate, queue: queue) else { return }
         let select = try #require(NFCISO7816APDU(data: Data([0x00, 0xA4, 0x04, 0x00, 0x07, 0xD2, 0x76, 0x00, 0x00, 0x85, 0x01, 0x01, 0x00])))
         let commands = 64
         struct Outcomes { var calls: [Int] = Array(repeating: 0, count: 64), ok = 0, failed: [NFCReaderError.Code?] = [] }
@@ -197,14 +190,7 @@ extension SessionTests {
     func manyTasksOnOneTag() async throws {
         let bench = await SessionBench([try VirtualTagKind.type4.make()])
         let delegate = CountingDelegate()
-        let session = try #require(NFCTagReaderSession(pollingOption: .iso14443, delegate: delegate, queue: nil))
-        session.begin()
-        _ = await delegate.log.next()
-        guard case .tags(let tags)? = await delegate.log.next(), case .iso7816(let card)? = tags.first else {
-            Issue.record("expected an ISO 7816 tag")
-            return
-        }
-        try await session.connect(to: tags[0])
+        guard let (session, card) = try await connectedCard(delegate, queue: nil) else { return }
         // Even tasks SELECT the NDEF application (9000), odd ones an AID the card lacks (6A82).
         let known = try #require(NFCISO7816APDU(data: Data([0x00, 0xA4, 0x04, 0x00, 0x07, 0xD2, 0x76, 0x00, 0x00, 0x85, 0x01, 0x01, 0x00])))
         let unknown = try #require(NFCISO7816APDU(data: Data([0x00, 0xA4, 0x04, 0x00, 0x07, 0xA0, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00])))
@@ -228,6 +214,20 @@ extension SessionTests {
         session.invalidate()
         #expect(await delegate.log.nextSignificant()?.readerError?.code == .readerSessionInvalidationErrorUserCanceled)
         _ = bench
+    }
+
+    /// A tag reader session begun on `queue` and connected to the ISO 7816 card it found; nil
+    /// (with an issue recorded) when it found none.
+    func connectedCard(_ delegate: CountingDelegate, queue: DispatchQueue?) async throws -> (NFCTagReaderSession, any NFCISO7816Tag)? {
+        let session = try #require(NFCTagReaderSession(pollingOption: .iso14443, delegate: delegate, queue: queue))
+        session.begin()
+        _ = await delegate.log.next()
+        guard case .tags(let tags)? = await delegate.log.next(), case .iso7816(let card)? = tags.first else {
+            Issue.record("expected an ISO 7816 tag")
+            return nil
+        }
+        try await session.connect(to: tags[0])
+        return (session, card)
     }
 }
 }
