@@ -1,7 +1,6 @@
 import ArgumentParser
 
 /// `nfc` — the OpenCoreNFC command-line tool.
-@main
 struct NFCCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "nfc",

@@ -6,79 +6,119 @@ import Musl
 import Darwin
 #endif
 
-/// Reads and writes whole files with POSIX calls; writes are atomic.
-enum AtomicFile {
-    /// Writes `bytes` to `path` so that a crash at any moment leaves either the old file or the
-    /// new one: a temporary file in the same directory is written, flushed to disk with `fsync`,
-    /// then renamed over the target (rename is atomic within a file system, POSIX.1-2017 rename()).
-    static func write(_ bytes: [UInt8], to path: String) throws(TagImageError) {
-        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
-        let base = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
-        var template = Array("\(directory.isEmpty ? "/" : directory)/.\(base).XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw ioError("cannot create a temporary file next to \(path)") }
-        let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var failure: String?
+/// Writes whole files so that a crash, a full disk or a signal at any moment leaves either the
+/// old file or the new one, and never a stray temporary file.
+public enum AtomicFile {
+    /// The permissions of a file being written.
+    public enum Mode: Sendable, Equatable {
+        /// A new file: `0666` less the process's umask, as `open(2)` creates files.
+        case umask
+        /// Exactly these permission bits, whatever the umask (`0o600` for files holding secrets).
+        case exactly(mode_t)
+    }
+
+    /// Writes `bytes` to `path` atomically: a temporary file in the same folder is written,
+    /// flushed with `fsync`, given its mode, renamed over the target (atomic within a file system,
+    /// POSIX.1-2017 rename()), and the folder is flushed so the rename itself is durable.
+    ///
+    /// The temporary file is removed on every failure, and (once ``TemporaryFiles/removeOnSignals()``
+    /// was called) when a signal ends the process mid-write.
+    /// - Parameters:
+    ///   - mode: the new file's permissions.
+    ///   - owner: a user and group to give the file (kept from the file it replaces); ignored
+    ///     when the process may not change them.
+    ///   - replace: `false` makes the final step a `link(2)`, which fails if a file appeared at
+    ///     `path` meanwhile (``TagImageError/Code/exists``): create-only, never overwrite.
+    ///   - keepLocked: the new file is `flock`ed exclusively before it is renamed into place and
+    ///     its descriptor returned open, so no other process can lock it between the rename and
+    ///     the caller's next step (the caller closes it).
+    /// - Returns: the new file's descriptor with `keepLocked`, else `nil`.
+    @discardableResult
+    public static func write(
+        _ bytes: [UInt8], to path: String, mode: Mode = .umask, owner: (uid_t, gid_t)? = nil, replace: Bool = true,
+        keepLocked: Bool = false
+    ) throws(TagImageError) -> Int32? {
+        let directory = Self.directory(of: path)
+        let (fd, temporary) = try createTemporary(beside: path, in: directory, mode: mode)
+        let slot = TemporaryFiles.register(temporary)
+        defer { TemporaryFiles.unregister(slot) }
+        var failure: TagImageError?
+        if keepLocked, flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            failure = RegularFile.ioError("cannot lock \(temporary)")
+        }
         bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
-                let written = posixWrite(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                let written = systemWrite(fd, buffer.baseAddress! + offset, buffer.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
-                    failure = "cannot write \(temporary)"
+                    failure = RegularFile.ioError("cannot write \(temporary)")
                     return
                 }
                 offset += written
             }
         }
-        if failure == nil, fsync(fd) != 0 { failure = "cannot flush \(temporary) to disk" }
-        if failure == nil, fchmod(fd, 0o644) != 0 { failure = "cannot set the mode of \(temporary)" }
-        close(fd)
-        if failure == nil, rename(temporary, path) != 0 { failure = "cannot rename \(temporary) to \(path)" }
-        if let failure {
-            unlink(temporary)
-            throw ioError(failure)
+        if failure == nil, case .exactly(let bits) = mode, fchmod(fd, bits) != 0 {
+            failure = RegularFile.ioError("cannot set the mode of \(temporary)")
         }
-        // Make the rename itself durable.
-        let directoryFD = open(directory.isEmpty ? "/" : directory, O_RDONLY)
+        if failure == nil, let (uid, gid) = owner {
+            _ = fchown(fd, uid, gid)  // only root may give a file away; others keep their own
+        }
+        if failure == nil, fsync(fd) != 0 { failure = RegularFile.ioError("cannot flush \(temporary) to disk") }
+        if !keepLocked || failure != nil { close(fd) }
+        if failure == nil {
+            if replace {
+                if rename(temporary, path) != 0 { failure = RegularFile.ioError("cannot rename \(temporary) to \(path)") }
+            } else if link(temporary, path) != 0 {
+                failure = errno == EEXIST
+                    ? TagImageError(.exists, "already exists")
+                    : RegularFile.ioError("cannot create \(path)")
+                unlink(temporary)
+            } else {
+                unlink(temporary)
+            }
+        }
+        if let failure {
+            if keepLocked { close(fd) }
+            unlink(temporary)
+            throw failure
+        }
+        let directoryFD = systemOpen(directory, O_RDONLY | O_CLOEXEC)
         if directoryFD >= 0 {
             _ = fsync(directoryFD)
             close(directoryFD)
         }
+        return keepLocked ? fd : nil
     }
 
-    /// Reads a whole file, refusing files larger than `limit` bytes.
+    /// Reads a whole regular file (see ``RegularFile/read(_:limit:)``).
     static func read(_ path: String, limit: Int = 16 << 20) throws(TagImageError) -> [UInt8] {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw ioError("cannot open \(path)") }
-        defer { close(fd) }
-        var result: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { posixRead(fd, $0.baseAddress!, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw ioError("cannot read \(path)")
-            }
-            if count == 0 { break }
-            result.append(contentsOf: chunk[0..<count])
-            if result.count > limit {
-                throw TagImageError(.malformed, "\(path) is larger than \(limit) bytes: not a tag image")
-            }
+        try RegularFile.read(path, limit: limit)
+    }
+
+    /// The folder holding `path` ("." for a bare name, "/" for a file in the root).
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        let directory = String(path[..<slash])
+        return directory.isEmpty ? "/" : directory
+    }
+
+    /// Creates `.NAME.XXXXXX` beside `path` with `O_EXCL`, so the kernel applies the umask to
+    /// `0666` for ``Mode/umask`` and nobody else can open it before it is complete.
+    private static func createTemporary(beside path: String, in directory: String, mode: Mode) throws(TagImageError) -> (Int32, String) {
+        let base = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+        let creationMode: mode_t = switch mode {
+        case .umask: 0o666
+        case .exactly: 0o600
         }
-        return result
+        for _ in 0..<100 {
+            let suffix = String((0..<6).map { _ in alphabet.randomElement()! })
+            let candidate = (directory == "/" ? "" : directory) + "/.\(base).\(suffix)"
+            let fd = systemOpen(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, creationMode)
+            if fd >= 0 { return (fd, candidate) }
+            if errno != EEXIST { throw RegularFile.ioError("cannot create a temporary file in \(directory) to save \(path)") }
+        }
+        throw TagImageError(.io, "cannot create a temporary file in \(directory) to save \(path): every name tried exists")
     }
-
-    private static func ioError(_ what: String) -> TagImageError {
-        TagImageError(.io, "\(what): \(String(cString: strerror(errno)))")
-    }
-}
-
-/// `write(2)` and `read(2)`, named apart from `AtomicFile`'s own `write` and `read`.
-private func posixWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-    write(fd, buffer, count)
-}
-
-private func posixRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
-    read(fd, buffer, count)
 }

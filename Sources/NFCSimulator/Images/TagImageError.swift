@@ -8,6 +8,18 @@ public struct TagImageError: Error, Hashable, Sendable, CustomStringConvertible 
 
         /// The file cannot be read or written.
         public static let io = Code("io")
+        /// No file at the path (or a folder on the way is missing).
+        public static let notFound = Code("notFound")
+        /// The file or its folder may not be read or written by this user.
+        public static let permissionDenied = Code("permissionDenied")
+        /// The path names a directory, FIFO, device or socket, not a regular file.
+        public static let notARegularFile = Code("notARegularFile")
+        /// The file is larger than any tag image.
+        public static let tooLarge = Code("tooLarge")
+        /// Another command holds the image's lock for longer than this one would wait.
+        public static let busy = Code("busy")
+        /// `create` found a file already at the path.
+        public static let exists = Code("exists")
         /// Not JSON, or not the image format (a missing or mistyped field).
         public static let malformed = Code("malformed")
         /// An image format version this build does not know.

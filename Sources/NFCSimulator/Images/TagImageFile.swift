@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Foundation
 
 /// The JSON tag image file: a versioned envelope around one tag's ``TagImageRepresentable/Image``.
@@ -48,14 +55,44 @@ public enum TagImageFile {
         }
     }
 
-    /// Loads the image at `path`.
+    /// Loads the image at `path` without locking it (a save replaces the file whole, so a reader
+    /// sees the old or the new image). Commands that may save it back use ``TagImageStore``.
     public static func load(_ path: String) throws(TagImageError) -> any VirtualTag {
-        try decode(AtomicFile.read(path, limit: maximumFileSize))
+        try decode(RegularFile.read(path, limit: maximumFileSize))
     }
 
-    /// Saves a tag's image at `path` atomically: a crash mid-save leaves the old file intact.
+    /// Saves a tag's image at `path` atomically, replacing what is there: a crash mid-save leaves
+    /// the old file intact. An existing file keeps its mode and owner; a new one holding secrets
+    /// is created `0600`. This takes no lock: a command that loaded the image uses
+    /// ``TagImageStore/Handle/save(_:)``, which does.
     public static func save(_ tag: any VirtualTag, to path: String) throws(TagImageError) {
-        try AtomicFile.write(encode(tag), to: path)
+        let bytes = try encode(tag)
+        var status = stat()
+        if stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG {
+            try AtomicFile.write(bytes, to: path, mode: .exactly(status.st_mode & 0o7777), owner: (status.st_uid, status.st_gid))
+        } else {
+            try AtomicFile.write(bytes, to: path, mode: holdsSecrets(tag) ? .exactly(0o600) : .umask)
+        }
+    }
+
+    /// Whether the tag holds secrets an image must not show to other users: private keys, PINs
+    /// and OATH secrets (an ISO 7816 card with an OATH, PIV or FIDO applet), or a Type 2 password.
+    public static func holdsSecrets(_ tag: any VirtualTag) -> Bool {
+        if let card = tag as? ISO7816Card {
+            return card.image.applets.contains { applet in
+                switch applet {
+                case .ndef: false
+                case .oath, .piv, .fido: true
+                }
+            }
+        }
+        if let type2 = tag as? Type2Tag {
+            let image = type2.image
+            let page = image.model.passwordPage
+            guard page >= 0, (page + 1) * 4 <= image.memory.bytes.count else { return false }
+            return Array(image.memory.bytes[(page * 4)..<(page * 4 + 4)]) != [0xFF, 0xFF, 0xFF, 0xFF]
+        }
+        return false
     }
 
     enum Key: String, CodingKey {

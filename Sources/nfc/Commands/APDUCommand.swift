@@ -1,6 +1,7 @@
 import ArgumentParser
-import NFCBytes
 import ISO7816
+import NFCBytes
+import NFCSimulator
 import NFCTransport
 
 /// `nfc apdu [--reader R] [--raw] [--json] HEX...`
@@ -40,7 +41,7 @@ struct APDUCommand: AsyncParsableCommand {
             }
         }
         let raw = raw
-        let (responses, stats) = try await TagSession.run(readerOptions, json: json) { connection, _ in
+        let (responses, stats) = try await TagSession.run(readerOptions, access: .modify, json: json) { connection, _ in
             guard connection.target.speaksISODEP else {
                 throw CLIError("the tag is not an ISO 7816 tag (\(connection.target.technology) storage tag): it takes no APDUs")
             }

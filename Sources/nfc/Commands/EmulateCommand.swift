@@ -47,17 +47,21 @@ struct EmulateCommand: ParsableCommand {
         guard let endpoint = VPCDEndpoint(parsing: vpcd) else {
             throw CLIError("--vpcd takes HOST:PORT, not \"\(vpcd)\"")
         }
-        let tag: any VirtualTag
+        // The emulator owns the image while it runs: other commands wait for it, and none of
+        // their changes can be overwritten by the emulator's next save.
+        let handle: TagImageStore.Handle
         do {
-            tag = try TagImageFile.load(image)
+            handle = try TagImageStore.open(image, for: .modify, timeout: .zero)
         } catch {
-            throw CLIError("\(image): \(error)")
+            throw CLIError(imageError: error, path: image)
         }
+        defer { handle.close() }
+        let tag = handle.tag
         let kind = VirtualTagKind(of: tag).map(\.rawValue) ?? "\(type(of: tag))"
         Output.error("emulating \(kind) \(Hex.encode(tag.identifier, uppercase: true)) on vpcd \(endpoint) (Ctrl-C to stop)")
         let emulation = PCSCEmulation(
             front: EmulatedReaderFront(tag: tag, basicReader: basicReader),
-            imagePath: image, link: VPCDLink(endpoint: endpoint), removeAfter: removeAfter
+            image: handle, link: VPCDLink(endpoint: endpoint), removeAfter: removeAfter
         )
         try emulation.run()
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import NFCBytes
+import NFCSimulator
 import NFCTags
 
 /// `nfc format [--reader R] [--stats]`
@@ -12,7 +13,7 @@ struct FormatCommand: AsyncParsableCommand {
     @OptionGroup var readerOptions: ReaderOptions
 
     func run() async throws {
-        _ = try await TagSession.run(readerOptions) { connection, engine in
+        _ = try await TagSession.run(readerOptions, access: .modify) { connection, engine in
             try await engine.format(on: connection)
         }
         Output.line("formatted")
@@ -29,7 +30,7 @@ struct LockCommand: AsyncParsableCommand {
     @OptionGroup var readerOptions: ReaderOptions
 
     func run() async throws {
-        _ = try await TagSession.run(readerOptions) { connection, engine in
+        _ = try await TagSession.run(readerOptions, access: .modify) { connection, engine in
             try await engine.makeReadOnly(on: connection)
         }
         Output.line("locked: the tag is read-only")
@@ -48,7 +49,7 @@ struct DumpCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let (rows, stats) = try await TagSession.run(readerOptions, json: json) { connection, engine in
+        let (rows, stats) = try await TagSession.run(readerOptions, access: .read, json: json) { connection, engine in
             try await engine.dump(on: connection)
         }
         if json {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import NDEF
+import NFCSimulator
 import NFCTags
 
 /// `nfc read [--reader R] [--json] [--stats]`
@@ -14,7 +15,7 @@ struct ReadCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let (result, stats) = try await TagSession.run(readerOptions, json: json) { connection, engine in
+        let (result, stats) = try await TagSession.run(readerOptions, access: .read, json: json) { connection, engine in
             try await engine.readNDEF(on: connection)
         }
         let message: NDEFMessage? = try result.message.isEmpty ? nil : {

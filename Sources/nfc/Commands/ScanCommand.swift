@@ -1,4 +1,5 @@
 import ArgumentParser
+import NFCSimulator
 import NFCTags
 import NFCTransport
 
@@ -14,7 +15,7 @@ struct ScanCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let ((target, identity, status), stats) = try await TagSession.run(readerOptions, json: json) { connection, engine in
+        let ((target, identity, status), stats) = try await TagSession.run(readerOptions, access: .read, json: json) { connection, engine in
             let identity = try await engine.identify(on: connection)
             let status = try await engine.queryStatus(on: connection)
             return (connection.target, identity, status)

@@ -20,7 +20,7 @@ struct TagImportCommand: ParsableCommand {
 
     func run() throws {
         if !force, FileManager.default.fileExists(atPath: output) {
-            throw CLIError("\(output) exists; pass --force to replace it")
+            throw CLIError(.badInput, "\(output) exists; pass --force to replace it", file: output)
         }
         let bytes = try Input.readFile(dump)
         guard let text = String(validating: bytes, as: UTF8.self) else {
@@ -32,11 +32,7 @@ struct TagImportCommand: ParsableCommand {
         } catch {
             throw CLIError("\(dump): \(error)")
         }
-        do {
-            try TagImageFile.save(tag, to: output)
-        } catch {
-            throw CLIError("\(error)")
-        }
+        try TagImageOutput.create(tag, at: output, replace: force)
         Output.line("wrote \(output): \(TagSummary.line(tag))")
     }
 }

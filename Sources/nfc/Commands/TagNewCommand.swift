@@ -31,16 +31,16 @@ struct TagNewCommand: ParsableCommand {
 
     func run() throws {
         if !force, FileManager.default.fileExists(atPath: output) {
-            throw CLIError("\(output) exists; pass --force to replace it")
+            throw CLIError(.badInput, "\(output) exists; pass --force to replace it", file: output)
         }
         let identifier = try uid.map { try Input.hex($0, what: "--uid") }
         let tag: any VirtualTag
         do {
             tag = try type.make(blank: blank, identifier: identifier)
-            try TagImageFile.save(tag, to: output)
         } catch {
-            throw CLIError("\(error)")
+            throw CLIError(.badInput, "\(error)")
         }
+        try TagImageOutput.create(tag, at: output, replace: force)
         Output.line("wrote \(output): \(TagSummary.line(tag))")
     }
 }

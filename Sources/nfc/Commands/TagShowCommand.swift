@@ -20,8 +20,9 @@ struct TagShowCommand: ParsableCommand {
         do {
             tag = try TagImageFile.load(image)
         } catch {
-            throw CLIError("\(image): \(error)")
+            throw CLIError(imageError: error, path: image)
         }
+        if let warning = TagImageOutput.exposureWarning(tag, at: image) { Output.error(warning) }
         if json {
             Output.line(TagSummary.json(tag).serialized(pretty: true))
         } else {

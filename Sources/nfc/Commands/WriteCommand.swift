@@ -1,6 +1,7 @@
 import ArgumentParser
 import NDEF
 import NFCBytes
+import NFCSimulator
 import NFCTags
 
 /// `nfc write [--reader R] (--uri U | --text T [--lang L] | --mime TYPE --file F | --external T --hex H | --json F | --hex MESSAGE)... [--stats]`
@@ -64,7 +65,7 @@ struct WriteCommand: AsyncParsableCommand {
 
     func run() async throws {
         let message = try encodedMessage()
-        _ = try await TagSession.run(readerOptions) { connection, engine in
+        _ = try await TagSession.run(readerOptions, access: .modify) { connection, engine in
             try await engine.writeNDEF(message, on: connection)
         }
         Output.line("wrote \(message.count) bytes")

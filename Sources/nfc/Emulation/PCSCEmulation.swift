@@ -14,7 +14,7 @@ import NFCSimulator
 /// stop the link, which makes the blocked call return.
 final class PCSCEmulation {
     private var front: EmulatedReaderFront
-    private let imagePath: String
+    private let image: TagImageStore.Handle
     private let link: VPCDLink
     private let removeAfter: Int?
     /// Whether the tag changed since it was last saved (a save failed).
@@ -24,9 +24,9 @@ final class PCSCEmulation {
     /// How long to wait before connecting again.
     static let retryMicroseconds: UInt32 = 100_000
 
-    init(front: EmulatedReaderFront, imagePath: String, link: VPCDLink, removeAfter: Int?) {
+    init(front: EmulatedReaderFront, image: TagImageStore.Handle, link: VPCDLink, removeAfter: Int?) {
         self.front = front
-        self.imagePath = imagePath
+        self.image = image
         self.link = link
         self.removeAfter = removeAfter
     }
@@ -77,11 +77,11 @@ final class PCSCEmulation {
     /// Saves the tag; a failure stops the emulation (reported when it ends).
     private func save(_ tag: any VirtualTag) {
         do {
-            try TagImageFile.save(tag, to: imagePath)
+            try image.save(tag)
             unsaved = false
         } catch {
             unsaved = true
-            saveError = "\(imagePath): \(error)"
+            saveError = "\(image.path): \(error.reason)"
             link.stop()
         }
     }

@@ -1,3 +1,4 @@
+import NFCSimulator
 import NFCTransport
 
 /// A reader a CLI command runs on: the simulator (`sim`, `sim:FILE`) or a PC/SC reader
@@ -7,14 +8,15 @@ protocol CLIReader: Sendable {
     var meter: AirTimeMeter { get }
     /// Connects to the tag on the reader.
     func connect() async throws -> any TagConnection
-    /// Keeps what the command changed (saves a simulated tag's image); nothing for hardware.
-    func save() async throws
+    /// Keeps what the command changed (saves a simulated tag's image if it changed) and lets the
+    /// reader go (a simulated tag's image lock); nothing for hardware.
+    func finish() async throws -> TagImageSaveOutcome
 }
 
 enum CLIReaders {
-    /// Opens the reader `--reader` names.
-    static func open(_ options: ReaderOptions) async throws -> any CLIReader {
-        if let simulated = try await SimulatedReader.open(options.reader, removeAfter: options.removeAfter) {
+    /// Opens the reader `--reader` names, for a command that reads or modifies the tag.
+    static func open(_ options: ReaderOptions, access: TagImageAccess) async throws -> any CLIReader {
+        if let simulated = try await SimulatedReader.open(options.reader, access: access, removeAfter: options.removeAfter) {
             return simulated
         }
         if options.removeAfter != nil {

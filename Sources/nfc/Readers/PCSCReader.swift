@@ -1,4 +1,5 @@
 import NFCPCSC
+import NFCSimulator
 import NFCTransport
 
 /// A PC/SC reader for one CLI command: `pcsc` (the first reader with a tag), `pcsc:NAME`, or a
@@ -29,5 +30,5 @@ struct PCSCReader: CLIReader {
         }
     }
 
-    func save() async throws {}
+    func finish() async throws -> TagImageSaveOutcome { .unchanged }
 }

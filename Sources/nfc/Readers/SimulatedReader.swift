@@ -8,11 +8,12 @@ import NFCTransport
 ///
 /// `--reader sim` uses a persistent virtual tag in the user's data directory (created on
 /// first use as an NTAG216 holding a Smart Poster) so that `write` then `read` work across runs;
-/// `--reader sim:FILE` uses a given image. The image is saved after every command — also when
-/// the tag was pulled out mid-command (`--remove-after`), which is how one sees what an
-/// interrupted write leaves behind.
+/// `--reader sim:FILE` uses a given image. The image is opened through ``TagImageStore``: locked
+/// (shared to read, exclusive to modify) from load to save, and written back only when the tag
+/// changed — also when the tag was pulled out mid-command (`--remove-after`), which is how one
+/// sees what an interrupted write leaves behind.
 struct SimulatedReader: CLIReader {
-    let imagePath: String
+    let image: TagImageStore.Handle
     let field: SimulatedField
     let tagID: VirtualTagID
     let meter = AirTimeMeter()
@@ -32,34 +33,41 @@ struct SimulatedReader: CLIReader {
     }
 
     /// Opens the reader named by `--reader`, or `nil` when it is not a simulated one.
-    static func open(_ name: String, removeAfter: Int?) async throws -> SimulatedReader? {
+    static func open(_ name: String, access: TagImageAccess, removeAfter: Int?) async throws -> SimulatedReader? {
         let path: String
         if name == "sim" {
             path = defaultImagePath
-            if !FileManager.default.fileExists(atPath: path) {
-                try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-                do {
-                    try TagImageFile.save(try welcomeTag(), to: path)
-                } catch {
-                    throw CLIError("cannot create the simulated tag \(path): \(error)")
-                }
-                Output.error("created a virtual NTAG216 at \(path) (nfc tag new … -o \(path) --force to change it)")
-            }
+            try createWelcomeTagIfMissing(at: path)
         } else if name.hasPrefix("sim:") {
             path = String(name.dropFirst(4))
+            guard !path.isEmpty else { throw CLIError(.usage, "sim: needs a tag image path (sim:FILE)") }
         } else {
             return nil
         }
-        let tag: any VirtualTag
+        let image: TagImageStore.Handle
         do {
-            tag = try TagImageFile.load(path)
+            image = try TagImageStore.open(path, for: access)
         } catch {
-            throw CLIError("\(path): \(error)")
+            throw CLIError(imageError: error, path: path)
         }
         let field = SimulatedField()
-        let id = await field.place(tag)
+        let id = await field.place(image.tag)
         if let removeAfter { await field.inject(.removeAfterCommands(removeAfter), into: id) }
-        return SimulatedReader(imagePath: path, field: field, tagID: id)
+        return SimulatedReader(image: image, field: field, tagID: id)
+    }
+
+    /// Creates the default tag on first use; two commands starting at once create it once.
+    private static func createWelcomeTagIfMissing(at path: String) throws {
+        guard !FileManager.default.fileExists(atPath: path) else { return }
+        do {
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try TagImageStore.create(try welcomeTag(), at: path)
+        } catch let error as TagImageError where error.code == .exists {
+            return
+        } catch {
+            throw CLIError(.permission, "cannot create the simulated tag \(path): \(error)")
+        }
+        Output.error("created a virtual NTAG216 at \(path) (nfc tag new … -o \(path) --force to change it)")
     }
 
     /// The tag `--reader sim` starts with: an NTAG216 holding a Smart Poster (a URI and a
@@ -86,13 +94,15 @@ struct SimulatedReader: CLIReader {
         }
     }
 
-    /// Saves the tag's state back to its image (whether or not it is still in the field).
-    func save() async throws {
-        guard let tag = await field.tag(tagID) else { return }
+    /// Saves the tag's state back to its image if it changed (whether or not the tag is still in
+    /// the field), then releases the image's lock.
+    func finish() async throws -> TagImageSaveOutcome {
+        defer { image.close() }
+        guard let tag = await field.tag(tagID) else { return .unchanged }
         do {
-            try TagImageFile.save(tag, to: imagePath)
+            return try image.save(tag)
         } catch {
-            throw CLIError("cannot save \(imagePath): \(error)")
+            throw CLIError(imageError: error, path: image.path, doing: "cannot save")
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NFCSimulator
 import NFCTags
 import NFCTransport
 
@@ -6,12 +7,20 @@ import NFCTransport
 enum TagSession {
     /// Opens the reader, connects, hands the connection and the tag's engine to `body`, saves
     /// the simulated tag, and prints statistics when asked.
+    /// - Parameter access: whether the command only reads the tag or may change it (a simulated
+    ///   tag's image is then locked exclusively, and saved only if it changed).
     static func run<T>(
-        _ options: ReaderOptions, json: Bool = false,
+        _ options: ReaderOptions, access: TagImageAccess, json: Bool = false,
         _ body: (any TagConnection, any NDEFTagEngine) async throws -> T
     ) async throws -> (T, ExchangeStatistics) {
-        let reader = try await CLIReaders.open(options)
-        let connection = try await reader.connect()
+        let reader = try await CLIReaders.open(options, access: access)
+        let connection: any TagConnection
+        do {
+            connection = try await reader.connect()
+        } catch {
+            _ = try? await reader.finish()
+            throw error
+        }
         reader.meter.reset()  // activation is not the command's work
         let engine = TagEngines.engine(for: TagFamily(connection.target))
         let result: Result<T, any Error>
@@ -21,7 +30,9 @@ enum TagSession {
             result = .failure(error)
         }
         await connection.disconnect()
-        try await reader.save()
+        if case .notKept(let reason) = try await reader.finish() {
+            Output.error("note: the tag's own change (a counter) was not saved: \(reason)")
+        }
         let statistics = reader.meter.statistics
         if options.stats && !json { Output.error(StatisticsText.line(statistics)) }
         switch result {

@@ -4,6 +4,7 @@ import Foundation
 import ISO7816
 import NFCBytes
 import NFCFIDO
+import NFCSimulator
 
 /// `nfc fido info|register|assert`: a FIDO security key (U2F or CTAP2 over NFC) on any reader.
 struct FIDOCommand: AsyncParsableCommand {
@@ -31,8 +32,8 @@ struct FIDOOptions: ParsableArguments {
 enum FIDOCLI {
     /// Runs `body` with a FIDO client on the reader's tag, the applet selected; FIDO errors become
     /// one-line reasons.
-    static func run<T>(_ options: FIDOOptions, _ body: @escaping (FIDOClient, FIDOClient.Version) async throws -> T) async throws -> T {
-        let (value, stats) = try await TagSession.run(options.readerOptions, json: options.json) { connection, _ in
+    static func run<T>(_ options: FIDOOptions, access: TagImageAccess = .modify, _ body: @escaping (FIDOClient, FIDOClient.Version) async throws -> T) async throws -> T {
+        let (value, stats) = try await TagSession.run(options.readerOptions, access: access, json: options.json) { connection, _ in
             guard connection.target.speaksISODEP else {
                 throw CLIError("the tag is not an ISO 7816 tag (\(connection.target.technology) storage tag): it is no security key")
             }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ISO7816
 import NFCOATH
+import NFCSimulator
 import NFCTransport
 
 /// `nfc oath` — the YubiKey OATH applet (TOTP/HOTP codes) on any reader.
@@ -35,10 +36,10 @@ struct OATHOptions: ParsableArguments {
 enum OATHCLI {
     /// Selects the applet on the tag of `options`' reader, validates with the password when the
     /// applet has an access code, and runs `body`.
-    static func run<T>(_ options: OATHOptions, _ body: @escaping (OATHSession) async throws -> T) async throws -> T {
+    static func run<T>(_ options: OATHOptions, access: TagImageAccess, _ body: @escaping (OATHSession) async throws -> T) async throws -> T {
         let password = options.password
         do {
-            let (result, stats) = try await TagSession.run(options.readerOptions, json: options.json) { connection, _ in
+            let (result, stats) = try await TagSession.run(options.readerOptions, access: access, json: options.json) { connection, _ in
                 guard connection.target.speaksISODEP else {
                     throw CLIError("the tag is not an ISO 7816 tag (\(connection.target.technology) storage tag): it has no OATH application")
                 }
@@ -113,7 +114,7 @@ struct OATHListCommand: AsyncParsableCommand {
     @OptionGroup var options: OATHOptions
 
     func run() async throws {
-        let credentials = try await OATHCLI.run(options) { session in try await session.list() }
+        let credentials = try await OATHCLI.run(options, access: .read) { session in try await session.list() }
         if options.json {
             Output.line(JSONValue.object([("credentials", .array(credentials.map { .object(OATHCLI.json($0)) }))]).serialized(pretty: true))
             return
@@ -149,7 +150,7 @@ struct OATHCodeCommand: AsyncParsableCommand {
     func run() async throws {
         let time = time ?? Int64(Date().timeIntervalSince1970)
         let name = name
-        let rows: [OATHCalculation] = try await OATHCLI.run(options) { session in
+        let rows: [OATHCalculation] = try await OATHCLI.run(options, access: .modify) { session in
             if let name {
                 let credential = try OATHCLI.find(name, in: try await session.list())
                 return [OATHCalculation(credential: credential, code: try await session.calculate(credential, time: time))]
@@ -232,7 +233,7 @@ struct OATHAddCommand: AsyncParsableCommand {
             name: credentialName, type: type, algorithm: try OATHCLI.parseAlgorithm(algorithm), secret: secretBytes,
             digits: digits, counter: counter, touchRequired: touch
         )
-        let credential = try await OATHCLI.run(options) { session in try await session.put(data) }
+        let credential = try await OATHCLI.run(options, access: .modify) { session in try await session.put(data) }
         if options.json {
             Output.line(JSONValue.object([("added", .object(OATHCLI.json(credential)))]).serialized(pretty: true))
         } else {
@@ -251,7 +252,7 @@ struct OATHDeleteCommand: AsyncParsableCommand {
 
     func run() async throws {
         let name = name
-        let credential = try await OATHCLI.run(options) { session in
+        let credential = try await OATHCLI.run(options, access: .modify) { session in
             let credential = try OATHCLI.find(name, in: try await session.list())
             try await session.delete(credential.id)
             return credential
@@ -285,7 +286,7 @@ struct OATHPasswordCommand: AsyncParsableCommand {
 
     func run() async throws {
         let newPassword = newPassword
-        try await OATHCLI.run(options) { session in
+        try await OATHCLI.run(options, access: .modify) { session in
             if let newPassword {
                 try await session.setAccessCode(password: newPassword)
             } else {
@@ -312,7 +313,7 @@ struct OATHResetCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        _ = try await TagSession.run(readerOptions, json: json) { connection, _ in
+        _ = try await TagSession.run(readerOptions, access: .modify, json: json) { connection, _ in
             guard connection.target.speaksISODEP else { throw CLIError("the tag is not an ISO 7816 tag: it has no OATH application") }
             do {
                 let session = try await OATHSession(transmitter: ConnectionAPDUTransmitter(connection: connection))

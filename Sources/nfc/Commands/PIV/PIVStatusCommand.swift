@@ -20,7 +20,7 @@ struct PIVStatusCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let (chuid, pin, slots) = try await PIVRunner.run(readerOptions, json: json) { client in
+        let (chuid, pin, slots) = try await PIVRunner.run(readerOptions, access: .read, json: json) { client in
             let chuid = try await client.readCHUID()
             let pin = try await client.pinStatus()
             var slots: [SlotStatus] = []

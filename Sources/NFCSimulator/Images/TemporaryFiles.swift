@@ -1,0 +1,115 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// The temporary files an atomic save has open, removed again if the process is killed by a
+/// signal between creating one and renaming it into place.
+///
+/// Paths live in a fixed table allocated once (a signal handler may not allocate or lock); a slot's
+/// `state` is an atomic so that the handler only unlinks a path that is completely written.
+/// ``removeOnSignals()`` installs the handler for SIGINT, SIGTERM, SIGHUP and SIGQUIT: it unlinks
+/// every registered path (`unlink` is async-signal-safe, POSIX.1-2017 §2.4.3), then restores the
+/// disposition that was there before and raises the signal again, so the process still dies of it
+/// (or a handler installed earlier, which may end the process more gently, still runs).
+public enum TemporaryFiles {
+    static let slotCount = 16
+    static let pathCapacity = Int(PATH_MAX) + 1
+    /// Slot states: 0 free, 1 being filled or emptied, 2 holding a path the handler may unlink.
+    nonisolated(unsafe) static let states: UnsafeMutablePointer<Atomic<Int>> = {
+        let states = UnsafeMutablePointer<Atomic<Int>>.allocate(capacity: slotCount)
+        for index in 0..<slotCount { (states + index).initialize(to: Atomic(0)) }
+        return states
+    }()
+    nonisolated(unsafe) static let paths: UnsafeMutablePointer<CChar> = {
+        let paths = UnsafeMutablePointer<CChar>.allocate(capacity: slotCount * pathCapacity)
+        paths.initialize(repeating: 0, count: slotCount * pathCapacity)
+        return paths
+    }()
+    static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+    /// The dispositions found when the handler was installed, restored before re-raising.
+    nonisolated(unsafe) static let previous: UnsafeMutablePointer<sigaction> = .allocate(capacity: 4)
+    static let installed = Atomic<Bool>(false)
+
+    /// Records `path` as a temporary file to remove if a signal ends the process.
+    /// - Returns: the slot to pass to ``unregister(_:)``, or `nil` when the table is full or the
+    ///   path too long (the file is then only removed on ordinary exit paths).
+    static func register(_ path: String) -> Int? {
+        let bytes = Array(path.utf8)
+        guard bytes.count < pathCapacity, !bytes.contains(0) else { return nil }
+        for slot in 0..<slotCount {
+            guard (states + slot).pointee.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged else { continue }
+            let base = paths + slot * pathCapacity
+            for (offset, byte) in bytes.enumerated() { base[offset] = CChar(bitPattern: byte) }
+            base[bytes.count] = 0
+            (states + slot).pointee.store(2, ordering: .releasing)
+            return slot
+        }
+        return nil
+    }
+
+    /// Forgets a slot once its file was renamed into place or removed.
+    static func unregister(_ slot: Int?) {
+        guard let slot, slot >= 0, slot < slotCount else { return }
+        (states + slot).pointee.store(0, ordering: .releasing)
+    }
+
+    /// Installs the signal handler (once per process). Command-line tools call this at start; a
+    /// library never does, since signal dispositions belong to the application.
+    public static func removeOnSignals() {
+        guard installed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
+        _ = states
+        _ = paths
+        for (index, number) in signals.enumerated() {
+            var action = sigaction()
+            #if canImport(Glibc) || canImport(Musl)
+            action.__sigaction_handler.sa_handler = temporaryFilesSignalHandler
+            #else
+            action.__sigaction_u.__sa_handler = temporaryFilesSignalHandler
+            #endif
+            action.sa_flags = 0
+            sigemptyset(&action.sa_mask)
+            sigaction(number, &action, previous + index)
+        }
+    }
+
+    /// Unlinks every registered path; called from the signal handler.
+    static func unlinkAll() {
+        for slot in 0..<slotCount where (states + slot).pointee.load(ordering: .acquiring) == 2 {
+            unlink(paths + slot * pathCapacity)
+        }
+    }
+}
+
+/// The C signal handler: remove the temporary files, then let the signal do what it did before:
+/// the default action (restored and raised again, so the process dies of the signal), nothing for
+/// an ignored signal, or the handler that was installed before ours.
+private func temporaryFilesSignalHandler(_ number: Int32) {
+    TemporaryFiles.unlinkAll()
+    let index: Int
+    switch number {
+    case SIGINT: index = 0
+    case SIGTERM: index = 1
+    case SIGHUP: index = 2
+    case SIGQUIT: index = 3
+    default: return
+    }
+    let before = TemporaryFiles.previous + index
+    #if canImport(Glibc) || canImport(Musl)
+    let handler = before.pointee.__sigaction_handler.sa_handler
+    #else
+    let handler = before.pointee.__sigaction_u.__sa_handler
+    #endif
+    let raw = unsafeBitCast(handler, to: Int.self)
+    if raw == 1 { return }  // SIG_IGN
+    if raw != 0, before.pointee.sa_flags & SA_SIGINFO == 0, let handler {
+        handler(number)
+        return
+    }
+    sigaction(number, before, nil)
+    raise(number)
+}

@@ -1,0 +1,49 @@
+import ArgumentParser
+import Foundation
+import NFCSimulator
+
+/// The entry point: parses the command line, runs the command, and turns every failure into a
+/// documented exit status (``CLIError/Code``) with one line on standard error — or, for a
+/// command run with `--json`, a JSON error object on standard output.
+@main
+enum NFCMain {
+    static func main() async {
+        TemporaryFiles.removeOnSignals()
+        await parseAndRun()
+    }
+
+    /// Off the main actor, so the parsed command is never sent across isolation domains.
+    nonisolated static func parseAndRun() async {
+        let command: any ParsableCommand
+        do {
+            command = try NFCCommand.parseAsRoot()
+        } catch {
+            NFCCommand.exit(withError: error)
+        }
+        let json = (command as? any JSONOutputCommand)?.wantsJSONOutput ?? false
+        do {
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                var command = command
+                try command.run()
+            }
+        } catch let error as CLIError {
+            report(error, json: json)
+        } catch let error as ValidationError {
+            report(CLIError(.usage, error.message), json: json)
+        } catch {
+            NFCCommand.exit(withError: error)
+        }
+    }
+
+    /// Prints `error` and exits with its status.
+    static func report(_ error: CLIError, json: Bool) -> Never {
+        if json {
+            Output.line(error.json.serialized(pretty: true))
+        } else {
+            Output.error("Error: \(error.description)")
+        }
+        exit(error.code.exitStatus)
+    }
+}

@@ -1,0 +1,29 @@
+/// A command whose `--json` flag makes its output JSON: its errors are then a JSON object on
+/// standard output too (``CLIError/json``).
+protocol JSONOutputCommand {
+    var wantsJSONOutput: Bool { get }
+}
+
+extension ScanCommand: JSONOutputCommand { var wantsJSONOutput: Bool { json } }
+extension ReadCommand: JSONOutputCommand { var wantsJSONOutput: Bool { json } }
+extension DumpCommand: JSONOutputCommand { var wantsJSONOutput: Bool { json } }
+extension APDUCommand: JSONOutputCommand { var wantsJSONOutput: Bool { json } }
+extension ReadersCommand: JSONOutputCommand { var wantsJSONOutput: Bool { json } }
+extension TagShowCommand: JSONOutputCommand { var wantsJSONOutput: Bool { json } }
+extension NDEFDecodeCommand: JSONOutputCommand { var wantsJSONOutput: Bool { json } }
+extension DispatchCommand: JSONOutputCommand { var wantsJSONOutput: Bool { json } }
+extension WatchCommand: JSONOutputCommand { var wantsJSONOutput: Bool { json } }
+extension LintCommand: JSONOutputCommand { var wantsJSONOutput: Bool { json } }
+extension OATHListCommand: JSONOutputCommand { var wantsJSONOutput: Bool { options.json } }
+extension OATHCodeCommand: JSONOutputCommand { var wantsJSONOutput: Bool { options.json } }
+extension OATHAddCommand: JSONOutputCommand { var wantsJSONOutput: Bool { options.json } }
+extension OATHDeleteCommand: JSONOutputCommand { var wantsJSONOutput: Bool { options.json } }
+extension OATHPasswordCommand: JSONOutputCommand { var wantsJSONOutput: Bool { options.json } }
+extension OATHResetCommand: JSONOutputCommand { var wantsJSONOutput: Bool { json } }
+extension FIDOInfoCommand: JSONOutputCommand { var wantsJSONOutput: Bool { options.json } }
+extension FIDOAssertCommand: JSONOutputCommand { var wantsJSONOutput: Bool { options.json } }
+extension FIDORegisterCommand: JSONOutputCommand { var wantsJSONOutput: Bool { options.json } }
+extension FIDOSetPINCommand: JSONOutputCommand { var wantsJSONOutput: Bool { options.json } }
+extension PIVStatusCommand: JSONOutputCommand { var wantsJSONOutput: Bool { json } }
+extension PIVSignCommand: JSONOutputCommand { var wantsJSONOutput: Bool { json } }
+extension PIVGenerateCommand: JSONOutputCommand { var wantsJSONOutput: Bool { json } }
