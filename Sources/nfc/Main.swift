@@ -42,7 +42,7 @@ enum NFCMain {
         if json {
             Output.line(error.json.serialized(pretty: true))
         } else {
-            Output.error("Error: \(error.description)")
+            Output.error("Error: \(TerminalText.escape(error.description))")
         }
         exit(error.code.exitStatus)
     }

@@ -18,7 +18,7 @@ final class WatchOutput: Sendable {
             let time = Date().formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
             line = JSONValue.object([("event", .string(event)), ("time", .string(time))] + fields).serialized(pretty: false)
         } else {
-            line = text
+            line = TerminalText.escape(text)
         }
         lock.withLock { _ in Output.line(line) }
     }

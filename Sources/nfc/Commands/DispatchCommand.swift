@@ -59,7 +59,7 @@ struct DispatchCommand: AsyncParsableCommand {
         if json {
             Output.line(JSONValue.object(DispatchText.json(dispatch, handler: handler)).serialized(pretty: true))
         } else {
-            for line in DispatchText.lines(dispatch, handler: handler) { Output.line(line) }
+            for line in DispatchText.lines(dispatch, handler: handler) { Output.line(TerminalText.escape(line)) }
         }
         if !dispatch.isDelivered { throw ExitCode(1) }
     }

@@ -42,7 +42,7 @@ struct LintCommand: AsyncParsableCommand {
         } else if findings.isEmpty {
             Output.line("ok: no NFC configuration problems")
         } else {
-            for finding in findings { Output.line(finding.description) }
+            for finding in findings { Output.line(TerminalText.escape(finding.description)) }
             let errors = findings.filter { $0.severity == .error }.count
             Output.line("\(errors) error(s), \(findings.count - errors) warning(s)")
         }

@@ -34,7 +34,7 @@ struct ReadersCommand: AsyncParsableCommand {
         } else {
             Output.line("sim\tsimulated field with a persistent virtual tag (\(image))")
             for reader in pcsc {
-                Output.line("\(reader.name)\tPC/SC, \(reader.tagPresent ? "tag present (ATR \(Hex.encode(reader.atr)))" : "no tag")")
+                Output.line("\(TerminalText.escape(reader.name))\tPC/SC, \(reader.tagPresent ? "tag present (ATR \(Hex.encode(reader.atr)))" : "no tag")")
             }
         }
         if let problem { Output.error("PC/SC: \(problem)") }

@@ -35,7 +35,7 @@ enum NDEFTextRenderer {
                 lines.append("    payload: " + preview(record.payload))
             }
         }
-        return lines.joined(separator: "\n")
+        return lines.map(TerminalText.escape).joined(separator: "\n")
     }
 
     static func preview(_ bytes: [UInt8]) -> String {

@@ -14,7 +14,7 @@ enum TagText {
         if let memory = identity.memorySize { lines.append("  memory       \(memory) bytes") }
         for (key, value) in identity.details { lines.append(field(key, value)) }
         lines.append("  NDEF         \(status.state.rawValue), capacity \(status.capacity) bytes, message \(status.messageLength) bytes")
-        return lines.joined(separator: "\n")
+        return lines.map(TerminalText.escape).joined(separator: "\n")
     }
 
     /// "  key          value", the key padded to 12 columns and never cut.

@@ -44,12 +44,15 @@ enum Input {
 
 /// Writing to standard output and standard error.
 enum Output {
+    /// Writes a line to standard output; control characters other than the CLI's own line
+    /// feeds and tabs are escaped (``TerminalText``), whatever the caller forgot.
     static func line(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        FileHandle.standardOutput.write(Data((TerminalText.escapeKeepingLayout(text) + "\n").utf8))
     }
 
+    /// Writes a line to standard error, escaped as ``line(_:)`` is.
     static func error(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        FileHandle.standardError.write(Data((TerminalText.escapeKeepingLayout(text) + "\n").utf8))
     }
 
     static func writeFile(_ path: String, _ bytes: [UInt8]) throws {

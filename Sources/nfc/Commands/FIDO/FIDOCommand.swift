@@ -87,7 +87,7 @@ enum FIDOCLI {
     static func printText(_ lines: [(String, String)]) {
         let width = lines.map(\.0.count).max() ?? 0
         for (key, value) in lines {
-            Output.line(key + ":" + String(repeating: " ", count: width - key.count + 1) + value)
+            Output.line(TerminalText.escape(key + ":" + String(repeating: " ", count: width - key.count + 1) + value))
         }
     }
 }

@@ -124,7 +124,7 @@ struct OATHListCommand: AsyncParsableCommand {
             var line = "\(credential.name)  \(credential.type)"
             if let algorithm = credential.algorithm { line += " \(algorithm)" }
             if credential.type == .totp { line += " \(credential.name.period)s" }
-            Output.line(line)
+            Output.line(TerminalText.escape(line))
         }
     }
 }
@@ -174,7 +174,7 @@ struct OATHCodeCommand: AsyncParsableCommand {
             return
         }
         for row in rows {
-            Output.line("\(row.credential.name)  \(row.code?.value ?? "(\(row.credential.type): name it to calculate)")")
+            Output.line(TerminalText.escape("\(row.credential.name)  \(row.code?.value ?? "(\(row.credential.type): name it to calculate)")"))
         }
     }
 }
@@ -237,7 +237,7 @@ struct OATHAddCommand: AsyncParsableCommand {
         if options.json {
             Output.line(JSONValue.object([("added", .object(OATHCLI.json(credential)))]).serialized(pretty: true))
         } else {
-            Output.line("added \(credential.name) (\(type), \(data.algorithm), \(digits) digits\(type == .totp ? ", \(period)s" : ""))")
+            Output.line(TerminalText.escape("added \(credential.name) (\(type), \(data.algorithm), \(digits) digits\(type == .totp ? ", \(period)s" : ""))"))
         }
     }
 }
@@ -260,7 +260,7 @@ struct OATHDeleteCommand: AsyncParsableCommand {
         if options.json {
             Output.line(JSONValue.object([("deleted", .object(OATHCLI.json(credential)))]).serialized(pretty: true))
         } else {
-            Output.line("deleted \(credential.name)")
+            Output.line(TerminalText.escape("deleted \(credential.name)"))
         }
     }
 }

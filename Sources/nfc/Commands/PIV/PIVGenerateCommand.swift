@@ -81,7 +81,7 @@ struct PIVGenerateCommand: AsyncParsableCommand {
                 ("subject", .string("CN=\(subject)")), ("certificate", .string(Hex.encode(certificate))),
             ]).serialized(pretty: true))
         } else {
-            Output.line("Generated a P-256 key in slot \(slot.hex); stored a self-signed certificate CN=\(subject) (\(certificate.count) bytes).")
+            Output.line(TerminalText.escape("Generated a P-256 key in slot \(slot.hex); stored a self-signed certificate CN=\(subject) (\(certificate.count) bytes)."))
             Output.line(String(pem.dropLast()))
         }
     }

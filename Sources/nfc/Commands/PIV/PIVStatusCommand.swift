@@ -60,7 +60,7 @@ struct PIVStatusCommand: AsyncParsableCommand {
             return
         }
         if let chuid {
-            Output.line("CHUID: GUID \(chuid.guid.map { Hex.encode($0) } ?? "none"), FASC-N \(chuid.fascN.map { Hex.encode($0) } ?? "none"), expires \(chuid.expirationDate ?? "never")")
+            Output.line("CHUID: GUID \(chuid.guid.map { Hex.encode($0) } ?? "none"), FASC-N \(chuid.fascN.map { Hex.encode($0) } ?? "none"), expires \(chuid.expirationDate.map(TerminalText.escape) ?? "never")")
         } else {
             Output.line("CHUID: none")
         }
@@ -82,7 +82,7 @@ struct PIVStatusCommand: AsyncParsableCommand {
             } else {
                 text = "no certificate"
             }
-            Output.line("Slot \(status.slot): \(text)")
+            Output.line(TerminalText.escape("Slot \(status.slot): \(text)"))
         }
     }
 
