@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Foundation
 import NFCSimulator
 
@@ -23,11 +28,26 @@ final class ImageFolderField: Sendable {
     }
 
     /// Keeps the field in step with the files until the task is cancelled; `problem` hears of
-    /// images that cannot be loaded (once per version).
+    /// images that cannot be loaded (once per version), of entries that are not regular files
+    /// (skipped: a FIFO would block the watch), and of a watched path that is missing (once; the
+    /// watch goes on and picks it up when it appears).
     func run(every interval: Duration = .milliseconds(50), problem: @escaping @Sendable (String) -> Void) async {
         var placed: [String: (version: Version, id: VirtualTagID?)] = [:]
+        var reported: Set<String> = []
+        var missingReported = false
         while !Task.isCancelled {
-            let now = scan()
+            let listing = scan()
+            if listing.missing, !missingReported {
+                problem("\(path): no such file or folder; watching for it to appear")
+            }
+            if !listing.missing, missingReported { problem("\(path) appeared") }
+            missingReported = listing.missing
+            for entry in listing.skipped where !reported.contains(entry) {
+                reported.insert(entry)
+                problem("\(entry): not a regular file; skipped")
+            }
+            reported.formIntersection(listing.skipped)
+            let now = listing.files
             for (file, known) in placed where now[file] != known.version {
                 if let id = known.id { _ = await field.remove(id) }
                 placed[file] = nil
@@ -38,34 +58,53 @@ final class ImageFolderField: Sendable {
                     placed[file] = (version, await field.place(tag))
                 } catch {
                     placed[file] = (version, nil)
-                    problem("\(file): \(error)")
+                    problem("\(file): \(error.reason)")
                 }
             }
             try? await Task.sleep(for: interval)
         }
     }
 
-    /// The image files present now and their versions.
-    func scan() -> [String: Version] {
-        let manager = FileManager.default
-        var isDirectory: ObjCBool = false
-        guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else { return [:] }
-        let files: [String]
-        if isDirectory.boolValue {
-            let names = (try? manager.contentsOfDirectory(atPath: path)) ?? []
-            files = names.filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.map { (path as NSString).appendingPathComponent($0) }
+    /// What the watched path holds now.
+    struct Listing {
+        /// The regular image files and their versions.
+        var files: [String: Version] = [:]
+        /// Entries that look like images but are FIFOs, devices, sockets or folders.
+        var skipped: Set<String> = []
+        /// Whether the watched path itself is missing.
+        var missing = false
+    }
+
+    /// The image files present now and their versions (`lstat`: never opens or follows into a
+    /// FIFO or device; a symbolic link to a regular file counts as that file).
+    func scan() -> Listing {
+        var listing = Listing()
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            listing.missing = true
+            return listing
+        }
+        let candidates: [String]
+        if status.st_mode & S_IFMT == S_IFDIR {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+            candidates = names.filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.map { (path as NSString).appendingPathComponent($0) }
         } else {
-            files = [path]
+            candidates = [path]
         }
-        var out: [String: Version] = [:]
-        for file in files {
-            guard let attributes = try? manager.attributesOfItem(atPath: file) else { continue }
-            out[file] = Version(
-                inode: (attributes[.systemFileNumber] as? NSNumber)?.uint64Value ?? 0,
-                size: (attributes[.size] as? NSNumber)?.uint64Value ?? 0,
-                modified: attributes[.modificationDate] as? Date ?? .distantPast
-            )
+        for file in candidates {
+            var entry = stat()
+            guard stat(file, &entry) == 0 else { continue }
+            guard entry.st_mode & S_IFMT == S_IFREG else {
+                listing.skipped.insert(file)
+                continue
+            }
+            #if canImport(Darwin)
+            let modified = Date(timeIntervalSince1970: Double(entry.st_mtimespec.tv_sec) + Double(entry.st_mtimespec.tv_nsec) / 1e9)
+            #else
+            let modified = Date(timeIntervalSince1970: Double(entry.st_mtim.tv_sec) + Double(entry.st_mtim.tv_nsec) / 1e9)
+            #endif
+            listing.files[file] = Version(inode: UInt64(entry.st_ino), size: UInt64(entry.st_size), modified: modified)
         }
-        return out
+        return listing
     }
 }

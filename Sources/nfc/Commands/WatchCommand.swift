@@ -47,7 +47,15 @@ struct WatchCommand: AsyncParsableCommand {
         }
         let watch = BackgroundWatch(configuration: configuration, output: output, runner: runner, state: state)
         let stopped = AsyncStream<Void>.makeStream()
-        let signals = SignalStop { stopped.continuation.finish() }
+        let signals = SignalStop {
+            stopped.continuation.finish()
+            // Whatever a reader is doing, the process ends soon after the signal.
+            DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(2)) {
+                runner.terminateAll()
+                Output.error("stopped (a reader did not finish within 2 s)")
+                Foundation.exit(130)
+            }
+        }
         defer { signals.cancel() }
         if !json { Output.error("watching \(specs.joined(separator: ", ")) (Ctrl-C to stop)") }
         await withTaskGroup(of: Void.self) { group in

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import NFCBytes
 
 /// The pipe the signal handler writes to (a C handler cannot capture; set before the handler is
 /// installed, read-only afterwards).
@@ -20,6 +21,8 @@ nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1
 final class SignalStop: Sendable {
     private static let numbers: [Int32] = [SIGINT, SIGTERM]
     private let writeEnd: Int32
+    /// The dispositions replaced (the temporary-file cleanup's), put back by ``cancel()``.
+    private let previous: Guarded<[sigaction]>
 
     init(_ stop: @escaping @Sendable () -> Void) {
         var ends: [Int32] = [-1, -1]
@@ -40,6 +43,7 @@ final class SignalStop: Sendable {
             close(readEnd)
         }
         reader.start()
+        var replaced: [sigaction] = []
         for number in Self.numbers {
             var action = sigaction()
             #if canImport(Glibc)
@@ -55,8 +59,11 @@ final class SignalStop: Sendable {
             #endif
             action.sa_flags = SA_RESTART
             sigemptyset(&action.sa_mask)
-            sigaction(number, &action, nil)
+            var old = sigaction()
+            sigaction(number, &action, &old)
+            replaced.append(old)
         }
+        previous = Guarded(replaced)
         // A parent may have started us with these signals blocked (Foundation's Process does
         // from a dispatch thread): unblock them here, or Ctrl-C and SIGTERM would stay pending.
         var wanted = sigset_t()
@@ -65,9 +72,14 @@ final class SignalStop: Sendable {
         pthread_sigmask(SIG_UNBLOCK, &wanted, nil)
     }
 
-    /// Restores the default dispositions and ends the reading thread.
+    /// Restores the dispositions found at start and ends the reading thread.
     func cancel() {
-        for number in Self.numbers { signal(number, SIG_DFL) }
+        previous.withLock { actions in
+            for (number, action) in zip(Self.numbers, actions) {
+                var action = action
+                sigaction(number, &action, nil)
+            }
+        }
         var zero: UInt8 = 0
         _ = write(writeEnd, &zero, 1)
         close(writeEnd)
