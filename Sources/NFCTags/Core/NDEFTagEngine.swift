@@ -88,4 +88,7 @@ public protocol NDEFTagEngine: Sendable {
 
     /// The tag's raw memory, for `nfc dump` (pages, blocks, files), as (address label, bytes) rows.
     func dump(on connection: any TagConnection) async throws(TagEngineError) -> [(String, [UInt8])]
+
+    /// The dump and the spans the tag refused (``TagMemoryDump``), for a result that says it is partial.
+    func memoryDump(on connection: any TagConnection) async throws(TagEngineError) -> TagMemoryDump
 }

@@ -5,7 +5,8 @@ import NFCTransport
 /// A model known from GET_VERSION is read with FAST_READs sized by the reader's limits, page 00h
 /// to its PACK page (PWD and PACK read as zeros). A FAST_READ that reaches read-protected pages is
 /// NAKed whole, so the span is halved until the readable pages are found, and the dump ends at the
-/// first protected page. Other chips are read with READ from page 00h until one is refused; READ
+/// first protected page, and the pages from there to the model's last page are reported unreadable.
+/// Other chips are read with READ from page 00h until one is refused; READ
 /// rolls over past the last page on some chips, so the last pages are then probed one by one.
 /// NTAG213/215/216 §10.2–10.3; NFC Forum Type 2 Tag Operation 1.1 (T2TOP) §5.1.
 public struct Type2DumpOperation: TagOperation {
@@ -45,13 +46,13 @@ public struct Type2DumpOperation: TagOperation {
         state = .probing(Type2VersionProbe(limits: limits))
     }
 
-    public mutating func start() throws(TagEngineError) -> TagStep<[(String, [UInt8])]> {
+    public mutating func start() throws(TagEngineError) -> TagStep<TagMemoryDump> {
         guard case .probing(var probe) = state else { throw TagEngineError(.unexpectedResponse, "dump started twice") }
         let step = probe.start()
         return try probed(probe, step)
     }
 
-    public mutating func resume(with outcome: Result<[UInt8], TransportError>) throws(TagEngineError) -> TagStep<[(String, [UInt8])]> {
+    public mutating func resume(with outcome: Result<[UInt8], TransportError>) throws(TagEngineError) -> TagStep<TagMemoryDump> {
         switch state {
         case .probing(var probe):
             let step = try probe.resume(with: outcome)
@@ -87,8 +88,8 @@ public struct Type2DumpOperation: TagOperation {
         }
     }
 
-    private mutating func probed(_ probe: Type2VersionProbe, _ step: TagStep<Type2VersionAnswer>) throws(TagEngineError) -> TagStep<[(String, [UInt8])]> {
-        if let next: TagStep<[(String, [UInt8])]> = Type2Step.forward(step) {
+    private mutating func probed(_ probe: Type2VersionProbe, _ step: TagStep<Type2VersionAnswer>) throws(TagEngineError) -> TagStep<TagMemoryDump> {
+        if let next: TagStep<TagMemoryDump> = Type2Step.forward(step) {
             state = .probing(probe)
             return next
         }
@@ -119,7 +120,7 @@ public struct Type2DumpOperation: TagOperation {
         }
     }
 
-    private mutating func fastRead(from start: Int, count: Int? = nil) -> TagStep<[(String, [UInt8])]> {
+    private mutating func fastRead(from start: Int, count: Int? = nil) -> TagStep<TagMemoryDump> {
         let limit = min(model?.pageCount ?? 0, ceiling ?? Int.max)
         guard start < limit else { return finish(lastPage: start - 1) }
         let span = min(count ?? readLimits.maximumLength / 4, limit - start, 256)
@@ -127,26 +128,33 @@ public struct Type2DumpOperation: TagOperation {
         return .transceive(Type2Command.fastRead(start, start + span - 1), timeout: Type2Command.readTimeout(bytes: span * 4))
     }
 
-    private mutating func read(from start: Int) -> TagStep<[(String, [UInt8])]> {
+    private mutating func read(from start: Int) -> TagStep<TagMemoryDump> {
         let last = model.map { $0.pageCount - 1 } ?? 255
         guard start <= last else { return finish(lastPage: last) }
         state = .reading(start: start)
         return .transceive(Type2Command.read(start), timeout: Type2Command.shortTimeout)
     }
 
-    private mutating func probeEnd(page: Int, limit: Int) -> TagStep<[(String, [UInt8])]> {
+    private mutating func probeEnd(page: Int, limit: Int) -> TagStep<TagMemoryDump> {
         state = .probingEnd(page: page, limit: limit)
         return .transceive(Type2Command.read(page), timeout: Type2Command.shortTimeout)
     }
 
-    private mutating func reactivate(then next: Next) -> TagStep<[(String, [UInt8])]> {
+    private mutating func reactivate(then next: Next) -> TagStep<TagMemoryDump> {
         state = .reactivating(next: next)
         return .reactivate
     }
 
-    private mutating func finish(lastPage: Int) -> TagStep<[(String, [UInt8])]> {
+    private mutating func finish(lastPage: Int) -> TagStep<TagMemoryDump> {
         state = .finished
         let rows = memory.rows.filter { $0.0 <= lastPage }.map { (Type2Command.hex($0.0), $0.1) }
-        return .done(rows)
+        var gaps: [TagMemoryDump.Gap] = []
+        if let model, lastPage + 1 < model.pageCount {
+            gaps.append(TagMemoryDump.Gap(
+                first: Type2Command.hex(lastPage + 1), last: Type2Command.hex(model.pageCount - 1),
+                count: model.pageCount - lastPage - 1, reason: "refused: password-protected (PROT with AUTH0), or absent"
+            ))
+        }
+        return .done(TagMemoryDump(rows: rows, unreadable: gaps))
     }
 }

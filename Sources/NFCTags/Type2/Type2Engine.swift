@@ -51,6 +51,11 @@ public struct Type2Engine: NDEFTagEngine {
 
     /// Every readable page, labelled with its page number in hex (`00h`, `01h`, …).
     public func dump(on connection: any TagConnection) async throws(TagEngineError) -> [(String, [UInt8])] {
+        try await memoryDump(on: connection).rows
+    }
+
+    /// Every readable page, and the pages of the model that refused to be read.
+    public func memoryDump(on connection: any TagConnection) async throws(TagEngineError) -> TagMemoryDump {
         try await TagOperationRunner.run(Type2DumpOperation(limits: connection.limits, maximumReadLength: maximumReadLength), on: connection)
     }
 

@@ -41,7 +41,10 @@ struct LockCommand: AsyncParsableCommand {
 struct DumpCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dump",
-        abstract: "Hex dump of the tag's memory (pages, blocks or files)."
+        abstract: "Hex dump of the tag's memory (pages, blocks or files).",
+        discussion: """
+            Memory the tag refuses to give (password-protected pages) is marked as unreadable,             and the exit status is then 6 (incomplete) after the rows that were read.
+            """
     )
 
     @OptionGroup var readerOptions: ReaderOptions
@@ -49,21 +52,38 @@ struct DumpCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let (rows, stats) = try await TagSession.run(readerOptions, access: .read, json: json) { connection, engine in
-            try await engine.dump(on: connection)
+        let (dump, stats) = try await TagSession.run(readerOptions, access: .read, json: json) { connection, engine in
+            try await engine.memoryDump(on: connection)
         }
         if json {
             var fields: [(String, JSONValue)] = [
-                ("rows", .array(rows.map { .object([("address", .string($0.0)), ("data", .string(Hex.encode($0.1)))]) }))
+                ("rows", .array(dump.rows.map { .object([("address", .string($0.0)), ("data", .string(Hex.encode($0.1)))]) })),
+                ("complete", .bool(dump.isComplete)),
             ]
+            if !dump.isComplete {
+                fields.append(("unreadable", .array(dump.unreadable.map { gap in
+                    .object([
+                        ("first", .string(gap.first)), ("last", .string(gap.last)), ("count", .int(Int64(gap.count))),
+                        ("reason", .string(gap.reason)),
+                    ])
+                })))
+            }
             if readerOptions.stats { fields.append(("stats", StatisticsText.json(stats))) }
             Output.line(JSONValue.object(fields).serialized(pretty: true))
-        } else {
-            let width = rows.map(\.0.count).max() ?? 0
-            for (address, data) in rows {
-                let printable = String(data.map { (0x20...0x7E).contains($0) ? Character(UnicodeScalar($0)) : "." })
-                Output.line(String(repeating: " ", count: width - address.count) + address + "  " + Hex.encode(data, separator: " ") + "  " + printable)
-            }
+            if !dump.isComplete { throw ExitCode(CLIError.Code.incomplete.exitStatus) }
+            return
+        }
+        let width = (dump.rows.map(\.0.count) + dump.unreadable.map(\.first.count)).max() ?? 0
+        for (address, data) in dump.rows {
+            let printable = String(data.map { (0x20...0x7E).contains($0) ? Character(UnicodeScalar($0)) : "." })
+            Output.line(String(repeating: " ", count: width - address.count) + address + "  " + Hex.encode(data, separator: " ") + "  " + printable)
+        }
+        for gap in dump.unreadable {
+            Output.line(String(repeating: " ", count: width - gap.first.count) + gap.first + "  ?? unreadable through \(gap.last) (\(gap.count) rows)")
+        }
+        if let gap = dump.unreadable.first {
+            let rows = dump.unreadable.map(\.count).reduce(0, +)
+            throw CLIError(.incomplete, "incomplete dump: \(rows) rows from \(gap.first) could not be read (\(gap.reason))")
         }
     }
 }

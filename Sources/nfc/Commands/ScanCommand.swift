@@ -7,7 +7,11 @@ import NFCTransport
 struct ScanCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scan",
-        abstract: "Poll and print the tag's identity: type, UID, ATQA/SAK, memory, NDEF status."
+        abstract: "Poll and print the tag's identity: type, UID, ATQA/SAK, memory, NDEF status.",
+        discussion: """
+            The identity is always printed when it was read. When the NDEF status cannot be read \
+            (a password-protected tag, say), it says why and the exit status is 6 (incomplete).
+            """
     )
 
     @OptionGroup var readerOptions: ReaderOptions
@@ -17,8 +21,11 @@ struct ScanCommand: AsyncParsableCommand {
     func run() async throws {
         let ((target, identity, status), stats) = try await TagSession.run(readerOptions, access: .read, json: json) { connection, engine in
             let identity = try await engine.identify(on: connection)
-            let status = try await engine.queryStatus(on: connection)
-            return (connection.target, identity, status)
+            do throws(TagEngineError) {
+                return (connection.target, identity, TagText.StatusReading.read(try await engine.queryStatus(on: connection)))
+            } catch {
+                return (connection.target, identity, .unavailable(await Self.reason(error, engine: engine, connection: connection)))
+            }
         }
         if json {
             var fields = TagText.identityJSON(target: target, identity: identity, status: status)
@@ -27,5 +34,17 @@ struct ScanCommand: AsyncParsableCommand {
         } else {
             Output.line(TagText.identityText(target: target, identity: identity, status: status))
         }
+        if case .unavailable = status { throw ExitCode(CLIError.Code.incomplete.exitStatus) }
+    }
+
+    /// Why the NDEF status could not be read: for a tag that refused part of its memory, which
+    /// part (found by reading what it does give), else the engine's own words.
+    private static func reason(_ error: TagEngineError, engine: any NDEFTagEngine, connection: any TagConnection) async -> String {
+        if error.code == .tagError || error.code == .authenticationFailed,
+            let dump = try? await engine.memoryDump(on: connection), let gap = dump.unreadable.first
+        {
+            return "protected: \(gap.first)–\(gap.last) (\(gap.count) pages) refused without the password"
+        }
+        return EngineErrorText.line(error)
     }
 }

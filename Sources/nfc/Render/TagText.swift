@@ -5,7 +5,17 @@ import NFCTransport
 
 /// How the CLI prints a tag's identity and NDEF status.
 enum TagText {
+    /// The NDEF status, or why it could not be read.
+    enum StatusReading {
+        case read(NDEFStatus)
+        case unavailable(String)
+    }
+
     static func identityText(target: TargetInfo, identity: TagIdentity, status: NDEFStatus) -> String {
+        identityText(target: target, identity: identity, status: .read(status))
+    }
+
+    static func identityText(target: TargetInfo, identity: TagIdentity, status: StatusReading) -> String {
         var lines = [
             "\(identity.model) (NFC Forum \(identity.family.rawValue.replacingOccurrences(of: "type", with: "Type ")))",
             "  UID          \(Hex.encode(target.identifier, separator: ":"))",
@@ -13,7 +23,12 @@ enum TagText {
         lines += activationLines(target).map { field($0.0, $0.1) }
         if let memory = identity.memorySize { lines.append("  memory       \(memory) bytes") }
         for (key, value) in identity.details { lines.append(field(key, value)) }
-        lines.append("  NDEF         \(status.state.rawValue), capacity \(status.capacity) bytes, message \(status.messageLength) bytes")
+        switch status {
+        case .read(let status):
+            lines.append("  NDEF         \(status.state.rawValue), capacity \(status.capacity) bytes, message \(status.messageLength) bytes")
+        case .unavailable(let reason):
+            lines.append("  NDEF         unavailable: \(reason)")
+        }
         return lines.map(TerminalText.escape).joined(separator: "\n")
     }
 
@@ -23,6 +38,10 @@ enum TagText {
     }
 
     static func identityJSON(target: TargetInfo, identity: TagIdentity, status: NDEFStatus) -> [(String, JSONValue)] {
+        identityJSON(target: target, identity: identity, status: .read(status))
+    }
+
+    static func identityJSON(target: TargetInfo, identity: TagIdentity, status: StatusReading) -> [(String, JSONValue)] {
         var fields: [(String, JSONValue)] = [
             ("family", .string(identity.family.rawValue)),
             ("model", .string(identity.model)),
@@ -32,7 +51,10 @@ enum TagText {
         fields += activationLines(target).map { ($0.0, .string($0.1)) }
         if let memory = identity.memorySize { fields.append(("memorySize", .int(Int64(memory)))) }
         if !identity.details.isEmpty { fields.append(("details", .object(identity.details.map { ($0.0, .string($0.1)) }))) }
-        fields.append(("ndef", statusJSON(status)))
+        switch status {
+        case .read(let status): fields.append(("ndef", statusJSON(status)))
+        case .unavailable(let reason): fields.append(("ndef", .object([("state", .string("unavailable")), ("reason", .string(reason))])))
+        }
         return fields
     }
 
