@@ -56,8 +56,17 @@ struct NDEFDecodeCommand: ParsableCommand {
         do {
             message = try NDEFMessage(decoding: bytes, options: options)
         } catch {
-            if json { Output.line(NDEFJSON.errorJSON(error).serialized(pretty: true)) }
-            throw CLIError("malformed NDEF: \(error)")
+            let failure = CLIError(.badInput, "malformed NDEF: \(error)", offset: error.offset)
+            guard json else { throw failure }
+            // The documented NDEF error object (docs/ndef-json.md), with the CLI's exitStatus and message added.
+            var object = NDEFJSON.errorJSON(error)
+            if case .object(var members) = object, case .object(var fields)? = object["error"] {
+                fields += [("exitStatus", .int(Int64(failure.code.exitStatus))), ("message", .string(failure.description))]
+                members = members.map { $0.0 == "error" ? ($0.0, .object(fields)) : $0 }
+                object = .object(members)
+            }
+            Output.line(object.serialized(pretty: true))
+            throw ExitCode(failure.code.exitStatus)
         }
         if json {
             Output.line(NDEFJSON.json(for: message, options: options, length: bytes.count).serialized(pretty: true))

@@ -44,13 +44,7 @@ struct NDEFEncodeCommand: ParsableCommand {
         let message: NDEFMessage
         if let json {
             let bytes = json == "-" ? Input.readStandardInput() : try Input.readFile(json)
-            let value: JSONValue
-            do {
-                value = try JSONParser.parse(String(decoding: bytes, as: UTF8.self))
-            } catch {
-                throw CLIError("\(json == "-" ? "standard input" : json): \(error)")
-            }
-            message = try NDEFJSON.message(from: value)
+            message = try NDEFJSONFile.message(bytes, source: json == "-" ? "standard input" : json)
         } else {
             let arguments = Array(CommandLine.arguments.dropFirst())
             message = NDEFMessage(records: try RecordArguments.records(from: try RecordArguments.specs(from: arguments)))
@@ -59,8 +53,9 @@ struct NDEFEncodeCommand: ParsableCommand {
         do {
             bytes = try message.encoded(chunkSize: chunkSize)
         } catch {
-            throw CLIError("cannot encode: \(error)")
+            throw CLIError(.badInput, "cannot encode: \(error)")
         }
+        try NDEFVerification.verify(bytes)
         if let output {
             try Output.writeFile(output, bytes)
         } else {
@@ -71,11 +66,14 @@ struct NDEFEncodeCommand: ParsableCommand {
     private func runLines() {
         while let line = readLine(strippingNewline: true) {
             do {
-                let value = try JSONParser.parse(line)
-                let message = try NDEFJSON.message(from: value)
-                Output.line(Hex.encode(try message.encoded(chunkSize: chunkSize)))
+                let message = try NDEFJSONFile.message(Array(line.utf8), source: "line")
+                let bytes = try message.encoded(chunkSize: chunkSize)
+                try NDEFVerification.verify(bytes)
+                Output.line(Hex.encode(bytes))
             } catch let error as NDEFError {
                 Output.line(NDEFJSON.errorJSON(error).serialized())
+            } catch let error as CLIError {
+                Output.line(JSONValue.object([("error", .object([("code", .string("invalidInput")), ("reason", .string(error.description))]))]).serialized())
             } catch {
                 let e: JSONValue = .object([("code", .string("invalidInput")), ("reason", .string("\(error)"))])
                 Output.line(JSONValue.object([("error", e)]).serialized())

@@ -34,21 +34,11 @@ struct WriteCommand: AsyncParsableCommand {
     func encodedMessage() throws -> [UInt8] {
         if let json {
             let bytes = json == "-" ? Input.readStandardInput() : try Input.readFile(json)
-            let value: JSONValue
-            do {
-                value = try JSONParser.parse(String(decoding: bytes, as: UTF8.self))
-            } catch {
-                throw CLIError("\(json == "-" ? "standard input" : json): \(error)")
-            }
-            return try encode(NDEFJSON.message(from: value))
+            return try encode(NDEFJSONFile.message(bytes, source: json == "-" ? "standard input" : json))
         }
         if !hasRecords, let hex = records.hex.first {
             let bytes = try Input.hex(hex, what: "--hex")
-            do {
-                _ = try NDEFMessage(decoding: bytes)
-            } catch {
-                throw CLIError("--hex is not a valid NDEF message: \(error)")
-            }
+            try NDEFVerification.verify(bytes)
             return bytes
         }
         let specs = try RecordArguments.specs(from: Array(CommandLine.arguments.dropFirst()))
@@ -56,11 +46,14 @@ struct WriteCommand: AsyncParsableCommand {
     }
 
     private func encode(_ message: NDEFMessage) throws -> [UInt8] {
+        let bytes: [UInt8]
         do {
-            return try message.encoded()
+            bytes = try message.encoded()
         } catch {
-            throw CLIError("cannot encode: \(error)")
+            throw CLIError(.badInput, "cannot encode: \(error)")
         }
+        try NDEFVerification.verify(bytes)
+        return bytes
     }
 
     func run() async throws {

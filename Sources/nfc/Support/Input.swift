@@ -1,14 +1,18 @@
 import Foundation
 import NFCBytes
+import NFCSimulator
 
 /// Reading the bytes a command works on: a hex argument, a file, or standard input.
 enum Input {
     /// Reads a whole file as raw bytes.
-    static func readFile(_ path: String) throws -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CLIError("cannot read file \(path)")
+    /// Regular files only: a FIFO, device or directory is refused at once instead of blocking
+    /// (``RegularFile``); the error's code says whether the file is missing or not readable.
+    static func readFile(_ path: String, limit: Int = 64 << 20) throws -> [UInt8] {
+        do {
+            return try RegularFile.read(path, limit: limit)
+        } catch {
+            throw CLIError(imageError: error, path: path, doing: "cannot read")
         }
-        return [UInt8](data)
     }
 
     /// Reads standard input to its end.
@@ -21,7 +25,7 @@ enum Input {
         do {
             return try Hex.decode(text)
         } catch {
-            throw CLIError("\(what) is not hex: \(error)")
+            throw CLIError(.badInput, "\(what) is not hex: \(error)")
         }
     }
 
@@ -56,11 +60,10 @@ enum Output {
     }
 
     static func writeFile(_ path: String, _ bytes: [UInt8]) throws {
-        let url = URL(fileURLWithPath: path)
         do {
-            try Data(bytes).write(to: url, options: .atomic)
+            try AtomicFile.write(bytes, to: path)
         } catch {
-            throw CLIError("cannot write \(path): \(error.localizedDescription)")
+            throw CLIError(imageError: error, path: path, doing: "cannot write")
         }
     }
 }

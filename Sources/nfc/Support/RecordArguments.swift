@@ -48,7 +48,7 @@ enum RecordArguments {
             case "--external": specs.append(.external(value, payload: .none))
             case "--lang":
                 guard case .text(let text, _)? = specs.last else {
-                    throw CLIError("--lang \(value) must follow the --text it applies to")
+                    throw CLIError(.usage, "--lang \(value) must follow the --text it applies to")
                 }
                 specs[specs.count - 1] = .text(text, language: value)
             case "--file", "--hex":
@@ -56,7 +56,7 @@ enum RecordArguments {
                 switch specs.last {
                 case .mime(let type, .none)?: specs[specs.count - 1] = .mime(type, payload: payload)
                 case .external(let type, .none)?: specs[specs.count - 1] = .external(type, payload: payload)
-                default: throw CLIError("\(name) \(value) must follow the --mime or --external it gives the payload of")
+                default: throw CLIError(.usage, "\(name) \(value) must follow the --mime or --external it gives the payload of")
                 }
             default: break
             }
@@ -69,6 +69,9 @@ enum RecordArguments {
         try specs.map { spec in
             switch spec {
             case .uri(let uri):
+                guard hasScheme(uri) else {
+                    throw CLIError(.badInput, "--uri \(TerminalText.escape(uri)) has no scheme (RFC 3986 §3.1); did you mean https://\(TerminalText.escape(uri))?")
+                }
                 return try URIRecord(uri: uri).record()
             case .text(let text, let language):
                 return try TextRecord(text: text, languageCode: language).record()
@@ -80,9 +83,18 @@ enum RecordArguments {
         }
     }
 
+    /// Whether `uri` starts with a scheme: a letter, then letters, digits, `+`, `-` or `.`, then
+    /// `:` (RFC 3986 §3.1). A bare `example.com` is a relative reference, not a URI a phone opens.
+    static func hasScheme(_ uri: String) -> Bool {
+        guard let colon = uri.firstIndex(of: ":"), colon > uri.startIndex else { return false }
+        let scheme = uri[..<colon].unicodeScalars
+        guard let first = scheme.first, first.isASCII, first.properties.isAlphabetic else { return false }
+        return scheme.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0)) }
+    }
+
     private static func bytes(_ payload: Payload, for what: String) throws -> [UInt8] {
         switch payload {
-        case .none: throw CLIError("\(what) needs its payload: --file F or --hex H")
+        case .none: throw CLIError(.usage, "\(what) needs its payload: --file F or --hex H")
         case .file(let path): return try Input.readFile(path)
         case .hex(let hex): return try Input.hex(hex, what: "--hex")
         }

@@ -1,0 +1,30 @@
+import NDEF
+
+/// A whole message in the JSON form, read from a file or a line: parsed, built, and checked for
+/// keys it does not use, every failure a bad-input ``CLIError`` with the JSON path or offset.
+enum NDEFJSONFile {
+    static func message(_ bytes: [UInt8], source: String) throws -> NDEFMessage {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(String(decoding: bytes, as: UTF8.self))
+        } catch {
+            throw CLIError(.badInput, "\(source): \(error)", file: source)
+        }
+        let message: NDEFMessage
+        do {
+            message = try NDEFJSON.message(from: value)
+        } catch let error as NDEFJSONError {
+            throw CLIError(.badInput, "\(source): \(error)", file: source, field: error.path)
+        } catch let error as NDEFError {
+            throw CLIError(.badInput, "\(source): \(error)", file: source)
+        } catch {
+            throw CLIError(.badInput, "\(source): \(error)", file: source)
+        }
+        do {
+            try NDEFVerification.rejectUnknownKeys(value, message: message)
+        } catch let error as CLIError {
+            throw CLIError(.badInput, "\(source): \(error.description)", file: source, field: error.field)
+        }
+        return message
+    }
+}
