@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "OpenCoreNFC", targets: ["OpenCoreNFC"]),
         .library(name: "NDEF", targets: ["NDEF"]),
         .library(name: "NFCBytes", targets: ["NFCBytes"]),
+        .library(name: "NFCJSON", targets: ["NFCJSON"]),
         .library(name: "ISO7816", targets: ["ISO7816"]),
         .library(name: "NFCTransport", targets: ["NFCTransport"]),
         .library(name: "NFCSimulator", targets: ["NFCSimulator"]),
@@ -30,6 +31,8 @@ let package = Package(
     targets: [
         // Row 0
         .target(name: "NFCBytes"),
+        // Row 0 (strict JSON with locations, and a Decoder that names paths: tag images, configuration files)
+        .target(name: "NFCJSON"),
         // Row 1
         .target(name: "NDEF", dependencies: ["NFCBytes"]),
         .target(name: "ISO7816"),
@@ -52,7 +55,7 @@ let package = Package(
         // Row 3 (the simulator must not import NFCTags: it is an independent reading of the specs)
         // Emulated OATH/FIDO/PIV applets use swift-crypto and the shared CBOR codec, never the clients.
         .target(name: "NFCSimulator", dependencies: [
-            "NFCTransport", "NFCBytes", "NFCCBOR",
+            "NFCTransport", "NFCBytes", "NFCCBOR", "NFCJSON",
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
         ]),
         // Row 3 (loads libpcsclite / PCSC.framework at run time: nothing to link)
@@ -63,7 +66,7 @@ let package = Package(
         .executableTarget(
             name: "nfc",
             dependencies: [
-                "OpenCoreNFC", "NDEF", "NFCBytes", "NFCTransport", "NFCSimulator", "NFCTags", "NFCPCSC", "ISO7816",
+                "OpenCoreNFC", "NDEF", "NFCBytes", "NFCJSON", "NFCTransport", "NFCSimulator", "NFCTags", "NFCPCSC", "ISO7816",
                 "NFCOATH", "NFCFIDO", "NFCPIV", "NFCCBOR",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -81,6 +84,7 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
         ]),
         .testTarget(name: "NFCBytesTests", dependencies: ["NFCBytes", "NFCTestSupport"]),
+        .testTarget(name: "NFCJSONTests", dependencies: ["NFCJSON"]),
         .testTarget(name: "NDEFTests", dependencies: ["NDEF", "NFCBytes", "NFCTestSupport"]),
         .testTarget(name: "OpenCoreNFCTests", dependencies: [
             "OpenCoreNFC", "NDEF", "NFCTags", "NFCSimulator", "NFCTransport", "NFCPCSC", "NFCTestSupport",

@@ -36,10 +36,13 @@ public struct TagImageError: Error, Hashable, Sendable, CustomStringConvertible 
     public let field: String
     /// What is wrong, for people.
     public let reason: String
+    /// The byte offset in the image file, when the problem is at a known place.
+    public let offset: Int?
 
-    public init(_ code: Code, field: String = "", _ reason: String) {
+    public init(_ code: Code, field: String = "", offset: Int? = nil, _ reason: String) {
         self.code = code
         self.field = field
+        self.offset = offset
         self.reason = reason
     }
 

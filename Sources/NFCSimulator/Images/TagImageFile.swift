@@ -6,6 +6,7 @@ import Musl
 import Darwin
 #endif
 import Foundation
+import NFCJSON
 
 /// The JSON tag image file: a versioned envelope around one tag's ``TagImageRepresentable/Image``.
 ///
@@ -23,17 +24,20 @@ public enum TagImageFile {
     /// The largest image file accepted (a 32 KB Type 4 tag is about 70 KB of JSON).
     public static let maximumFileSize = 4 << 20
 
-    /// Decodes an image.
+    /// Decodes an image: strict JSON (``JSONText``), then the envelope and the tag through
+    /// ``JSONNodeDecoder``, so every error names the field path and the line, an out-of-range
+    /// number is refused rather than wrapped, and an unknown field (a misspelling) is an error.
     public static func decode(_ bytes: [UInt8]) throws(TagImageError) -> any VirtualTag {
         guard bytes.count <= maximumFileSize else {
-            throw TagImageError(.malformed, "\(bytes.count) bytes is larger than any tag image (\(maximumFileSize) at most)")
+            throw TagImageError(.tooLarge, "\(bytes.count) bytes is larger than any tag image (\(maximumFileSize) at most)")
         }
         do {
-            return try JSONDecoder().decode(Envelope.self, from: Data(bytes)).tag
+            return try JSONNodeDecoder().decode(Envelope.self, from: bytes).tag
         } catch let error as TagImageError {
             throw error
-        } catch let error as DecodingError {
-            throw TagImageError(.malformed, field: error.fieldPath, error.summary)
+        } catch let error as JSONError {
+            let place = error.location.map { " (\($0))" } ?? ""
+            throw TagImageError(.malformed, field: error.path, offset: error.location?.offset, error.reason + place)
         } catch {
             throw TagImageError(.malformed, "\(error)")
         }
@@ -123,7 +127,7 @@ public enum TagImageFile {
             do {
                 tag = try kind.decode(container)
             } catch let error as TagImageError {
-                throw TagImageError(error.code, field: error.field.isEmpty ? "tag" : "tag.\(error.field)", error.reason)
+                throw TagImageError(error.code, field: error.field.isEmpty ? "tag" : "tag.\(error.field)", offset: error.offset, error.reason)
             }
             guard kind.typeName(tag) == typeName else {
                 throw TagImageError(.invalidValue, field: "type", "\"\(typeName)\" but the tag describes a \(kind.typeName(tag) ?? "different tag")")

@@ -1,14 +1,20 @@
 import Foundation
+import NFCJSON
 
 extension BackgroundConfiguration {
     /// Loads a configuration file.
     /// - Throws: ``CLIError`` naming the file and the key path of what is wrong.
     static func load(_ path: String) throws -> BackgroundConfiguration {
-        let data = try Data(Input.readFile(path))
+        let bytes = try Input.readFile(path)
         do {
-            return try parse(data, relativeTo: URL(fileURLWithPath: path).deletingLastPathComponent())
+            _ = try JSONText.parse(bytes)  // syntax first, so a truncated file says where it ends
+        } catch {
+            throw CLIError(.badInput, "\(path): not valid JSON: \(error.reason)\(error.location.map { " at \($0)" } ?? "")", file: path, offset: error.location?.offset)
+        }
+        do {
+            return try parse(Data(bytes), relativeTo: URL(fileURLWithPath: path).deletingLastPathComponent())
         } catch let error as ConfigurationError {
-            throw CLIError("\(path): \(error.description)")
+            throw CLIError(.badInput, "\(path): \(error.description)", file: path)
         }
     }
 }

@@ -40,7 +40,7 @@ struct BackgroundConfiguration: Sendable {
     /// - Throws: ``ConfigurationError`` naming the key path of what is wrong.
     static func parse(_ data: Data, relativeTo directory: URL, readFile: (URL) -> Data? = { FileManager.default.contents(atPath: $0.path) }) throws -> BackgroundConfiguration {
         guard let root = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
-            throw ConfigurationError("", "not a JSON object")
+            throw ConfigurationError("", "expected a JSON object at the top level")
         }
         let known: Set<String> = ["apps", "associations", "handlers"]
         if let unknown = root.keys.sorted().first(where: { !known.contains($0) }) {

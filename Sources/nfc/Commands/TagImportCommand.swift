@@ -24,13 +24,13 @@ struct TagImportCommand: ParsableCommand {
         }
         let bytes = try Input.readFile(dump)
         guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw CLIError("\(dump) is not a text file")
+            throw CLIError(.badInput, "\(dump) is not a text file", file: dump)
         }
         let tag: any VirtualTag
         do {
             tag = try FlipperImport.tag(from: FlipperDump(FlipperNFCFile(text: text)))
         } catch {
-            throw CLIError("\(dump): \(error)")
+            throw CLIError(.badInput, "\(dump): \(error)", file: dump)
         }
         try TagImageOutput.create(tag, at: output, replace: force)
         Output.line("wrote \(output): \(TagSummary.line(tag))")
