@@ -109,7 +109,7 @@ import Testing
         (#"{"associations": {"a.com": {"applinks": {"details": [{"appIDs": [1]}]}}}}"#, "associations.a.com: applinks.details[0].appIDs[0]"),
         (#"{"associations": {"a.com": "missing.json"}}"#, "associations.a.com: cannot read"),
         (#"{"app": []}"#, "app: unknown key"),
-        ("not json", "not valid JSON: expected a value at line 1, column 1, offset 0"),
+        ("not json", "not valid JSON: expected null at line 1, column 2, offset 1"),
         (#"{"apps": [{"appID": "T.x""#, "not valid JSON: unterminated object (the text ends early) at line 1, column 26, offset 25"),
         ("[]", "expected a JSON object at the top level"),
     ])

@@ -51,7 +51,7 @@ struct EmulateCommandTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("absent.json").path
         let result = try await NFCTool.run(["emulate", "--image", path, "--pcsc"])
-        #expect(result.status == 1)
+        #expect(result.status == 3, "not found")
         #expect(result.stderr.contains(path) && result.stderr.contains("cannot open"))
         #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)")
         #expect(try await NFCTool.run(["emulate", "--pcsc"]).status != 0, "--image is required")
@@ -63,7 +63,7 @@ struct EmulateCommandTests {
         let path = directory.appendingPathComponent("corrupt.json").path
         try Data("{\"format\":".utf8).write(to: URL(fileURLWithPath: path))
         let result = try await NFCTool.run(["emulate", "--image", path, "--pcsc"])
-        #expect(result.status == 1)
+        #expect(result.status == 2, "bad input")
         #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)")
     }
 

@@ -59,8 +59,7 @@ struct CLIError: Error, CustomStringConvertible {
         default: .badInput
         }
         let head = doing.map { "\($0) \(path)" } ?? path
-        let place = error.field.isEmpty ? "" : " at \(error.field)"
-        self.init(code, "\(head)\(place): \(error.reason)", file: path, field: error.field.isEmpty ? nil : error.field, offset: error.offset)
+        self.init(code, "\(head): \(error)", file: path, field: error.field.isEmpty ? nil : error.field, offset: error.offset)
     }
 
     /// The JSON error object: `{"error": {"code", "exitStatus", "message", "file"?, "field"?, "offset"?}}`.

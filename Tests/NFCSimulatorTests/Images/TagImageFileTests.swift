@@ -52,13 +52,13 @@ import Testing
     }
 
     @Test func saveIntoAMissingDirectoryFailsCleanly() throws {
-        #expect(throws: TagImageError(.io, "")) {
+        #expect(throws: TagImageError(.notFound, "")) {
             try TagImageFile.save(try VirtualTagKind.ntag213.make(), to: "/nonexistent-dir-\(UUID().uuidString)/tag.json")
         }
     }
 
-    @Test func loadingAMissingFileIsAnIOError() {
-        #expect(throws: TagImageError(.io, "")) { try TagImageFile.load("/nonexistent-\(UUID().uuidString).json") }
+    @Test func loadingAMissingFileIsNotFound() {
+        #expect(throws: TagImageError(.notFound, "")) { try TagImageFile.load("/nonexistent-\(UUID().uuidString).json") }
     }
 
     static func envelope(_ body: String) -> [UInt8] { Array(body.utf8) }
