@@ -75,6 +75,12 @@ public enum TemporaryFiles {
             sigemptyset(&action.sa_mask)
             sigaction(number, &action, previous + index)
         }
+        // A parent may have started the process with these signals blocked (Foundation's Process
+        // does, from a dispatch thread): unblock them on this thread, or they would never arrive.
+        var wanted = sigset_t()
+        sigemptyset(&wanted)
+        for number in signals { sigaddset(&wanted, number) }
+        pthread_sigmask(SIG_UNBLOCK, &wanted, nil)
     }
 
     /// Unlinks every registered path; called from the signal handler.
