@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Foundation
 import Testing
 
@@ -163,6 +168,34 @@ struct WatchCommandTests {
         #expect(text.hasPrefix("[sim:\(reader.path)] tap 04313233343536: record 0: https://example.org/t; delivered to safari"), "\(text)")
         let ended = await watch.interrupt()
         #expect(ended.status == 0 && ended.stderr.contains("watching sim:\(reader.path)"))
+    }
+
+    @Test("A FIFO in the field is skipped with a warning: taps go on, and Ctrl-C still stops the watch")
+    func fifoDoesNotWedgeTheWatch() async throws {
+        let reader = try field("fifo")
+        #expect(mkfifo(reader.appendingPathComponent("trap.json").path, 0o600) == 0)
+        let watch = try WatchProcess(["--reader", "sim:" + reader.path, "--json"])
+        let warning = try #require(await watch.next())
+        #expect(warning["event"] as? String == "error" && (warning["reason"] as? String)?.contains("not a regular file; skipped") == true, "\(warning)")
+        try await tap(try image("f", uid: "04414243444546", uri: "https://example.org/f"), on: reader)
+        let tapped = try #require(await watch.next())
+        #expect(tapped["event"] as? String == "tap" && tapped["url"] as? String == "https://example.org/f", "\(tapped)")
+        await #expect(watch.interrupt().status == 0)
+    }
+
+    @Test("A missing folder is reported and watched for; taps count once it appears")
+    func missingFolderIsReportedThenWatched() async throws {
+        let reader = directory.appendingPathComponent("later")
+        let watch = try WatchProcess(["--reader", "sim:" + reader.path, "--json"])
+        let warning = try #require(await watch.next())
+        #expect((warning["reason"] as? String)?.contains("no such file or folder; watching for it to appear") == true, "\(warning)")
+        try FileManager.default.createDirectory(at: reader, withIntermediateDirectories: true)
+        try await tap(try image("l", uid: "04515253545556", uri: "https://example.org/l"), on: reader)
+        var skipped: [[String: Any]] = []
+        let tapped = try #require(await watch.next("tap", skipped: &skipped))
+        #expect(tapped["url"] as? String == "https://example.org/l")
+        #expect(skipped.contains { ($0["reason"] as? String)?.contains("appeared") == true }, "\(skipped)")
+        await #expect(watch.interrupt().status == 0)
     }
 
     @Test func badArguments() async throws {

@@ -46,7 +46,7 @@ struct SimulatedReader: CLIReader {
         }
         let image: TagImageStore.Handle
         do {
-            image = try TagImageStore.open(path, for: access)
+            image = try TagImageStore.open(path, for: access, timeout: lockTimeout)
         } catch {
             throw CLIError(imageError: error, path: path)
         }
@@ -54,6 +54,15 @@ struct SimulatedReader: CLIReader {
         let id = await field.place(image.tag)
         if let removeAfter { await field.inject(.removeAfterCommands(removeAfter), into: id) }
         return SimulatedReader(image: image, field: field, tagID: id)
+    }
+
+    /// How long to wait for another command's lock on the image: `$OPENCORENFC_LOCK_TIMEOUT`
+    /// seconds, else ``TagImageStore/defaultTimeout`` (10 s).
+    static var lockTimeout: Duration {
+        guard let text = ProcessInfo.processInfo.environment["OPENCORENFC_LOCK_TIMEOUT"], let seconds = Double(text),
+            seconds >= 0, seconds <= 86_400
+        else { return TagImageStore.defaultTimeout }
+        return .milliseconds(Int64(seconds * 1000))
     }
 
     /// Creates the default tag on first use; two commands starting at once create it once.
