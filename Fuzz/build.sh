@@ -74,15 +74,15 @@ build() {
     pcsc) module NFCBytes; module ISO7816; module NFCTransport; module NFCPCSC
           link pcsc PCSC NFCPCSC NFCTransport ISO7816 NFCBytes ;;
     tags|images) use_crypto; module NFCBytes; module NDEF; module ISO7816; module NFCTransport; module NFCCBOR
-          module NFCTags; module NFCSimulator
-          if [[ $1 == tags ]]; then link tags Tags NFCTags NFCSimulator NFCCBOR NFCTransport NDEF ISO7816 NFCBytes
-          else link images Images NFCSimulator NFCCBOR NFCTransport ISO7816 NFCBytes; fi ;;
+          module NFCTags; module NFCJSON; module NFCSimulator
+          if [[ $1 == tags ]]; then link tags Tags NFCTags NFCSimulator NFCJSON NFCCBOR NFCTransport NDEF ISO7816 NFCBytes
+          else link images Images NFCSimulator NFCJSON NFCCBOR NFCTransport ISO7816 NFCBytes; fi ;;
     applets) use_crypto; module NFCBytes; module ISO7816; module NFCTransport; module NFCCBOR
-          module NFCOATH; module NFCPIV; module NFCFIDO; module NFCSimulator
-          link applets Applets NFCOATH NFCPIV NFCFIDO NFCSimulator NFCCBOR NFCTransport ISO7816 NFCBytes ;;
+          module NFCOATH; module NFCPIV; module NFCFIDO; module NFCJSON; module NFCSimulator
+          link applets Applets NFCOATH NFCPIV NFCFIDO NFCSimulator NFCJSON NFCCBOR NFCTransport ISO7816 NFCBytes ;;
     config) use_crypto; module NFCBytes; module NDEF; module ISO7816; module NFCTransport; module NFCCBOR
-          module NFCTags; module NFCSimulator; module NFCPCSC; module OpenCoreNFC
-          link config Config OpenCoreNFC NFCPCSC NFCTags NFCSimulator NFCCBOR NFCTransport NDEF ISO7816 NFCBytes ;;
+          module NFCTags; module NFCJSON; module NFCSimulator; module NFCPCSC; module OpenCoreNFC
+          link config Config OpenCoreNFC NFCPCSC NFCTags NFCSimulator NFCJSON NFCCBOR NFCTransport NDEF ISO7816 NFCBytes ;;
     *) echo "unknown fuzz target $1" >&2; exit 2 ;;
   esac
 }

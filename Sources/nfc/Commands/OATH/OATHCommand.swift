@@ -59,7 +59,7 @@ enum OATHCLI {
         } catch let error as OATHError {
             switch error {
             case .status(.applicationNotFound, _, .select):
-                throw CLIError("the tag has no OATH application (SELECT A0000005272101 failed)")
+                throw CLIError(.notFound, "the tag has no OATH application (SELECT A0000005272101 failed)")
             case .status(.authenticationRequired, _, let operation):
                 throw CLIError("\(operation): the OATH application is protected by an access code; give --password")
             case .accessCodeRequired:
@@ -79,7 +79,7 @@ enum OATHCLI {
         if let exact = credentials.first(where: { $0.id == Array(query.utf8) }) { return exact }
         let matches = credentials.filter { $0.name.description == query || $0.name.account == query }
         if matches.count == 1, let match = matches.first { return match }
-        if matches.isEmpty { throw CLIError("no OATH credential named \(query)") }
+        if matches.isEmpty { throw CLIError(.notFound, "no OATH credential named \(query)") }
         throw CLIError("\(matches.count) OATH credentials match \(query): \(matches.map { String(decoding: $0.id, as: UTF8.self) }.joined(separator: ", ")); give the full name")
     }
 

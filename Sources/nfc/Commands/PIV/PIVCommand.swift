@@ -27,7 +27,7 @@ enum PIVRunner {
                 do {
                     try await client.select()
                 } catch PIVError.status(_, let statusWord) where statusWord == .fileNotFound {
-                    throw CLIError("the card has no PIV application (SELECT A000000308 answered 6A82)")
+                    throw CLIError(.notFound, "the card has no PIV application (SELECT A000000308 answered 6A82)")
                 }
                 return try await body(client)
             } catch let error as PIVError {
