@@ -41,10 +41,22 @@ public struct JSONNodeDecoder {
         case .keyNotFound(let key, let context): (.missingField, context.codingPath + [key], "missing")
         case .valueNotFound(_, let context): (.invalidValue, context.codingPath, "missing value")
         case .typeMismatch(let type, let context): (.invalidValue, context.codingPath, "expected \(describe(type))")
-        case .dataCorrupted(let context): (.invalidValue, context.codingPath, context.debugDescription)
+        case .dataCorrupted(let context): (.invalidValue, context.codingPath, ownWords(context, root: root))
         @unknown default: (.invalidValue, [], "invalid")
         }
         return JSONError(code, path: render(path), at: locate(path, in: root)?.location, reason)
+    }
+
+    /// The reason for a value a type's own `init(from:)` refused. The standard library's words for
+    /// an enum's unknown raw value name the Swift type ("Cannot initialize Model from invalid
+    /// String value x"); those become "\"x\" is not a known value".
+    static func ownWords(_ context: DecodingError.Context, root: JSONNode) -> String {
+        guard context.debugDescription.hasPrefix("Cannot initialize") else { return context.debugDescription }
+        switch locate(context.codingPath, in: root)?.value {
+        case .string(let text)?: return "\"\(text)\" is not a known value"
+        case .number(let text)?: return "\(text) is not a known value"
+        default: return "not a known value"
+        }
     }
 
     /// "a string", "an integer", … for a Swift type, so messages never name Swift types.
@@ -240,7 +252,10 @@ struct NodeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer { try member(key).unkeyedContainer() }
-    func superDecoder() throws -> any Decoder { decoder }
+    func superDecoder() throws -> any Decoder {
+        guard let key = Key(stringValue: "super") else { return decoder }
+        return try member(key)
+    }
     func superDecoder(forKey key: Key) throws -> any Decoder { try member(key) }
 }
 

@@ -21,6 +21,7 @@ enum NFCMain {
             NFCCommand.exit(withError: error)
         }
         let json = (command as? any JSONOutputCommand)?.wantsJSONOutput ?? false
+        let lines = command is WatchCommand  // one JSON object per line
         do {
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
@@ -29,18 +30,23 @@ enum NFCMain {
                 try command.run()
             }
         } catch let error as CLIError {
-            report(error, json: json)
+            report(error, json: json, jsonLines: lines)
         } catch let error as ValidationError {
-            report(CLIError(.usage, error.message), json: json)
-        } catch {
+            report(CLIError(.usage, error.message), json: json, jsonLines: lines)
+        } catch let error as ExitCode {
             NFCCommand.exit(withError: error)
+        } catch let error as CleanExit {
+            NFCCommand.exit(withError: error)
+        } catch {
+            // Anything a command did not turn into a CLIError still gets the documented shape.
+            report(CLIError(.failure, "\(error)"), json: json, jsonLines: lines)
         }
     }
 
     /// Prints `error` and exits with its status.
-    static func report(_ error: CLIError, json: Bool) -> Never {
+    static func report(_ error: CLIError, json: Bool, jsonLines: Bool = false) -> Never {
         if json {
-            Output.line(error.json.serialized(pretty: true))
+            Output.line(error.json.serialized(pretty: !jsonLines))
         } else {
             Output.error("Error: \(TerminalText.escape(error.description))")
         }

@@ -58,6 +58,19 @@ struct JSONNodeDecoderTests {
         #expect(lenient.uid == "04")
     }
 
+    enum Model: String, Decodable { case ntag213, ntag215 }
+    struct Tagged: Decodable { var model: Model }
+
+    @Test func anUnknownEnumValueIsNamedWithoutSwiftTypes() throws {
+        do {
+            _ = try JSONNodeDecoder().decode(Tagged.self, from: Array(#"{"model": "ntag999"}"#.utf8))
+            Issue.record("decoded")
+        } catch let error as JSONError {
+            #expect(error.path == "model" && error.reason == "\"ntag999\" is not a known value", "\(error)")
+            #expect(!error.description.contains("Model"))
+        }
+    }
+
     @Test func dictionariesUseAllTheirKeys() throws {
         let value = try JSONNodeDecoder().decode([String: [Int]].self, from: Array(#"{"a": [1], "b": []}"#.utf8))
         #expect(value == ["a": [1], "b": []])

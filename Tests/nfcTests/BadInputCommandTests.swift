@@ -109,6 +109,10 @@ import Testing
         #expect(try await NFCTool.run(["tag", "new", "ntag216", "-o", image]).status == 0)
         let written = try await NFCTool.run(["write", "--reader", "sim:" + image, "--json", message.path])
         #expect(written.status == 2 && written.stderr.contains("langauge"))
+        // A record that would not read back is refused for its own reason, not for its keys.
+        try Data(#"{"records": [{"text": "x", "language": ""}]}"#.utf8).write(to: message)
+        let invalid = try await NFCTool.run(["ndef", "encode", "--json", message.path])
+        #expect(invalid.status == 2 && invalid.stderr.contains("would not read back") && !invalid.stderr.contains("unknown key"), "\(invalid.stderr)")
         // What nfc read --json prints is accepted back as it is.
         #expect(try await NFCTool.run(["write", "--reader", "sim:" + image, "--text", "round trip", "--uri", "https://example.com"]).status == 0)
         let read = try await NFCTool.run(["read", "--reader", "sim:" + image, "--json"])
@@ -150,6 +154,8 @@ import Testing
         #expect(try await NFCTool.run(["read", "--no-such-option"]).status == 64)
         let missingJSON = try await NFCTool.run(["scan", "--json", "--reader", "sim:" + directory.path + "/none.json"])
         #expect((json(missingJSON.stdout)?["error"] as? [String: Any])?["code"] as? String == "notFound")
+        let dispatchJSON = try await NFCTool.run(["dispatch", "d10120", "--json"])
+        #expect(dispatchJSON.status == 2 && (json(dispatchJSON.stdout)?["error"] as? [String: Any])?["code"] as? String == "badInput", "\(dispatchJSON.stdout)")
         let path = directory.appendingPathComponent("t.json").path
         #expect(try await NFCTool.run(["tag", "new", "ntag213", "-o", path]).status == 0)
         // Another process holds the image: a command waits its lock timeout, then says busy.
@@ -162,7 +168,7 @@ import Testing
         #expect(try await NFCTool.run(["write", "--reader", "sim:" + path, "--text", "x"]).status == 0)
     }
 
-    @Test("FIFOs, devices and folders given as files are refused at once")
+    @Test("FIFOs, devices and folders given as files are refused at once", .timeLimit(.minutes(1)))
     func nonRegularPathsAreRefused() async throws {
         let directory = try folder()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -174,5 +180,11 @@ import Testing
             let result = try await NFCTool.run(arguments)
             #expect(result.status == 2 && result.stderr.contains("not a regular file"), "\(arguments): \(result.stderr)")
         }
+        let lint = try await NFCTool.run(["lint", fifo])
+        #expect(lint.status == 2 && (lint.stdout + lint.stderr).contains("not a regular file"), "\(lint.stdout)")
+        let apps = directory.appendingPathComponent("apps.json")
+        try Data(#"{"associations": {"a.example": "fifo.json"}}"#.utf8).write(to: apps)
+        let association = try await NFCTool.run(["dispatch", "d1010655052b31353535", "--apps", apps.path])
+        #expect(association.status == 2 && association.stderr.contains("associations.a.example: cannot read"), "\(association.stderr)")
     }
 }

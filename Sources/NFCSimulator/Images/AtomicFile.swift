@@ -39,10 +39,20 @@ public enum AtomicFile {
         keepLocked: Bool = false
     ) throws(TagImageError) -> Int32? {
         let directory = Self.directory(of: path)
-        let (fd, temporary) = try createTemporary(beside: path, in: directory, mode: mode)
-        let slot = TemporaryFiles.register(temporary)
+        // Between creating the temporary file and registering it, a signal would leave it behind:
+        // the cleanup signals wait (on this thread) until it is registered.
+        let masked = TemporaryFiles.blockSignals()
+        let created = Result { () throws(TagImageError) in try createTemporary(beside: path, in: directory, mode: mode) }
+        let slot = (try? created.get()).map { TemporaryFiles.register($0.1) } ?? nil
+        TemporaryFiles.restoreSignals(masked)
+        let (fd, temporary) = try created.get()
         defer { TemporaryFiles.unregister(slot) }
         var failure: TagImageError?
+        var open = true
+        func closeOnce() {
+            if open { close(fd) }
+            open = false
+        }
         if keepLocked, flock(fd, LOCK_EX | LOCK_NB) != 0 {
             failure = RegularFile.ioError("cannot lock \(temporary)")
         }
@@ -64,8 +74,8 @@ public enum AtomicFile {
         if failure == nil, let (uid, gid) = owner {
             _ = fchown(fd, uid, gid)  // only root may give a file away; others keep their own
         }
-        if failure == nil, fsync(fd) != 0 { failure = RegularFile.ioError("cannot flush \(temporary) to disk") }
-        if !keepLocked || failure != nil { close(fd) }
+        if failure == nil, !flushToDisk(fd) { failure = RegularFile.ioError("cannot flush \(temporary) to disk") }
+        if !keepLocked || failure != nil { closeOnce() }
         if failure == nil {
             if replace {
                 if rename(temporary, path) != 0 { failure = RegularFile.ioError("cannot rename \(temporary) to \(path)") }
@@ -79,16 +89,24 @@ public enum AtomicFile {
             }
         }
         if let failure {
-            if keepLocked { close(fd) }
+            closeOnce()
             unlink(temporary)
             throw failure
         }
         let directoryFD = systemOpen(directory, O_RDONLY | O_CLOEXEC)
         if directoryFD >= 0 {
-            _ = fsync(directoryFD)
+            _ = flushToDisk(directoryFD)
             close(directoryFD)
         }
         return keepLocked ? fd : nil
+    }
+
+    /// `fsync`, or on Darwin `F_FULLFSYNC`, which (unlike its `fsync`) reaches stable storage.
+    static func flushToDisk(_ fd: Int32) -> Bool {
+        #if canImport(Darwin)
+        if fcntl(fd, F_FULLFSYNC) == 0 { return true }
+        #endif
+        return fsync(fd) == 0
     }
 
     /// Reads a whole regular file (see ``RegularFile/read(_:limit:)``).

@@ -14,10 +14,11 @@ import Darwin
 /// `fstat` on the descriptor itself (no race with a rename between check and use), and only
 /// then switched back to blocking reads.
 public enum RegularFile {
-    /// Opens `path` read-only; throws when it is missing, unreadable or not a regular file.
+    /// Opens `path` (read-only, or read-write when `writable`); throws when it is missing, not
+    /// readable (or writable) or not a regular file.
     /// - Returns: the descriptor (close-on-exec) and its `stat`.
-    public static func open(_ path: String) throws(TagImageError) -> (descriptor: Int32, status: stat) {
-        let fd = systemOpen(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+    public static func open(_ path: String, writable: Bool = false) throws(TagImageError) -> (descriptor: Int32, status: stat) {
+        let fd = systemOpen(path, (writable ? O_RDWR : O_RDONLY) | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
         guard fd >= 0 else { throw ioError("cannot open") }
         var status = stat()
         guard fstat(fd, &status) == 0 else {
@@ -54,7 +55,7 @@ public enum RegularFile {
             if count == 0 { break }
             result.append(contentsOf: chunk[0..<count])
             if result.count > limit {
-                throw TagImageError(.tooLarge, "larger than \(limit) bytes: not a tag image")
+                throw TagImageError(.tooLarge, "larger than \(limit) bytes")
             }
         }
         return result

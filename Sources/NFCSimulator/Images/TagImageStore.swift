@@ -9,8 +9,8 @@ import NFCBytes
 
 /// How a command means to use a tag image.
 public enum TagImageAccess: Sendable, Equatable {
-    /// Only reads the tag: a shared lock, and the image is written only if the tag's state
-    /// changed by itself (a counter) and nobody else changed the file meanwhile.
+    /// Only reads the tag: a shared lock, and the image is never written (a change the tag made
+    /// by itself, such as an NFC counter, is reported as not kept).
     case read
     /// May change the tag: an exclusive lock from load to save, so concurrent commands serialize.
     case modify
@@ -22,7 +22,7 @@ public enum TagImageSaveOutcome: Sendable, Equatable {
     case unchanged
     /// The file now holds the tag.
     case saved
-    /// A read-only command's incidental change (a counter) was not kept; the reason says why.
+    /// The tag changed (a counter a read advanced) but the image was opened to read: not saved.
     case notKept(String)
 }
 
@@ -39,50 +39,70 @@ public enum TagImageStore {
     /// How long a command waits for another to release an image before giving up.
     public static let defaultTimeout: Duration = .seconds(10)
 
-    /// Opens and loads the image at `path`, locked for `access`.
-    /// - Throws: ``TagImageError`` — `notFound`, `permissionDenied`, `notARegularFile`, `busy`
-    ///   (another command held the lock for `timeout`), or the image's own decoding errors.
+    /// Opens and loads the image at `path`, locked for `access`. A symbolic link is followed once
+    /// and the file it names is used throughout, so a save updates that file.
+    /// - Throws: ``TagImageError`` — `notFound`, `permissionDenied` (for ``TagImageAccess/modify``,
+    ///   also when the file itself is read-only), `notARegularFile`, `busy` (another command held
+    ///   the lock for `timeout`), or the image's own decoding errors.
     public static func open(_ path: String, for access: TagImageAccess, timeout: Duration = defaultTimeout) throws(TagImageError) -> Handle {
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            let (fd, status) = try RegularFile.open(path)
-            do {
-                try lock(fd, exclusive: access == .modify, path: path, deadline: deadline)
-                var current = stat()
-                guard stat(path, &current) == 0, current.st_dev == status.st_dev, current.st_ino == status.st_ino else {
-                    close(fd)  // replaced while we waited: lock the new file
-                    continue
-                }
-                let bytes = try RegularFile.readAll(fd, path: path, limit: TagImageFile.maximumFileSize)
-                let tag = try TagImageFile.decode(bytes)
-                let baseline = try TagImageFile.encode(tag)
-                return Handle(path: path, access: access, descriptor: fd, status: status, tag: tag, baseline: baseline)
-            } catch {
-                close(fd)
-                throw error
-            }
+        let path = resolved(path)
+        let (fd, status) = try lockCurrent(path, exclusive: access == .modify, deadline: .now + timeout)
+        do {
+            let bytes = try RegularFile.readAll(fd, path: path, limit: TagImageFile.maximumFileSize)
+            let tag = try TagImageFile.decode(bytes)
+            let baseline = try TagImageFile.encode(tag)
+            return Handle(path: path, access: access, descriptor: fd, status: status, tag: tag, baseline: baseline)
+        } catch {
+            systemClose(fd)
+            throw error
         }
     }
 
     /// Creates a new image at `path`, refusing to replace a file unless `replace` is set; images
     /// holding secrets (``TagImageFile/holdsSecrets(_:)``) are created `0600` whatever the umask.
-    /// Replacing takes the old file's exclusive lock first, so no command is half-way through it.
+    /// Replacing holds the old file's exclusive lock until the new file is in place, so no
+    /// command is half-way through it and none can save over it; the old file's mode is kept
+    /// (narrowed to its owner when the new tag holds secrets).
     public static func create(_ tag: any VirtualTag, at path: String, replace: Bool = false, timeout: Duration = defaultTimeout) throws(TagImageError) {
+        let path = resolved(path)
         let bytes = try TagImageFile.encode(tag)
-        let mode: AtomicFile.Mode = TagImageFile.holdsSecrets(tag) ? .exactly(0o600) : .umask
-        guard replace else {
+        let secret = TagImageFile.holdsSecrets(tag)
+        let mode: AtomicFile.Mode = secret ? .exactly(0o600) : .umask
+        var existing = stat()
+        guard replace, lstat(path, &existing) == 0 else {
             try AtomicFile.write(bytes, to: path, mode: mode, replace: false)
             return
         }
-        let fd = systemOpen(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
-        if fd >= 0 {
-            defer { close(fd) }
-            var status = stat()
-            if fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG {
-                try lock(fd, exclusive: true, path: path, deadline: .now + timeout)
+        let (fd, status) = try lockCurrent(path, exclusive: true, deadline: .now + timeout)
+        defer { systemClose(fd) }
+        let kept = status.st_mode & (secret ? 0o700 : 0o7777)
+        try AtomicFile.write(bytes, to: path, mode: .exactly(kept), owner: (status.st_uid, status.st_gid))
+    }
+
+    /// `path` with symbolic links resolved (`realpath`), or as given when it cannot be resolved.
+    static func resolved(_ path: String) -> String {
+        guard let real = realpath(path, nil) else { return path }
+        defer { free(real) }
+        return String(cString: real)
+    }
+
+    /// Opens the file now at `path` and locks it; when a save replaced the file while this waited,
+    /// starts again on the new one (checked by device and inode after locking).
+    static func lockCurrent(_ path: String, exclusive: Bool, deadline: ContinuousClock.Instant) throws(TagImageError) -> (Int32, stat) {
+        while true {
+            let (fd, status) = try RegularFile.open(path, writable: exclusive)
+            do {
+                try lock(fd, exclusive: exclusive, path: path, deadline: deadline)
+            } catch {
+                systemClose(fd)
+                throw error
             }
+            var current = stat()
+            if stat(path, &current) == 0, current.st_dev == status.st_dev, current.st_ino == status.st_ino {
+                return (fd, status)
+            }
+            systemClose(fd)
         }
-        try AtomicFile.write(bytes, to: path, mode: mode)
     }
 
     /// Takes `flock` on `fd`, retrying without blocking until `deadline` (so nothing waits for
@@ -135,10 +155,9 @@ public enum TagImageStore {
         /// Saves `tag` if it differs from what was loaded, keeping the file's mode and owner.
         ///
         /// Opened for ``TagImageAccess/modify``, the exclusive lock is held, so the save cannot
-        /// undo anyone's change. Opened for ``TagImageAccess/read``, a change the tag made by
-        /// itself (an NFC counter, a PIN retry counter) is kept only if the image can be locked
-        /// exclusively at once and still holds what was loaded; otherwise it is dropped and
-        /// the outcome says why — a reading command never undoes another command's write.
+        /// undo anyone's change, and the lock moves to the new file with it. Opened for
+        /// ``TagImageAccess/read``, nothing is ever written: a change the tag made by itself (an
+        /// NFC counter) is reported as ``TagImageSaveOutcome/notKept(_:)``.
         @discardableResult
         public func save(_ tag: any VirtualTag) throws(TagImageError) -> TagImageSaveOutcome {
             let bytes = try TagImageFile.encode(tag)
@@ -146,30 +165,11 @@ public enum TagImageStore {
             return try state.withLock { (state) throws(TagImageError) -> TagImageSaveOutcome in
                 guard state.descriptor >= 0 else { throw TagImageError(.io, "\(path) was closed before saving") }
                 guard bytes != state.baseline else { return .unchanged }
+                guard access == .modify else { return .notKept("the command only reads \(path)") }
                 let mode = AtomicFile.Mode.exactly(state.status.st_mode & 0o7777)
                 let owner = (state.status.st_uid, state.status.st_gid)
-                if access == .read {
-                    guard flock(state.descriptor, LOCK_EX | LOCK_NB) == 0 else {
-                        return .notKept("another command is using \(path)")
-                    }
-                    defer { _ = flock(state.descriptor, LOCK_SH | LOCK_NB) }
-                    var current = stat()
-                    guard stat(path, &current) == 0, current.st_ino == state.status.st_ino, current.st_dev == state.status.st_dev,
-                        let onDisk = try? RegularFile.read(path, limit: TagImageFile.maximumFileSize),
-                        let loaded = try? TagImageFile.decode(onDisk), (try? TagImageFile.encode(loaded)) == state.baseline
-                    else {
-                        return .notKept("\(path) changed since it was read")
-                    }
-                    do throws(TagImageError) {
-                        let fd = try AtomicFile.write(bytes, to: path, mode: mode, owner: owner, keepLocked: true)
-                        Handle.adopt(fd, into: &state, exclusive: false)
-                    } catch {
-                        return .notKept("\(path) cannot be written (\(error.reason))")
-                    }
-                } else {
-                    let fd = try AtomicFile.write(bytes, to: path, mode: mode, owner: owner, keepLocked: true)
-                    Handle.adopt(fd, into: &state, exclusive: true)
-                }
+                let fd = try AtomicFile.write(bytes, to: path, mode: mode, owner: owner, keepLocked: true)
+                Handle.adopt(fd, into: &state)
                 state.baseline = bytes
                 return .saved
             }
@@ -178,9 +178,8 @@ public enum TagImageStore {
         /// Makes the freshly written file (locked exclusively by ``AtomicFile/write``) the one this
         /// handle holds, and lets the replaced one go: waiters on the old file then find it
         /// replaced and queue on the new one, behind this handle.
-        private static func adopt(_ fd: Int32?, into state: inout State, exclusive: Bool) {
+        private static func adopt(_ fd: Int32?, into state: inout State) {
             guard let fd else { return }
-            if !exclusive { _ = flock(fd, LOCK_SH | LOCK_NB) }
             var status = stat()
             if fstat(fd, &status) == 0 { state.status = status }
             systemClose(state.descriptor)

@@ -59,28 +59,59 @@ public enum TemporaryFiles {
     }
 
     /// Installs the signal handler (once per process). Command-line tools call this at start; a
-    /// library never does, since signal dispositions belong to the application.
+    /// library never does, since signal dispositions belong to the application. A signal the
+    /// process ignores (SIGHUP under `nohup`, SIGINT in a background job) stays ignored.
     public static func removeOnSignals() {
         guard installed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
         _ = states
         _ = paths
+        var wanted = sigset_t()
+        sigemptyset(&wanted)
         for (index, number) in signals.enumerated() {
+            sigaction(number, nil, previous + index)
+            if handlerBits(previous + index) == 1 { continue }  // SIG_IGN: keep ignoring it
             var action = sigaction()
-            #if canImport(Glibc) || canImport(Musl)
+            #if canImport(Glibc)
             action.__sigaction_handler.sa_handler = temporaryFilesSignalHandler
+            #elseif canImport(Musl)
+            action.__sa_handler.sa_handler = temporaryFilesSignalHandler
             #else
             action.__sigaction_u.__sa_handler = temporaryFilesSignalHandler
             #endif
-            action.sa_flags = 0
+            action.sa_flags = SA_RESTART
             sigemptyset(&action.sa_mask)
-            sigaction(number, &action, previous + index)
+            sigaction(number, &action, nil)
+            sigaddset(&wanted, number)
         }
         // A parent may have started the process with these signals blocked (Foundation's Process
         // does, from a dispatch thread): unblock them on this thread, or they would never arrive.
-        var wanted = sigset_t()
-        sigemptyset(&wanted)
-        for number in signals { sigaddset(&wanted, number) }
         pthread_sigmask(SIG_UNBLOCK, &wanted, nil)
+    }
+
+    /// Blocks the cleanup signals on this thread (while a temporary file is created and
+    /// registered); returns the mask to restore.
+    static func blockSignals() -> sigset_t {
+        var blocked = sigset_t(), old = sigset_t()
+        sigemptyset(&blocked)
+        for number in signals { sigaddset(&blocked, number) }
+        pthread_sigmask(SIG_BLOCK, &blocked, &old)
+        return old
+    }
+
+    static func restoreSignals(_ mask: sigset_t) {
+        var mask = mask
+        pthread_sigmask(SIG_SETMASK, &mask, nil)
+    }
+
+    /// The handler of a saved disposition as a number: 0 `SIG_DFL`, 1 `SIG_IGN`, else a function.
+    static func handlerBits(_ action: UnsafePointer<sigaction>) -> Int {
+        #if canImport(Glibc)
+        unsafeBitCast(action.pointee.__sigaction_handler.sa_handler, to: Int.self)
+        #elseif canImport(Musl)
+        unsafeBitCast(action.pointee.__sa_handler.sa_handler, to: Int.self)
+        #else
+        unsafeBitCast(action.pointee.__sigaction_u.__sa_handler, to: Int.self)
+        #endif
     }
 
     /// Unlinks every registered path; called from the signal handler.
@@ -105,14 +136,10 @@ private func temporaryFilesSignalHandler(_ number: Int32) {
     default: return
     }
     let before = TemporaryFiles.previous + index
-    #if canImport(Glibc) || canImport(Musl)
-    let handler = before.pointee.__sigaction_handler.sa_handler
-    #else
-    let handler = before.pointee.__sigaction_u.__sa_handler
-    #endif
-    let raw = unsafeBitCast(handler, to: Int.self)
+    let raw = TemporaryFiles.handlerBits(before)
     if raw == 1 { return }  // SIG_IGN
-    if raw != 0, before.pointee.sa_flags & SA_SIGINFO == 0, let handler {
+    if raw != 0, before.pointee.sa_flags & SA_SIGINFO == 0 {
+        let handler = unsafeBitCast(raw, to: (@convention(c) (Int32) -> Void).self)
         handler(number)
         return
     }

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Foundation
 
 extension NFCAppConfiguration {
@@ -33,8 +38,22 @@ extension NFCAppConfiguration {
 
     /// The bytes of a file, or an ``NFCConfigurationError/Code/unreadableFile`` error.
     static func contents(of url: URL, _ document: NFCConfigurationError.Document) throws(NFCConfigurationError) -> Data {
+        // A FIFO or a device would block or never end: only regular files are read. The file is
+        // opened without blocking and checked on its descriptor, so nothing can swap it between.
+        let fd = open(url.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw NFCConfigurationError(.unreadableFile, in: document, "cannot read \(url.path): \(String(cString: strerror(errno)))")
+        }
+        var status = stat()
+        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            close(fd)
+            throw NFCConfigurationError(.unreadableFile, in: document, "cannot read \(url.path): not a regular file")
+        }
+        let flags = fcntl(fd, F_GETFL)
+        if flags >= 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         do {
-            return try Data(contentsOf: url)
+            return try handle.readToEnd() ?? Data()
         } catch {
             throw NFCConfigurationError(.unreadableFile, in: document, "cannot read \(url.path): \(error.localizedDescription)")
         }

@@ -1,5 +1,6 @@
 import Foundation
 import NFCJSON
+import NFCSimulator
 
 extension BackgroundConfiguration {
     /// Loads a configuration file.
@@ -12,7 +13,10 @@ extension BackgroundConfiguration {
             throw CLIError(.badInput, "\(path): not valid JSON: \(error.reason)\(error.location.map { " at \($0)" } ?? "")", file: path, offset: error.location?.offset)
         }
         do {
-            return try parse(Data(bytes), relativeTo: URL(fileURLWithPath: path).deletingLastPathComponent())
+            // Association files are read as regular files only (a FIFO would block the load).
+            return try parse(Data(bytes), relativeTo: URL(fileURLWithPath: path).deletingLastPathComponent()) { url in
+                (try? RegularFile.read(url.path)).map { Data($0) }
+            }
         } catch let error as ConfigurationError {
             throw CLIError(.badInput, "\(path): \(error.description)", file: path)
         }

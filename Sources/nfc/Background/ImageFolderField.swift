@@ -58,7 +58,7 @@ final class ImageFolderField: Sendable {
                     placed[file] = (version, await field.place(tag))
                 } catch {
                     placed[file] = (version, nil)
-                    problem("\(file): \(error.reason)")
+                    problem("\(file): \(error)")
                 }
             }
             try? await Task.sleep(for: interval)

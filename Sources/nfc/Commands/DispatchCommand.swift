@@ -33,26 +33,20 @@ struct DispatchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let configuration: BackgroundConfiguration
+        let configuration = try apps.map(BackgroundConfiguration.load) ?? .empty
+        let bytes: [UInt8]
+        if let file {
+            bytes = try Input.readFile(file)
+        } else if let hex, hex != "-" {
+            bytes = try Input.hex(hex, what: "the message")
+        } else {
+            bytes = try Input.standardInputBytes()
+        }
         let message: NDEFMessage?
         do {
-            configuration = try apps.map(BackgroundConfiguration.load) ?? .empty
-            let bytes: [UInt8]
-            if let file {
-                bytes = try Input.readFile(file)
-            } else if let hex, hex != "-" {
-                bytes = try Input.hex(hex, what: "the message")
-            } else {
-                bytes = try Input.standardInputBytes()
-            }
-            do {
-                message = bytes.isEmpty ? nil : try NDEFMessage(decoding: bytes)
-            } catch {
-                throw CLIError("the message is malformed NDEF: \(error)")
-            }
-        } catch let error as CLIError {
-            Output.error("nfc dispatch: \(error)")
-            throw ExitCode(2)
+            message = bytes.isEmpty ? nil : try NDEFMessage(decoding: bytes)
+        } catch {
+            throw CLIError(.badInput, "the message is malformed NDEF: \(error)", offset: error.offset)
         }
         let dispatch = configuration.reader.dispatch(message, state: DeviceStateOption.state(device))
         let handler = dispatch.target.flatMap(configuration.handler(for:))

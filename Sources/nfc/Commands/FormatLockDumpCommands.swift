@@ -43,7 +43,8 @@ struct DumpCommand: AsyncParsableCommand {
         commandName: "dump",
         abstract: "Hex dump of the tag's memory (pages, blocks or files).",
         discussion: """
-            Memory the tag refuses to give (password-protected pages) is marked as unreadable,             and the exit status is then 6 (incomplete) after the rows that were read.
+            Memory the tag refuses to give (password-protected pages) is marked as unreadable, \
+            and the exit status is then 6 (incomplete) after the rows that were read.
             """
     )
 

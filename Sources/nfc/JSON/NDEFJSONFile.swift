@@ -20,6 +20,15 @@ enum NDEFJSONFile {
         } catch {
             throw CLIError(.badInput, "\(source): \(error)", file: source)
         }
+        // What would not read back is said first: a bad record renders as "invalid", so its keys
+        // would otherwise look unknown.
+        do {
+            try NDEFVerification.verify(try message.encoded())
+        } catch let error as CLIError {
+            throw CLIError(.badInput, "\(source): \(error.description)", file: source, field: error.field)
+        } catch {
+            throw CLIError(.badInput, "\(source): cannot encode: \(error)", file: source)
+        }
         do {
             try NDEFVerification.rejectUnknownKeys(value, message: message)
         } catch let error as CLIError {

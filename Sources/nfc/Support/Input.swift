@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Foundation
 import NFCBytes
 import NFCSimulator
@@ -59,9 +64,27 @@ enum Output {
         FileHandle.standardError.write(Data((TerminalText.escapeKeepingLayout(text) + "\n").utf8))
     }
 
+    /// Writes an output file atomically, keeping the mode and owner of a file it replaces; a
+    /// device or FIFO named on purpose (`-o /dev/stdout`) is written to directly.
     static func writeFile(_ path: String, _ bytes: [UInt8]) throws {
+        var status = stat()
+        let exists = stat(path, &status) == 0
+        if exists, status.st_mode & S_IFMT != S_IFREG, status.st_mode & S_IFMT != S_IFDIR {
+            guard let handle = FileHandle(forWritingAtPath: path) else { throw CLIError(.permission, "cannot write \(path)", file: path) }
+            do {
+                try handle.write(contentsOf: Data(bytes))
+                try handle.close()
+            } catch {
+                throw CLIError(.failure, "cannot write \(path): \(error.localizedDescription)", file: path)
+            }
+            return
+        }
         do {
-            try AtomicFile.write(bytes, to: path)
+            if exists, status.st_mode & S_IFMT == S_IFREG {
+                try AtomicFile.write(bytes, to: path, mode: .exactly(status.st_mode & 0o7777), owner: (status.st_uid, status.st_gid))
+            } else {
+                try AtomicFile.write(bytes, to: path)
+            }
         } catch {
             throw CLIError(imageError: error, path: path, doing: "cannot write")
         }

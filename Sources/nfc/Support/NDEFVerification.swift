@@ -25,36 +25,52 @@ enum NDEFVerification {
         }
     }
 
-    /// Every key of the JSON input that the message does not use (a misspelt `"langauge"`, say) is
-    /// an error with its path: the keys a record's JSON may hold are those its own rendering has.
+    /// Every key of the JSON input that the form does not have (a misspelt `"langauge"`, say) is
+    /// an error with its path. Each object of the form has its own keys (docs/ndef-json.md); a
+    /// record may also carry the connectivity field its rendering has (`handoverSelect`,
+    /// `wifiSimpleConfig`, …), whose inside its own parser checks.
     static func rejectUnknownKeys(_ input: JSONValue, message: NDEFMessage) throws {
-        guard case .object(let top) = input else { return }
-        let topLevel: Set<String> = ["records", "length", "status", "stats"]
-        for (key, _) in top where !topLevel.contains(key) {
-            throw CLIError(.badInput, "$.\(key): unknown key (known here: records)", field: "$.\(key)")
-        }
+        guard case .object = input else { return }
+        try check(input, allowed: topLevelKeys, path: "$")
         guard let records = input["records"]?.arrayValue else { return }
         for (index, (given, record)) in zip(records, message.records).enumerated() {
-            try compare(given, NDEFJSON.json(for: record, options: .strict), path: "$.records[\(index)]")
+            var allowed = recordKeys
+            if case .object(let rendered) = NDEFJSON.json(for: record, options: .strict) { allowed.formUnion(rendered.map(\.0)) }
+            let path = "$.records[\(index)]"
+            try check(given, allowed: allowed, path: path)
+            for (key, keys) in nestedKeys {
+                guard let nested = given[key] else { continue }
+                try check(nested, allowed: keys, path: "\(path).\(key)")
+                for (arrayKey, itemKeys) in nestedArrays[key] ?? [:] {
+                    for (item, value) in (nested[arrayKey]?.arrayValue ?? []).enumerated() {
+                        try check(value, allowed: itemKeys, path: "\(path).\(key).\(arrayKey)[\(item)]")
+                    }
+                }
+            }
         }
     }
 
-    private static func compare(_ given: JSONValue, _ rendered: JSONValue, path: String) throws {
-        switch (given, rendered) {
-        case (.object(let members), .object(let known)):
-            let names = known.map(\.0)
-            for (key, value) in members where value != .null {
-                guard let match = known.first(where: { $0.0 == key }) else {
-                    throw CLIError(.badInput, "\(path).\(key): unknown key (known here: \(names.joined(separator: ", ")))", field: "\(path).\(key)")
-                }
-                try compare(value, match.1, path: "\(path).\(key)")
-            }
-        case (.array(let items), .array(let known)) where items.count == known.count:
-            for (index, (item, match)) in zip(items, known).enumerated() {
-                try compare(item, match, path: "\(path)[\(index)]")
-            }
-        default:
-            return
+    static let topLevelKeys: Set<String> = ["records", "length", "status", "stats"]
+    /// A record's own keys, input and output (`invalid` is what reading prints for a bad record).
+    static let recordKeys: Set<String> = [
+        "tnf", "type", "id", "payload", "uri", "text", "language", "encoding", "smartPoster", "deviceInformation",
+        "signature", "external", "mimeType", "invalid",
+    ]
+    static let nestedKeys: [String: Set<String>] = [
+        "smartPoster": ["uri", "titles", "action", "size", "type", "icons"],
+        "deviceInformation": ["manufacturer", "model", "deviceName", "uuid", "firmwareVersion", "other"],
+        "signature": ["version", "signatureType", "hashType", "signature", "signatureURI", "certificateFormat", "certificates", "certificateURI"],
+        "external": ["domain", "type"],
+    ]
+    static let nestedArrays: [String: [String: Set<String>]] = [
+        "smartPoster": ["titles": ["text", "language", "encoding"], "icons": ["type", "data"]],
+        "deviceInformation": ["other": ["tag", "value"]],
+    ]
+
+    private static func check(_ value: JSONValue, allowed: Set<String>, path: String) throws {
+        guard case .object(let members) = value else { return }
+        for (key, _) in members where !allowed.contains(key) {
+            throw CLIError(.badInput, "\(path).\(key): unknown key (known here: \(allowed.sorted().joined(separator: ", ")))", field: "\(path).\(key)")
         }
     }
 }

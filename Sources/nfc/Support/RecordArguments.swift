@@ -66,6 +66,14 @@ enum RecordArguments {
 
     /// Builds the records.
     static func records(from specs: [Spec]) throws -> [NDEFRecord] {
+        do {
+            return try buildRecords(specs)
+        } catch let error as NDEFError {
+            throw CLIError(.badInput, "cannot build the record: \(error)")
+        }
+    }
+
+    private static func buildRecords(_ specs: [Spec]) throws -> [NDEFRecord] {
         try specs.map { spec in
             switch spec {
             case .uri(let uri):

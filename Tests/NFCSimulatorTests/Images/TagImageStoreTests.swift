@@ -103,25 +103,51 @@ import Testing
         #expect(inode(path) == before, "the file was not replaced")
     }
 
-    @Test func aReadOnlyCommandKeepsAnIncidentalChangeOnlyIfNobodyWroteMeanwhile() throws {
+    @Test func aReadingCommandNeverSavesEvenWhenTheTagChangedItself() throws {
         let folder = try directory()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/tag.json"
         try TagImageStore.create(try VirtualTagKind.ntag213.make(), at: path)
-        // Alone: the counter a read advanced is kept.
-        let alone = try TagImageStore.open(path, for: .read)
-        #expect(try alone.save(try counting(alone.tag, plus: 1)) == .saved)
-        alone.close()
-        // Another reader holds a shared lock: the change is dropped, not forced.
+        let before = inode(path)
         let reader = try TagImageStore.open(path, for: .read)
-        let other = try TagImageStore.open(path, for: .read)
-        guard case .notKept = try reader.save(try counting(reader.tag, plus: 5)) else {
-            Issue.record("a read saved while another held the image")
+        guard case .notKept = try reader.save(try counting(reader.tag, plus: 1)) else {
+            Issue.record("a reading command saved")
             return
         }
         reader.close()
-        other.close()
-        #expect(try #require(try TagImageFile.load(path) as? Type2Tag).image.counters[0] == 1)
+        #expect(inode(path) == before)
+        #expect(try #require(try TagImageFile.load(path) as? Type2Tag).image.counters[0] == 0)
+    }
+
+    @Test func aSymbolicLinkKeepsPointingAtTheUpdatedImage() throws {
+        let folder = try directory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let target = folder + "/real.json", link = folder + "/link.json"
+        try TagImageStore.create(try VirtualTagKind.ntag213.make(), at: target)
+        #expect(symlink(target, link) == 0)
+        let handle = try TagImageStore.open(link, for: .modify)
+        #expect(try handle.save(try counting(handle.tag, plus: 3)) == .saved)
+        handle.close()
+        var status = stat()
+        #expect(lstat(link, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK, "the link is still a link")
+        #expect(try #require(try TagImageFile.load(link) as? Type2Tag).image.counters[0] == 3)
+    }
+
+    @Test func replacingAnImageKeepsItsModeAndWaitsForItsLock() throws {
+        let folder = try directory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/tag.json"
+        try TagImageStore.create(try VirtualTagKind.ntag213.make(), at: path)
+        chmod(path, 0o640)
+        let holder = try TagImageStore.open(path, for: .read)
+        #expect(throws: TagImageError(.busy, "")) {
+            try TagImageStore.create(try VirtualTagKind.ntag216.make(), at: path, replace: true, timeout: .milliseconds(20))
+        }
+        holder.close()
+        try TagImageStore.create(try VirtualTagKind.ntag216.make(), at: path, replace: true)
+        #expect(mode(path) == 0o640)
+        try TagImageStore.create(try VirtualTagKind.securityKey.make(), at: path, replace: true)
+        #expect(mode(path) == 0o600, "secrets narrow the kept mode to the owner")
     }
 
     @Test func aLockHeldLongerThanTheTimeoutIsBusy() throws {
