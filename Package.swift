@@ -73,7 +73,7 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "nfc-soak", dependencies: ["NDEF", "NFCTags", "NFCSimulator", "NFCTransport", "NFCPCSC", "OpenCoreNFC"]),
-        .executableTarget(name: "nfc-bench", dependencies: ["NDEF", "NFCBytes", "NFCTags", "NFCSimulator", "NFCTransport", "NFCPCSC"]),
+        .executableTarget(name: "nfc-bench", dependencies: ["NDEF", "NFCBytes", "NFCJSON", "NFCTags", "NFCSimulator", "NFCTransport", "NFCPCSC"]),
         // Test support (no product ships it)
         .target(name: "NFCTestSupport", dependencies: ["NDEF", "NFCBytes", "NFCPCSC", "NFCSimulator", "NFCTransport"]),
         .testTarget(name: "ISO7816Tests", dependencies: ["ISO7816", "NFCTestSupport"]),

@@ -120,7 +120,9 @@ public struct JSONText {
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a member name in quotes") }
             let nameLocation = location
             let name = try parseString()
-            guard names.insert(name).inserted else {
+            let repeated = members.count < 16 ? members.contains { $0.0 == name } : !names.insert(name).inserted
+            if members.count == 15 { names = Set(members.map(\.0) + [name]) }
+            guard !repeated else {
                 throw JSONError(.syntax, at: nameLocation, "the member \"\(name)\" appears twice")
             }
             skipSpace()
@@ -171,7 +173,18 @@ public struct JSONText {
     /// RFC 8259 §7; the text must be UTF-8 (§8.1).
     private mutating func parseString() throws(JSONError) -> String {
         index += 1
-        var out: [UInt8] = []
+        // Fast path: a run without escapes or control characters, validated as UTF-8 in one go.
+        let start = index
+        var end = index
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 { end += 1 }
+        if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+            index = end
+            guard let text = String(validating: bytes[start..<end], as: UTF8.self) else { throw fail("a string that is not UTF-8") }
+            index += 1
+            return text
+        }
+        index = end
+        var out = Array(bytes[start..<end])
         while true {
             guard index < bytes.count else { throw fail("unterminated string") }
             let byte = bytes[index]

@@ -22,6 +22,11 @@ if arguments.dropFirst().first == "airtime" {
     try await AirTimeScenarios.run()
     exit(0)
 }
+if arguments.dropFirst().first == "images" {
+    // Tag image loading: our strict JSON parser against Foundation's, and the whole load.
+    try ImageLoading.run(seconds: 0.5)
+    exit(0)
+}
 if arguments.dropFirst().first == "pcsc" {
     // APDU round trips per second through the PC/SC driver (wall clock; needs pcscd and a card).
     try await PCSCRoundTrips.run(Array(arguments.dropFirst(2)))

@@ -34,6 +34,23 @@ struct JSONTextTests {
         }
     }
 
+    @Test(arguments: [3, 15, 16, 17, 40])
+    func duplicateKeysAreFoundInObjectsOfAnySize(size: Int) {
+        let members = (0..<size).map { "\"k\($0)\": \($0)" }
+        #expect(throws: Never.self) { try JSONText.parse(Array("{\(members.joined(separator: ","))}".utf8)) }
+        for duplicate in [0, size - 1] {
+            let text = "{\(members.joined(separator: ",")), \"k\(duplicate)\": 0}"
+            #expect(throws: JSONError(.syntax, at: nil, "")) { try JSONText.parse(Array(text.utf8)) }
+        }
+    }
+
+    @Test func stringsWithAndWithoutEscapesDecodeAlike() throws {
+        let plain = try JSONText.parse(Array(#""héllo""#.utf8))
+        let escaped = try JSONText.parse(Array(#""héllo""#.utf8))
+        #expect(plain.value == .string("héllo") && escaped.value == plain.value)
+        #expect(throws: JSONError.self) { try JSONText.parse([0x22, 0xC3, 0x28, 0x22]) }  // invalid UTF-8
+    }
+
     @Test func depthIsLimited() {
         let deep = String(repeating: "[", count: 65) + String(repeating: "]", count: 65)
         #expect(throws: JSONError(.tooDeep, at: nil, "")) { try JSONText.parse(Array(deep.utf8)) }
