@@ -194,23 +194,25 @@ struct NodeDecoder: Decoder {
     }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        switch type {
-        case is Bool.Type: return try decodeBool() as! T
-        case is String.Type: return try decodeString() as! T
-        case is Int.Type: return try decodeInteger(Int.self) as! T
-        case is Int8.Type: return try decodeInteger(Int8.self) as! T
-        case is Int16.Type: return try decodeInteger(Int16.self) as! T
-        case is Int32.Type: return try decodeInteger(Int32.self) as! T
-        case is Int64.Type: return try decodeInteger(Int64.self) as! T
-        case is UInt.Type: return try decodeInteger(UInt.self) as! T
-        case is UInt8.Type: return try decodeInteger(UInt8.self) as! T
-        case is UInt16.Type: return try decodeInteger(UInt16.self) as! T
-        case is UInt32.Type: return try decodeInteger(UInt32.self) as! T
-        case is UInt64.Type: return try decodeInteger(UInt64.self) as! T
-        case is Double.Type: return try decodeDouble() as! T
-        case is Float.Type: return Float(try decodeDouble()) as! T
-        default: return try T(from: self)
+        let scalar: Any? = switch type {
+        case is Bool.Type: try decodeBool()
+        case is String.Type: try decodeString()
+        case is Int.Type: try decodeInteger(Int.self)
+        case is Int8.Type: try decodeInteger(Int8.self)
+        case is Int16.Type: try decodeInteger(Int16.self)
+        case is Int32.Type: try decodeInteger(Int32.self)
+        case is Int64.Type: try decodeInteger(Int64.self)
+        case is UInt.Type: try decodeInteger(UInt.self)
+        case is UInt8.Type: try decodeInteger(UInt8.self)
+        case is UInt16.Type: try decodeInteger(UInt16.self)
+        case is UInt32.Type: try decodeInteger(UInt32.self)
+        case is UInt64.Type: try decodeInteger(UInt64.self)
+        case is Double.Type: try decodeDouble()
+        case is Float.Type: Float(try decodeDouble())
+        default: nil
         }
+        if let scalar, let value = scalar as? T { return value }
+        return try T(from: self)
     }
 }
 

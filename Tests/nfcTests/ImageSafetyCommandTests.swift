@@ -167,30 +167,6 @@ import Testing
         let refused = try await runProcess(asUser + [nfc, "write", "--reader", "sim:" + tag, "--text", "nope"])
         #expect(refused.status == 4, "permission: \(refused.status) \(refused.stderr)")
     }
-
-    @Test("Writes ended by SIGTERM at any moment leave the image whole and nothing beside it (the handler itself: TemporaryFilesTests)")
-    func signalsLeaveNoTemporaryFiles() async throws {
-        let directory = try folder()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let tag = try await newImage("type4", in: directory)
-        guard let nfc = NFCTool.executable else { Issue.record("nfc not built"); return }
-        for round in 0..<20 {
-            let process = Process()
-            process.executableURL = nfc
-            process.arguments = ["write", "--reader", "sim:" + tag, "--text", String(repeating: "x", count: 100 + round * 300)]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            let delay = useconds_t(1_000 * (round % 10) * 3)
-            await offCooperativePool {
-                usleep(delay)
-                if process.isRunning { process.terminate() }
-                process.waitUntilExit()
-            }
-        }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["type4.json"])
-        #expect(try await NFCTool.run(["read", "--reader", "sim:" + tag]).status == 0, "the image is whole")
-    }
 }
 
 private func umaskNow() -> mode_t {

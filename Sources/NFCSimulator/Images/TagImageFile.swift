@@ -172,34 +172,3 @@ public struct TagImageKind: Sendable {
         self.typeName = { tag in (tag as? T).map(name) }
     }
 }
-
-extension DecodingError {
-    /// The coding path as `tag.memory` or `files[1].data`.
-    var fieldPath: String {
-        let path: [any CodingKey] = switch self {
-        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context): context.codingPath
-        case .keyNotFound(let key, let context): context.codingPath + [key]
-        @unknown default: []
-        }
-        var text = ""
-        for key in path {
-            if let index = key.intValue {
-                text += "[\(index)]"
-            } else {
-                text += text.isEmpty ? key.stringValue : ".\(key.stringValue)"
-            }
-        }
-        return text
-    }
-
-    /// What is wrong, in a few words.
-    var summary: String {
-        switch self {
-        case .typeMismatch(let type, _): "expected \(type)"
-        case .valueNotFound(let type, _): "missing \(type) value"
-        case .keyNotFound: "missing field"
-        case .dataCorrupted(let context): context.debugDescription
-        @unknown default: "\(self)"
-        }
-    }
-}

@@ -6,9 +6,9 @@ enum NDEFJSONFile {
     static func message(_ bytes: [UInt8], source: String) throws -> NDEFMessage {
         let value: JSONValue
         do {
-            value = try JSONParser.parse(String(decoding: bytes, as: UTF8.self))
+            value = try JSONValue.parse(bytes)
         } catch {
-            throw CLIError(.badInput, "\(source): \(error)", file: source)
+            throw CLIError(.badInput, "\(source): not valid JSON: \(error)", file: source, offset: error.location?.offset)
         }
         let message: NDEFMessage
         do {
