@@ -26,6 +26,16 @@ import Testing
         #expect(try text.record() == record)
     }
 
+    /// NFC Forum Text RTD 1.0 §3.2.1: bit 7 of the status byte alone says UTF-16. ASCII text in
+    /// big-endian UTF-16 without a BOM is valid UTF-8 too (`00 41` is NUL, "A"), so only the bit
+    /// tells the two apart.
+    @Test func theStatusBitAloneChoosesUTF16() throws {
+        let utf16 = try TextRecord(NDEFRecord(typeNameFormat: .wellKnown, type: "T", payload: hexBytes("82 65 6e 00 41 00 42")))
+        #expect(utf16.text == "AB" && utf16.encoding == .utf16 && utf16.utf16Layout == .bigEndian)
+        let utf8 = try TextRecord(NDEFRecord(typeNameFormat: .wellKnown, type: "T", payload: hexBytes("02 65 6e 00 41 00 42")))
+        #expect(utf8.text == "\u{0}A\u{0}B" && utf8.encoding == .utf8)
+    }
+
     @Test func encodesSurrogatePairsInUTF16() throws {
         let text = TextRecord(text: "🎉x", languageCode: "de-CH", encoding: .utf16)
         let payload = try text.payload()
