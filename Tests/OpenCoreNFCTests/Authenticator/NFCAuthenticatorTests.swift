@@ -195,7 +195,7 @@ extension SessionTests {
         let authenticator = NFCAuthenticator()
         authenticator.start()
         _ = try await authenticator.connected()
-        guard let id = await bench.field.tagIDs.first else { return }
+        let id = try #require(await bench.field.tagIDs.first, "the bench placed its card")
         // The card takes 3 s more to answer its next command.
         await bench.field.inject(.delayResponse(command: 1, by: .seconds(3)), into: id)
         let results = CompletionLog()
@@ -225,7 +225,7 @@ extension SessionTests {
         let authenticator = NFCAuthenticator(delegate: events)
         authenticator.start()
         let first = try await authenticator.connected()
-        guard let id = await bench.field.tagIDs.first else { return }
+        let id = try #require(await bench.field.tagIDs.first, "the bench placed its card")
         await bench.field.inject(.removeAfterCommands(2), into: id)
         let results = CompletionLog()
         for index: UInt8 in 1...5 {
