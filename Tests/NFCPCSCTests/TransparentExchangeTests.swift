@@ -28,12 +28,77 @@ import Testing
         #expect(throws: TransportError.self) { try TransparentExchangeAnswer(hexBytes(hex)) }
     }
 
-    @Test func randomAnswersNeverTrap() {
+    /// One BER-TLV data object with its length in a random one of the forms PC/SC Part 3
+    /// §3.2.2.1.9 allows (short, `81 xx`, `82 xx xx`).
+    static func object(_ tag: [UInt8], _ value: [UInt8], using generator: inout SeededGenerator) -> [UInt8] {
+        let n = value.count
+        let forms: [[UInt8]] = n < 0x80 ? [[UInt8(n)], [0x81, UInt8(n)], [0x82, 0, UInt8(n)]] : [[0x81, UInt8(n)], [0x82, 0, UInt8(n)]]
+        return tag + forms[Int.random(in: 0..<forms.count, using: &generator)] + value
+    }
+
+    @Test("20,000 random answers built from their data objects read back as the answer they encode; cut ones are refused")
+    func randomWellFormedAnswers() throws {
         var generator = SeededGenerator(seed: 61)
+        var seen: [String: Int] = [:]
+        for _ in 0..<20_000 {
+            func bytes(_ count: Int) -> [UInt8] { (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) } }
+            // The answer: a generic status, maybe a response status, bit framing and a frame,
+            // and objects the parser must step over (a timer echo 5F46, a vendor tag FF6D).
+            let failed = Int.random(in: 0..<5, using: &generator) == 0
+            let status: [UInt8] = failed ? [UInt8.random(in: 1...3, using: &generator)] + bytes(2) : [0x00, 0x90, 0x00]
+            let responseStatus: [UInt8]? = Bool.random(using: &generator) ? (Int.random(in: 0..<4, using: &generator) == 0 ? bytes(2) : [0, 0]) : nil
+            let framing: UInt8? = Bool.random(using: &generator) ? UInt8.random(in: 0...7, using: &generator) : nil
+            let frame: [UInt8]? = Int.random(in: 0..<6, using: &generator) == 0 ? nil : bytes(Int.random(in: 0...200, using: &generator))
+            var objects: [[UInt8]] = [Self.object([0xC0], status, using: &generator)]
+            if let responseStatus { objects.append(Self.object([0x96], responseStatus, using: &generator)) }
+            if let framing { objects.append(Self.object([0x92], [framing], using: &generator)) }
+            if let frame { objects.append(Self.object([0x97], frame, using: &generator)) }
+            if Bool.random(using: &generator) { objects.append(Self.object([0x5F, 0x46], bytes(4), using: &generator)) }
+            if Bool.random(using: &generator) { objects.append(Self.object([0xFF, 0x6D], bytes(Int.random(in: 0...3, using: &generator)), using: &generator)) }
+            objects.shuffle(using: &generator)
+            let answer = objects.flatMap { $0 }
+
+            // What PC/SC Part 3 says it means.
+            let sw = UInt16(status[1]) << 8 | UInt16(status[2])
+            let expected: TransparentExchangeAnswer
+            if status[0] != 0 {
+                expected = sw == 0x6401 ? .noResponse : .readerError(status: status[0], sw: sw)
+            } else if let responseStatus, responseStatus != [0, 0] {
+                expected = .readerError(status: 0x02, sw: UInt16(responseStatus[0]) << 8 | UInt16(responseStatus[1]))
+            } else if let frame, frame.count == 1, let framing, framing != 0 {
+                expected = .frame([frame[0] & UInt8((1 << Int(framing)) - 1)])
+            } else {
+                expected = .frame(frame ?? [])
+            }
+            #expect(try TransparentExchangeAnswer(answer) == expected, "\(Hex.encode(answer))")
+            seen["\(expected)".prefix(8).description, default: 0] += 1
+
+            // Cut inside its last object, the answer is refused (never read as a shorter one).
+            let last = objects.last ?? []
+            let cut = answer.count - Int.random(in: 1...max(1, last.count - 1), using: &generator)
+            if last.count > 1, cut > answer.count - last.count {
+                #expect(throws: TransportError.self, "\(Hex.encode(Array(answer.prefix(cut))))") {
+                    try TransparentExchangeAnswer(Array(answer.prefix(cut)))
+                }
+            }
+        }
+        #expect(seen.count >= 3, "frames, reader errors and no-response answers were all generated: \(seen)")
+    }
+
+    @Test("random bytes: an answer or protocolViolation, never a trap")
+    func randomBytes() {
+        var generator = SeededGenerator(seed: 62)
         for _ in 0..<20_000 {
             let bytes = (0..<Int.random(in: 0...24, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
-            _ = try? TransparentExchangeAnswer([0xC0, 0x03, 0x00, 0x90, 0x00] + bytes)
-            _ = try? TransparentExchangeAnswer(bytes)
+            for candidate in [[0xC0, 0x03, 0x00, 0x90, 0x00] + bytes, bytes] {
+                do {
+                    _ = try TransparentExchangeAnswer(candidate)
+                    // Whatever parses carries a 3-byte generic status object.
+                    #expect(candidate.count >= 5)
+                } catch {
+                    #expect(error.code == .protocolViolation)
+                }
+            }
         }
     }
 }

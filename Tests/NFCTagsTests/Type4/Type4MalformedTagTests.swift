@@ -143,14 +143,83 @@ struct Type4MalformedTagTests {
         #expect(error?.reason.contains("NLEN") == true)
     }
 
-    @Test("bits flipped in an answer (valid CRC): still a typed error or the flipped bytes, never a trap", arguments: 1...6)
-    func flippedBits(command: Int) async throws {
-        let bench = try await Type4Bench(try Type4Tag(message: Type4Fixtures.uri("flip")))
-        for byte in 0..<4 {
-            await bench.field.inject(.corruptResponse(command: command + byte * 6, .flipBits(byte: byte, mask: 0xFF)), into: bench.id)
+    /// What one answer with a byte flipped (`mask` FF, CRC recomputed, so the reader cannot tell)
+    /// must produce. The read procedure (NFC Forum Type 4 Tag 3.0 §5.4.1) is six commands:
+    /// 1 SELECT the NDEF Tag Application, 2 SELECT the CC file, 3 READ BINARY of the 15-byte CC,
+    /// 4 SELECT the NDEF file, 5 READ BINARY of NLEN, 6 READ BINARY of the message. A SELECT
+    /// answers only its status word (bytes 0–1), so a flip at byte 2 or 3 changes nothing.
+    struct Flip: Sendable, CustomTestStringConvertible {
+        enum Outcome: Sendable {
+            /// Refused with this code, after this many commands, naming the damaged status word.
+            case refused(TagEngineError.Code, commands: Int, status: [UInt8]?)
+            /// The message as stored (the flip missed the answer, or left it valid).
+            case unchanged
+            /// The stored message with this byte flipped.
+            case flipped(Int)
+            /// NLEN's low byte flipped from 0x15 to 0xEA: 234 bytes read, the stored message then
+            /// the file's zero padding.
+            case longer(Int)
         }
-        for _ in 0..<4 {
-            _ = await engineError { () async throws(TagEngineError) in _ = try await engine.readNDEF(on: bench.connection) }
+        var command: Int
+        var byte: Int
+        var outcome: Outcome
+        var testDescription: String { "command \(command) byte \(byte)" }
+    }
+
+    static let flips: [Flip] = [
+        // SELECT application: 90 00 → 6F 00 / 90 FF is a refusal.
+        Flip(command: 1, byte: 0, outcome: .refused(.notFormatted, commands: 1, status: [0x6F, 0x00])),
+        Flip(command: 1, byte: 1, outcome: .refused(.notFormatted, commands: 1, status: [0x90, 0xFF])),
+        Flip(command: 1, byte: 2, outcome: .unchanged),
+        Flip(command: 1, byte: 3, outcome: .unchanged),
+        Flip(command: 2, byte: 0, outcome: .refused(.invalidCapabilityContainer, commands: 2, status: [0x6F, 0x00])),
+        Flip(command: 2, byte: 1, outcome: .refused(.invalidCapabilityContainer, commands: 2, status: [0x90, 0xFF])),
+        Flip(command: 2, byte: 2, outcome: .unchanged),
+        Flip(command: 2, byte: 3, outcome: .unchanged),
+        // The CC: CCLEN 000F → FF0F or 00F0 and MLe 00xx → FFxx stay in their ranges (§5.1);
+        // mapping version 20 → DF (13.15) is one the engine must not read.
+        Flip(command: 3, byte: 0, outcome: .unchanged),
+        Flip(command: 3, byte: 1, outcome: .unchanged),
+        Flip(command: 3, byte: 2, outcome: .refused(.invalidCapabilityContainer, commands: 3, status: nil)),
+        Flip(command: 3, byte: 3, outcome: .unchanged),
+        Flip(command: 4, byte: 0, outcome: .refused(.invalidCapabilityContainer, commands: 4, status: [0x6F, 0x00])),
+        Flip(command: 4, byte: 1, outcome: .refused(.invalidCapabilityContainer, commands: 4, status: [0x90, 0xFF])),
+        Flip(command: 4, byte: 2, outcome: .unchanged),
+        Flip(command: 4, byte: 3, outcome: .unchanged),
+        // NLEN 0015: FF15 is beyond the file; 00EA is within it; bytes 2–3 are the status word.
+        Flip(command: 5, byte: 0, outcome: .refused(.invalidNDEFArea, commands: 5, status: nil)),
+        Flip(command: 5, byte: 1, outcome: .longer(0xEA)),
+        Flip(command: 5, byte: 2, outcome: .refused(.tagError, commands: 5, status: [0x6F, 0x00])),
+        Flip(command: 5, byte: 3, outcome: .refused(.tagError, commands: 5, status: [0x90, 0xFF])),
+        // The message itself: the engine hands over the bytes it read, flipped (the NDEF codec
+        // above it judges them).
+        Flip(command: 6, byte: 0, outcome: .flipped(0)),
+        Flip(command: 6, byte: 1, outcome: .flipped(1)),
+        Flip(command: 6, byte: 2, outcome: .flipped(2)),
+        Flip(command: 6, byte: 3, outcome: .flipped(3)),
+    ]
+
+    @Test("a byte flipped in an answer (valid CRC): the typed error its field calls for, or exactly the flipped bytes", arguments: flips)
+    func flippedBits(flip: Flip) async throws {
+        let stored = Type4Fixtures.uri("flip")
+        #expect(stored.count == 0x15, "the table above assumes NLEN 0015")
+        let bench = try await Type4Bench(try Type4Tag(message: stored))
+        await bench.field.inject(.corruptResponse(command: flip.command, .flipBits(byte: flip.byte, mask: 0xFF)), into: bench.id)
+        switch flip.outcome {
+        case .refused(let code, let commands, let status):
+            let error = await engineError { () async throws(TagEngineError) in _ = try await engine.readNDEF(on: bench.connection) }
+            #expect(error?.code == code, "\(String(describing: error))")
+            #expect(error?.tagStatus == status)
+            #expect(bench.meter.statistics.commands == commands)
+        case .unchanged:
+            #expect(try await engine.readNDEF(on: bench.connection).message == stored)
+        case .flipped(let index):
+            var expected = stored
+            expected[index] ^= 0xFF
+            #expect(try await engine.readNDEF(on: bench.connection).message == expected)
+        case .longer(let length):
+            let message = try await engine.readNDEF(on: bench.connection).message
+            #expect(message == stored + [UInt8](repeating: 0, count: length - stored.count))
         }
     }
 

@@ -75,28 +75,32 @@ struct Type4OperationTests {
         #expect(throws: TagEngineError(code, "")) { try operation.resume(with: .success(hex(answer))) }
     }
 
-    @Test("READ BINARY B1 answers must be one 53 object of the length asked", arguments: [
-        "5381049000",                 // length says 4, no data
-        "54020102 9000",              // wrong tag
-        "53849999999999 9000",        // 4-byte BER length
-        "538101AA 9000",              // well formed: one byte of the two
-    ])
-    func malformedOffsetObjectAnswers(answer: String) throws {
-        var reader = Type4Operation(
+    /// A READ BINARY with an odd INS (`B1`) for offsets beyond 0x7FFF (ISO/IEC 7816-4 §11.2.3,
+    /// NFC Forum Type 4 Tag 3.0 §5.4.4): the answer is one discretionary data object `53`.
+    static func offsetReader() -> Type4Operation<Type4FileReader> {
+        Type4Operation(
             Type4FileReader(fileID: 0xE104, offset: 0x8000, count: 2, sizes: Type4TransferSizes(readLength: 255, updateLength: 255), offsetObjects: true),
             limits: Self.short
         )
+    }
+
+    @Test("READ BINARY B1 answers that are not one 53 object within the answer: unexpectedResponse", arguments: [
+        "5381049000",                 // length says 4, no data
+        "54020102 9000",              // wrong tag
+        "53849999999999 9000",        // 4-byte BER length
+        "5303010203 9000",            // three bytes where two were asked
+    ])
+    func malformedOffsetObjectAnswers(answer: String) throws {
+        var reader = Self.offsetReader()
         expectFrame(try reader.start(), "00B1000005540300800004")
-        do {
-            // 53 81 01 AA is well formed: one byte read, the next is asked for.
-            guard case .transceive = try reader.resume(with: .success(hex(answer))) else {
-                Issue.record("the read ended with one of two bytes")
-                return
-            }
-            #expect(answer == "538101AA 9000")
-        } catch {
-            #expect(error.code == .unexpectedResponse)
-        }
+        #expect(throws: TagEngineError(.unexpectedResponse, "")) { try reader.resume(with: .success(hex(answer))) }
+    }
+
+    @Test("a B1 answer with one byte of the two asked: the next byte is asked for at offset 0x8001")
+    func shortOffsetObjectAnswer() throws {
+        var reader = Self.offsetReader()
+        expectFrame(try reader.start(), "00B1000005540300800004")
+        expectFrame(try reader.resume(with: .success(hex("538101AA 9000"))), "00B1000005540300800103")
     }
 
     @Test("transport failures end the operation with their code")

@@ -71,17 +71,25 @@ struct Type5MalformedTagTests {
         }
     }
 
-    @Test("A corrupted CC magic in the answer reads as not formatted; a flipped TLV type as no NDEF")
+    @Test("A corrupted CC magic in the answer reads as not formatted; a TLV type flipped to the Terminator as an empty message")
     func flippedBits() async throws {
         let tag = try await Type5Field(.slix2)
         try await Self.engine.writeNDEF(Type5Fixtures.message(length: 30), on: tag.connection)
         // Answer: flags, status, E1 … — byte 2 is the magic.
         await tag.field.inject(.corruptResponse(command: 1, .flipBits(byte: 2, mask: 0xFF)), into: tag.id)
         await #expect(throws: TagEngineError(.notFormatted, "")) { try await Self.engine.readNDEF(on: tag.connection) }
-        // Byte 7 is block 1's first byte (the NDEF TLV type 03 → 00, a NULL TLV, then length 30 reads as a NULL too).
-        await tag.field.inject(.corruptResponse(command: 1, .flipBits(byte: 7, mask: 0x03)), into: tag.id)
-        let result = try? await Self.engine.readNDEF(on: tag.connection)
-        #expect(result?.message != Type5Fixtures.message(length: 30) || result == nil)
+        // Byte 7 is block 1's first byte, the NDEF TLV's type: 03 ^ FD = FE, the Terminator TLV.
+        // NFC Forum Type 5 Tag 1.0 §4.3.3: nothing after a Terminator TLV is read, so the tag
+        // holds no NDEF TLV — a formatted tag with an empty message, its whole area free.
+        await tag.field.inject(.corruptResponse(command: 1, .flipBits(byte: 7, mask: 0xFD)), into: tag.id)
+        let result = try await Self.engine.readNDEF(on: tag.connection)
+        #expect(result.message.isEmpty)
+        #expect(result.status.state == .readWrite)
+        #expect(result.status.messageLength == 0)
+        // Untouched answers read the message that was written, with the same capacity.
+        let clean = try await Self.engine.readNDEF(on: tag.connection)
+        #expect(clean.message == Type5Fixtures.message(length: 30))
+        #expect(result.status.capacity == clean.status.capacity)
     }
 
     @Test("Truncated answers: .unexpectedResponse", arguments: [(1, 3), (1, 0), (2, 10)])
