@@ -28,6 +28,46 @@ struct Type5AdaptationTests {
         #expect(tag.meter.statistics.commands == commands)
     }
 
+    /// The Read Multiple Blocks (0x23) a reads-with-status pass sends: (first block, blocks).
+    /// With the option flag, ISO/IEC 15693-3 §10.4.4 puts a security status byte before each
+    /// block, so an answer of n 4-byte blocks is 1 + 5n bytes and must fit the reader's buffer.
+    static func statusReads(from first: Int, to end: Int, buffer: Int) -> [ReadCommand] {
+        let perRead = (buffer - 1) / (1 + 4)
+        return stride(from: first, to: end, by: perRead).map { ReadCommand(first: $0, count: min(perRead, end - $0)) }
+    }
+
+    struct ReadCommand: Hashable, CustomStringConvertible {
+        var first: Int, count: Int
+        var description: String { "\(first)+\(count)" }
+        /// A Read Multiple Blocks frame with the option flag: flags, 0x23, UID, first, count − 1.
+        init?(frame: [UInt8]) {
+            guard frame.count == 12, frame[1] == 0x23, frame[0] & 0x40 != 0 else { return nil }
+            first = Int(frame[10])
+            count = Int(frame[11]) + 1
+        }
+        init(first: Int, count: Int) {
+            self.first = first
+            self.count = count
+        }
+    }
+
+    @Test("Reads with the security status count its byte: each answer fits a small buffer, in the fewest commands", arguments: [64, 60, 41, 512])
+    func statusByteCounted(buffer: Int) async throws {
+        let tag = try await Type5Field(.slix2, configuration: Self.reader(maxResponse: buffer))
+        // A 200-byte message in its TLV and the terminator: bytes 4–208, blocks 0–51. The write
+        // reads them with their status (to find locked blocks): blocks 0–3, then the rest.
+        let writing = Type5QuirkyConnection(tag.connection)
+        try await Type5Engine().writeNDEF(Type5Fixtures.message(length: 200), on: writing)
+        let writeReads = writing.frames.compactMap(ReadCommand.init(frame:))
+        #expect(writeReads == [ReadCommand(first: 0, count: 4)] + Self.statusReads(from: 4, to: 52, buffer: buffer))
+        // A dump reads all 80 blocks with their status.
+        let dumping = Type5QuirkyConnection(tag.connection)
+        let dump = try await Type5Engine().memoryDump(on: dumping)
+        #expect(dump.isComplete)
+        #expect(dumping.frames.compactMap(ReadCommand.init(frame:)) == [ReadCommand(first: 0, count: 4)] + Self.statusReads(from: 4, to: 80, buffer: buffer))
+        #expect(writing.refused == 0 && dumping.refused == 0)
+    }
+
     @Test("A PC/SC-style reader that reads 16 bytes at a time")
     func pseudoAPDUReads() async throws {
         let (tag, message) = try await prepared(.slix2, length: 100, configuration: Self.reader(maxResponse: 258, native: .readAndWriteOnly(readLength: 16)))

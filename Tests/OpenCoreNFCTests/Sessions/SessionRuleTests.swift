@@ -20,6 +20,14 @@ extension SessionTests {
         b.begin()
         #expect(await second.log.next()?.readerError?.code == .readerSessionInvalidationErrorSystemIsBusy)
         #expect(a.isReady)
+        // The refused session's end releases nothing it did not hold: a further session is
+        // refused too while the first is active, and invalidating the refused one again is inert.
+        b.invalidate()
+        let refusedAgain = NDEFReaderDelegate()
+        let b2 = NFCNDEFReaderSession(delegate: refusedAgain, queue: nil, invalidateAfterFirstRead: false)
+        b2.begin()
+        #expect(await refusedAgain.log.next()?.readerError?.code == .readerSessionInvalidationErrorSystemIsBusy)
+        #expect(a.isReady)
         a.invalidate()
         _ = await first.log.next()
         // Once the first has ended, a new session may begin.
@@ -167,6 +175,47 @@ extension SessionTests {
         }
         session.invalidate()
         _ = bench
+    }
+
+    /// Core NFC selects only AIDs the Info.plist lists (`com.apple.developer.nfc.readersession.
+    /// iso7816.select-identifiers`); a session configuration's `iso7816SelectIdentifiers` narrows
+    /// and orders that list, never widens it (Apple, NFCTagReaderSession.Configuration).
+    @Test func configurationAIDsAreNarrowedToTheInfoPlists() async throws {
+        let card = ISO7816Card(uid: [0x04, 0xC1, 0xC2, 0xC3, 0xC4, 0xC5, 0xC6], applets: [ProbeApplet(), OATHApplet()])
+        let plist = NFCAppConfiguration(
+            usageDescription: "Reads cards.", readerSessionFormats: [.tag],
+            iso7816SelectIdentifiers: ["D2760000850101", ProbeApplet.aidHex]
+        )
+        let bench = await SessionBench([card], configuration: plist)
+        let delegate = TagReaderDelegate()
+        // OATH is asked for first, but the Info.plist does not list it: the probe is selected.
+        let session = NFCTagReaderSession(
+            configuration: .init(pollingOption: .iso14443, iso7816SelectIdentifiers: ["A0000005272101", ProbeApplet.aidHex]),
+            delegate: delegate
+        )
+        session.begin()
+        guard case .tags(let tags)? = await delegate.log.nextSignificant(), case .iso7816(let tag)? = tags.first else {
+            Issue.record("expected the ISO 7816 card")
+            return
+        }
+        #expect(tag.initialSelectedAID == ProbeApplet.aidHex)
+        session.invalidate()
+        _ = await delegate.log.next()
+
+        // Asked only for an AID the Info.plist lacks, the session selects nothing on the card and
+        // does not deliver it; the NTAG beside it is delivered alone.
+        await bench.field.place(try VirtualTagKind.ntag213.make())
+        let narrowed = TagReaderDelegate()
+        let none = NFCTagReaderSession(configuration: .init(pollingOption: .iso14443, iso7816SelectIdentifiers: ["A0000005272101"]), delegate: narrowed)
+        none.begin()
+        guard case .tags(let found)? = await narrowed.log.nextSignificant() else {
+            Issue.record("expected the NTAG to be detected")
+            return
+        }
+        #expect(found.count == 1)
+        if case .miFare? = found.first {} else { Issue.record("expected only the NTAG, got \(found)") }
+        none.invalidate()
+        _ = await narrowed.log.next()
     }
 
     @Test func configurationChoosesPollingAndRestartPollingChangesIt() async throws {
