@@ -7,17 +7,25 @@ Direction A: ndeflib encodes random messages -> `nfc ndef decode --json --lines`
              ndeflib encoding) must decode to the same records.
 Direction B: the same values as JSON -> `nfc ndef encode --lines` -> ndeflib decodes (strict) and
              the decoded values are compared with the values asked for.
+Typed trip:  the Wi-Fi, Bluetooth and handover fields decode gives (which the generators do not
+             spell out) are encoded again and must give back ndeflib's payload byte for byte.
 Malformed:   mutated encodings are fed to ndeflib (strict and relax) and to our decoder (strict
-             and --lenient); disagreements are counted and the interesting ones printed. Only a
-             crash / missing output line fails this section.
+             and --lenient). Every input must end in agreement or in one of the documented
+             ALLOWANCES below, each confirmed by its own check of the bytes (not by our error
+             text alone); any other disagreement fails, with the inputs printed.
 
-Exit status: 0 when everything agrees, 1 on any mismatch in A or B, or any crash / line-count
-difference, 2 on usage errors.
+Seeds 1-27 pass at --count 3000; seeds 28-30 each show one more strictness case not yet on the
+list (a nested UTF-16 title, bytes after a Signature's certificate chain, a 128-bit UUID list
+of 4 bytes) — see docs/testing.md.
+
+Exit status: 0 when everything agrees (or is allowed), 1 on any mismatch, crash, line-count
+difference or a section that compared nothing, 2 on usage errors.
 """
 import argparse
 import io
 import json
 import random
+import re
 import subprocess
 import sys
 import uuid
@@ -764,11 +772,21 @@ def cmp_typed(key, want, got):
         g = norm(got) if isinstance(got, dict) else got
         if key == "deviceInformation" and isinstance(g, dict) and "uuid" in g:
             g = dict(g, uuid=str(g["uuid"]).lower())
-        if isinstance(g, dict):
-            g = {k: v for k, v in g.items() if k in want or k in ("titles", "icons", "other", "certificates")}
-            g = norm(g)
+        # Every field both ways: a field of ours that ndeflib did not produce is a difference too.
         return g == want
     return got == want
+
+
+RAW_KEYS = {"tnf", "type", "id", "payload"}
+# The typed field our decoder must give each connectivity kind; its value is checked by a round
+# trip (typed JSON -> nfc ndef encode -> the record's payload, byte for byte) in direction A.
+ROUND_TRIP_FIELD = {"bluetoothEP": "bluetoothBREDR", "bluetoothLE": "bluetoothLE", "wifiWSC": "wifiSimpleConfig",
+                    "handoverCarrier": "handoverCarrier", "handoverHs": "handoverSelect",
+                    "handoverHr": "handoverRequest", "handoverHm": "handoverMediation",
+                    "handoverHi": "handoverInitiate"}
+# Typed fields our decoder adds for a kind beyond what the generator states, each with its reason:
+# a Text record's language and encoding travel with its text (docs/ndef-json.md).
+TYPED_EXTRAS = {"text": {"language", "encoding"}}
 
 
 def compare_records(specs, got_records):
@@ -789,10 +807,548 @@ def compare_records(specs, got_records):
         for k, wv in s.typed.items():
             if not cmp_typed(k, wv, g.get(k)):
                 diffs.append(("record %d %s" % (i, k), wv, g.get(k)))
+        field = ROUND_TRIP_FIELD.get(s.kind)
+        if field is not None and field not in g and "invalid" not in g:
+            diffs.append(("record %d %s" % (i, field), "(present)", "(absent)"))
+        # Typed fields we produced that the value ndeflib encoded does not have.
+        for k in sorted(set(g) - RAW_KEYS - set(s.typed) - TYPED_EXTRAS.get(s.kind, set()) - {field}):
+            diffs.append(("record %d %s" % (i, k), "(absent)", g[k]))
     return diffs
 
 
 # ---------------------------------------------------------------------------------------------
+
+# ---------------------------------------------------------------------------------------------
+# malformed input: agreement, the allow-list, disagreement
+
+# Where we and ndeflib may disagree, and why. Each entry is allowed only when its check (in
+# MalformedCase) confirms the input is exactly that case; any other disagreement fails the run.
+ALLOWANCES = {
+    "trailing bytes after the ME record":
+        "ndeflib stops at the record with the ME flag and ignores what follows; NDEF 1.0 §3.2.1/§2.5 "
+        "end the message at that record, so strict refuses the rest (trailingBytes at its offset) and "
+        "--lenient drops it, reading the same records as ndeflib",
+    "empty input":
+        "ndeflib reads zero bytes as a message of no records; NDEF 1.0 §2.5 requires at least one "
+        "record, so strict refuses it (emptyMessage) and --lenient reads no records, as ndeflib does",
+    "identifier on a later chunk":
+        "NDEF 1.0 §2.3.3: the middle and terminating chunks have IL = 0; ndeflib does not check it, "
+        "we refuse it (invalidChunk) in both modes, as chunk errors are never repaired",
+    "type name RTD does not allow":
+        "NFC RTD 1.0 §2.1/§3.2.1: well-known and external type names are made of URN characters and "
+        "an external type has a domain:type colon; NDEF 1.0 §3.2.6: a TNF 3 type is an absolute URI "
+        "(RFC 3986 §4.3, scheme \":\" …); ndeflib reads any ASCII type, we keep the record and mark "
+        "it invalid",
+    "Bluetooth local name not UTF-8":
+        "Bluetooth Core 5.3 Vol 3 Part C §8.1.2: the local name is UTF-8; ndeflib decodes it with "
+        "replacement characters, we keep the record and mark it invalid",
+    "Wi-Fi attribute running past its container":
+        "Wi-Fi Simple Configuration 2.0 §12: attributes are type-length-value; when a length runs "
+        "past the end of the credential (or payload) ndeflib stops without a word, we mark the "
+        "record invalid (truncated) — confirmed here by walking the attributes independently",
+    "absolute URI without an authority":
+        "NDEF 1.0 §3.2.6: a TNF 3 type is an absolute URI, RFC 3986 §4.3 (scheme \":\" hier-part, "
+        "the authority optional); ndeflib converts only URIs with a scheme, an authority and a path "
+        "(urlsplit), so it refuses types such as x:a.b_c",
+    "UTF-16 text without a BOM":
+        "Text RTD 1.0 §3.2.1: UTF-16 text without a byte order mark is big-endian; ndeflib reads it "
+        "as little-endian, where these bytes happen to be valid — read big-endian they hold an "
+        "unpaired surrogate (checked here), which we mark invalid",
+    "non-ASCII language code":
+        "Text RTD 1.0 §3.2.1: the language code is an IANA language tag in US-ASCII; ndeflib "
+        "decodes any bytes, we mark the record invalid (the bytes are checked here)",
+    "chunk flags inside a nested message":
+        "NDEF 1.0 §2.3.3 holds inside a Smart Poster's or a handover record's message too: a record "
+        "after one with the CF flag is a TNF 6 chunk; ndeflib's nested decoding does not check it, "
+        "we mark the outer record invalid (the nested records are walked here)",
+    "reserved LE address type":
+        "Bluetooth Core 5.3 Vol 3 Part C §11.1.14 (LE Bluetooth Device Address, AD type 0x1B): the "
+        "last byte is 0 (public) or 1 (random), the rest reserved; ndeflib keeps any value, we mark "
+        "the record invalid (the AD structure is read here)",
+    "LE OOB without its required structures":
+        "NFC Forum Bluetooth Secure Simple Pairing 1.2 §3.3: an LE OOB record carries the LE "
+        "Bluetooth Device Address (0x1B) and the LE Role (0x1C); ndeflib does not require them, we "
+        "mark the record invalid (the AD structures are read here)",
+    "LE OOB with a reserved role or a structure past its end":
+        "Bluetooth Core Specification Supplement Part A §1.17: the LE Role is 0x00-0x03, the rest "
+        "reserved; the AD types it uses have fixed sizes (the role 1 byte, the appearance 2, the "
+        "address 7, …) and each structure's length covers its type and data (Vol 3 Part C §11). "
+        "ndeflib keeps a reserved role, a wrong size and a structure cut by the payload's end, we "
+        "mark the record invalid (the AD structures are read here)",
+    "Bluetooth EIR structure of the wrong size or after the end":
+        "Bluetooth Core 5.3 Vol 3 Part C §8 (EIR) and the Supplement Part A: Class of Device is 3 "
+        "bytes, the Simple Pairing hash and randomizer 16 each, and a zero length ends the data "
+        "(only zeros may follow); ndeflib keeps other sizes and bytes after the end, we mark the "
+        "record invalid (the structures are read here)",
+    "Handover Request without an alternative carrier":
+        "Connection Handover 1.3 §6.1 (and later): a Handover Request record holds at least one "
+        "Alternative Carrier record; ndeflib accepts none, strict marks it invalid (the nested "
+        "records are read here)",
+    "URI with control characters":
+        "URI RTD 1.0 §3.2.2: the URI field is an RFC 3987 IRI, which has no control characters "
+        "(U+0000-U+001F, U+007F-U+009F); ndeflib keeps them, strict marks the record invalid (the "
+        "URI is decoded here)",
+    "UTF-16 text read as big-endian":
+        "Text RTD 1.0 §3.2.1: UTF-16 text without a byte order mark is big-endian; ndeflib reads it "
+        "as little-endian, where these bytes are not valid UTF-16, while big-endian they are — we "
+        "read the text (checked here)",
+    "reserved carrier type format bits":
+        "Connection Handover 1.5 §6.3: the Handover Carrier record's CTF byte holds a TNF in bits "
+        "0-2, the rest reserved; ndeflib ignores set reserved bits, strict marks the record invalid "
+        "(the byte is read here)",
+    "reserved carrier power state bits":
+        "Connection Handover 1.5 §6.2: the Alternative Carrier's first byte holds the carrier power "
+        "state in bits 0-1, the rest reserved; ndeflib drops set reserved bits, strict marks the "
+        "outer record invalid (the nested ac records are read here)",
+    "bytes after the ME record of a nested message":
+        "NDEF 1.0 §3.2.1 holds inside a Smart Poster's or a handover record's message too: it ends "
+        "at the record with the ME flag; ndeflib's nested decoding ignores what follows, we mark the "
+        "outer record invalid (the nested records are walked here)",
+    "nested media type with RFC 2045 token characters":
+        "as for a top-level record: a media record inside a Smart Poster or handover message whose "
+        "type is an RFC 2045 token pair outside ndeflib's pattern (the nested records are walked "
+        "here)",
+    "media type with RFC 2045 token characters":
+        "NDEF 1.0 §3.2.6 takes media types from RFC 2046, whose type and subtype are RFC 2045 "
+        "tokens (printable ASCII but tspecials); ndeflib's pattern allows only letters, digits and "
+        "-+. (and no dot in the type), so it refuses types such as tex|/plain that are tokens",
+    "6-byte Signature record":
+        "Signature RTD 2.0 §3.3: version, signature type, hash, a zero-length signature field and "
+        "the certificate format byte make 6 bytes; ndeflib writes such records but its decoder "
+        "wants 7",
+    "Wi-Fi P2P attributes ndeflib requires":
+        "ndeflib's WifiPeerToPeerRecord decoder insists on attributes and lengths of the WFA P2P "
+        "specification; we do not interpret application/vnd.wfa.p2p payloads (they stay bytes), so "
+        "there is nothing for us to refuse",
+    "lenient repair ndeflib relax refuses":
+        "NDEFDecodingOptions.Mode.lenient documents repairs ndeflib's relax does not make: TNF 7 read "
+        "as unknown, a type on a TNF that forbids one dropped, a missing type; each is refused by "
+        "strict with its code (reservedTypeNameFormat, fieldNotAllowed, missingType)",
+    "lenient keeps a record whose type ndeflib cannot convert":
+        "ndeflib relax still refuses a message with a type string it cannot convert (not ASCII, or "
+        "outside its media-type pattern); --lenient keeps the record and reads it (strict marks "
+        "such a type invalid unless it is an RFC 2045 media type) — the record is identified here",
+    "trailing bytes after the ME record (lenient)":
+        "as for strict, ndeflib relax reads records from the bytes after the ME record (here into "
+        "an error); --lenient drops them and reads exactly the records before them",
+}
+
+TYPE_STRING_ERRORS = ("can not convert the record type string", "UnicodeDecodeError")
+INVALID_NAME_REASONS = ("lacks the domain:type colon", "has characters RTD names do not allow",
+                        "has characters RFC 2141 does not allow", "is not a media type", "is not a domain name",
+                        "is not an absolute URI")
+ABSOLUTE_URI = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")  # RFC 3986 §3.1 scheme, then ":"
+TSPECIALS = set(b'()<>@,;:\\"/[]?=')
+
+
+def rfc2045_media_type(typ):
+    """type "/" subtype, each an RFC 2045 §5.1 token (printable ASCII, no space or tspecials),
+    optionally followed by ";" parameters."""
+    essence = typ.split(b";", 1)[0]
+    if essence.count(b"/") != 1:
+        return False
+    major, minor = essence.split(b"/")
+    token = lambda t: len(t) > 0 and all(0x21 <= c <= 0x7E and c not in TSPECIALS for c in t)
+    return token(major) and token(minor) and all(0x20 <= c <= 0x7E for c in typ)
+
+
+URI_CHARS = set(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&'()*+,;=%")
+
+
+def rfc3986_absolute_uri(typ):
+    """scheme ":" followed by URI characters (RFC 3986 §3, §4.3; the authority is optional)."""
+    return bool(ABSOLUTE_URI.match(typ.decode("latin-1"))) and all(c in URI_CHARS for c in typ)
+
+
+def text_language(payload):
+    """The language code bytes of a Text record payload (status byte, bits 0-5: its length)."""
+    return payload[1:1 + (payload[0] & 0x3F)] if payload else b""
+
+
+def utf16_be_invalid(payload):
+    """Text RTD UTF-16 text (after status and language) that is not valid big-endian UTF-16
+    when it has no byte order mark."""
+    text = payload[1 + (payload[0] & 0x3F):]
+    if text[:2] in (b"\xfe\xff", b"\xff\xfe"):
+        return False
+    try:
+        text.decode("utf-16-be")
+        return False
+    except UnicodeDecodeError:
+        return True
+
+
+def nested_chunk_violation(payload, skip):
+    """Whether the NDEF message in `payload[skip:]` has a record after a CF record that is not
+    TNF 6 (NDEF 1.0 §2.3.3)."""
+    previous_cf = False
+    for r in walk(payload[skip:]):
+        if previous_cf and r["b0"] & 0x07 != 0x06:
+            return True
+        previous_cf = bool(r["b0"] & 0x20)
+    return False
+
+
+def le_reserved_address_type(payload):
+    """Whether a Bluetooth LE OOB payload (AD structures: length, type, data) has an LE Bluetooth
+    Device Address (type 0x1B) whose address type byte is neither 0 nor 1."""
+    i = 0
+    while i < len(payload):
+        length = payload[i]
+        if length == 0 or i + 1 + length > len(payload):
+            return False
+        if payload[i + 1] == 0x1B and length == 8 and payload[i + 8] > 1:
+            return True
+        i += 1 + length
+    return False
+
+
+def le_missing_structure(payload, wanted):
+    """Whether a Bluetooth LE OOB payload's AD structures lack the type `wanted`."""
+    i, seen = 0, set()
+    while i < len(payload) and payload[i] > 0 and i + 1 + payload[i] <= len(payload):
+        seen.add(payload[i + 1])
+        i += 1 + payload[i]
+    return wanted not in seen
+
+
+# Data sizes of the fixed-size AD types an LE OOB record uses (Core Specification Supplement
+# Part A): Security Manager TK 16, OOB flags 1, Appearance 2, LE address 7, LE role 1, LE Secure
+# Connections confirmation and random 16 each.
+LE_FIXED_SIZES = {0x10: 16, 0x11: 1, 0x19: 2, 0x1B: 7, 0x1C: 1, 0x1D: 16, 0x1E: 16, 0x22: 16, 0x23: 16}
+
+
+BREDR_FIXED_SIZES = {0x0D: 3, 0x0E: 16, 0x0F: 16}
+
+
+def eir_faults(data, sizes):
+    """Whether EIR/AD structures (length, type, data) hold a fixed-size type of another size,
+    or non-zero bytes after a zero length (early termination)."""
+    i = 0
+    while i < len(data):
+        length = data[i]
+        if length == 0:
+            return any(data[i + 1:])
+        if i + 1 + length > len(data):
+            return True
+        if sizes.get(data[i + 1], length - 1) != length - 1:
+            return True
+        i += 1 + length
+    return False
+
+
+def le_reserved_role_or_overrun(payload):
+    """Whether an LE OOB payload has an LE Role (0x1C) above 3, or an AD structure cut short."""
+    i = 0
+    while i < len(payload):
+        length = payload[i]
+        if length == 0:
+            return False
+        if i + 1 + length > len(payload):
+            return True
+        if payload[i + 1] == 0x1C and length == 2 and payload[i + 2] > 3:
+            return True
+        if LE_FIXED_SIZES.get(payload[i + 1], length - 1) != length - 1:
+            return True
+        i += 1 + length
+    return False
+
+
+def nested_message(record):
+    """The payload bytes holding a Smart Poster's or handover record's nested message."""
+    payload = bytes.fromhex(record.get("payload", ""))
+    return payload if record.get("type") == "Sp" else payload[1:]
+
+
+def nested_records(record):
+    """The nested records (walk() dicts) with their type, payload and the whole message."""
+    message = nested_message(record)
+    return [(r, message[r["hdr_end"]:r["hdr_end"] + r["tl"]], message[r["pay"]:r["end"]]) for r in walk(message)], message
+
+
+def ndeflib_converts(tnf, typ):
+    """Whether ndeflib can turn this TNF and TYPE into its record type string and back."""
+    try:
+        ndef.Record._encode_type(ndef.Record._decode_type(tnf, typ))
+        return True
+    except Exception:
+        return False
+
+
+def wsc_overrun(payload):
+    """Whether a Wi-Fi Simple Configuration attribute list (and the Credential 0x100E inside it)
+    has an attribute whose length runs past its container: 2-byte type, 2-byte length, value."""
+    def walk(data):
+        i = 0
+        while i < len(data):
+            if i + 4 > len(data):
+                return True
+            kind, length = int.from_bytes(data[i:i + 2], "big"), int.from_bytes(data[i + 2:i + 4], "big")
+            if i + 4 + length > len(data):
+                return True
+            if kind == 0x100E and walk(data[i + 4:i + 4 + length]):
+                return True
+            if kind == 0x1049 and vendor_overrun(data[i + 4:i + 4 + length]):
+                return True
+            i += 4 + length
+        return False
+    def vendor_overrun(data):
+        # WSC 2.0 §12 Vendor Extension: a 3-byte vendor ID, then for the WFA (00 37 2A)
+        # subelements of a 1-byte ID and a 1-byte length.
+        if data[:3] != b"\x00\x37\x2a":
+            return False
+        i = 3
+        while i < len(data):
+            if i + 2 > len(data) or i + 2 + data[i + 1] > len(data):
+                return True
+            i += 2 + data[i + 1]
+        return False
+    return walk(payload)
+LENIENT_REPAIRS = {  # ndeflib relax's message -> our strict error code for the same violation
+    "TNF field value must be between 0 and 6": "reservedTypeNameFormat",
+    "TYPE_LENGTH must be 0 for TNF": "fieldNotAllowed",
+    "TYPE_LENGTH must be > 0": "missingType",
+    "ID_LENGTH must be 0 for TNF": "fieldNotAllowed",
+    "PAYLOAD_LENGTH must be 0 for TNF": "fieldNotAllowed",
+}
+
+
+class MalformedCase:
+    """One mutated message, as ndeflib (strict, relax) and we (strict, --lenient) read it."""
+
+    def __init__(self, kind, mb, ours, ours_l):
+        self.kind, self.mb, self.ours, self.ours_l = kind, mb, ours, ours_l
+        self.frames, self.ferr = nd_frames(mb)
+        if self.frames:  # typed check on the reassembled records (ndeflib does not join chunks)
+            rebuilt = b"".join(header(i == 0, i == len(self.frames) - 1, False, f[0], f[1], f[2], len(f[3]))
+                               + f[1] + f[2] + f[3] for i, f in enumerate(self.frames))
+            self.typed, self.terr = nd_typed(rebuilt)
+        else:
+            self.typed, self.terr = nd_typed(mb)
+        self.rframes, self.rerr = nd_frames(mb, "relax")
+
+    @staticmethod
+    def records(result):
+        """Our records as (tnf, type, id, payload), like nd_frames."""
+        out = []
+        for r in result.get("records", []):
+            tnf = TNF_NAMES.index(r["tnf"]) if r.get("tnf") in TNF_NAMES else r.get("tnf")
+            out.append((tnf, r.get("type", "").encode("latin-1"), r.get("id", "").encode("latin-1"),
+                        bytes.fromhex(r.get("payload", ""))))
+        return out
+
+    @staticmethod
+    def invalid(result):
+        return [r.get("invalid") for r in result.get("records", []) if "invalid" in r]
+
+    def strict_outcome(self):
+        ours, err = self.ours, self.ours.get("error")
+        if err and err.get("code") == "unparseable-output":
+            return "disagree", "our output is not JSON"
+        invalid = self.invalid(ours)
+        if self.ferr and err:
+            return "agree", "both reject"
+        if self.ferr and any(e in self.ferr for e in TYPE_STRING_ERRORS):
+            bad = self.unconvertible(ours)
+            if bad and all("invalid" in r for r in bad):
+                return "agree", "ndeflib rejects the type string, we mark the record invalid"
+            if bad and all(r.get("tnf") == "media" and rfc2045_media_type(r["type"].encode("latin-1")) for r in bad):
+                return "allowed", "media type with RFC 2045 token characters"
+            if bad and all(r.get("tnf") == "absoluteURI" and rfc3986_absolute_uri(r["type"].encode("latin-1")) for r in bad):
+                return "allowed", "absolute URI without an authority"
+        if self.ferr:
+            return "disagree", "we accept, ndeflib strict rejects (framing)"
+        if err:
+            code = err.get("code")
+            if code == "trailingBytes" and self.trailing_bytes_confirmed(err):
+                return "allowed", "trailing bytes after the ME record"
+            if code == "emptyMessage" and self.mb == b"" and self.ours_l.get("records") == []:
+                return "allowed", "empty input"
+            if code == "invalidChunk" and self.later_chunk_identifier_confirmed(err):
+                return "allowed", "identifier on a later chunk"
+            return "disagree", "ndeflib accepts, we reject: %s" % code
+        if self.records(ours) != self.frames:
+            return "disagree", "both accept, the records differ"
+        if self.terr and not invalid:
+            if "SignatureRecord payload length can not be less than 7" in self.terr and \
+                    any(f[1] == b"Sig" and len(f[3]) == 6 for f in self.frames):
+                return "allowed", "6-byte Signature record"
+            if "WifiPeerToPeerRecord" in self.terr and self.p2p_uninterpreted():
+                return "allowed", "Wi-Fi P2P attributes ndeflib requires"
+            if "TextRecord can't be decoded as UTF-16" in self.terr and self.utf16_big_endian_only():
+                return "allowed", "UTF-16 text read as big-endian"
+            if any(e in self.terr for e in TYPE_STRING_ERRORS) and self.nested_rfc2045_only():
+                return "allowed", "nested media type with RFC 2045 token characters"
+            return "disagree", "we accept the payload, ndeflib strict typed decode rejects"
+        if not self.terr and invalid:
+            named = [r for r in ours.get("records", []) if "invalid" in r]
+            if all(any(m in r["invalid"] for m in INVALID_NAME_REASONS) for r in named) and \
+                    all(r.get("tnf") != "absoluteURI" or not rfc3986_absolute_uri(r.get("type", "").encode("latin-1")) for r in named):
+                return "allowed", "type name RTD does not allow"
+            if all("OOB: the local name is not UTF-8" in (reason or "") for reason in invalid):
+                return "allowed", "Bluetooth local name not UTF-8"
+            named = [r for r in ours.get("records", []) if "invalid" in r]
+            payloads = [bytes.fromhex(r.get("payload", "")) for r in named]
+            if all("Text is not valid UTF-16" in r["invalid"] and utf16_be_invalid(p) for r, p in zip(named, payloads)):
+                return "allowed", "UTF-16 text without a BOM"
+            def language_bad(r, p):
+                if r.get("type") == "T":
+                    return any(not 0x20 <= c <= 0x7E for c in text_language(p))
+                return any(tnf == 1 and typ == b"T" and language_bad({"type": "T"}, body)
+                           for (h, typ, body), tnf in ((n, n[0]["b0"] & 7) for n in nested_records(r)[0]))
+            if all("language code is not printable ASCII" in r["invalid"] and language_bad(r, p)
+                   for r, p in zip(named, payloads)):
+                return "allowed", "non-ASCII language code"
+            if all("trailingBytes" in r["invalid"] and r.get("type") in ("Sp", "Hs", "Hr", "Hm", "Hi")
+                   and self.nested_trailing(r) for r in named):
+                return "allowed", "bytes after the ME record of a nested message"
+            if all(r.get("type") == "application/vnd.bluetooth.le.oob" and (
+                    ("no LE Role structure" in r["invalid"] and le_missing_structure(p, 0x1C)) or
+                    ("no LE Bluetooth Device Address structure" in r["invalid"] and le_missing_structure(p, 0x1B)))
+                   for r, p in zip(named, payloads)):
+                return "allowed", "LE OOB without its required structures"
+            if all(r.get("type") == "application/vnd.bluetooth.le.oob" and le_reserved_role_or_overrun(p)
+                   and ("reserved LE role" in r["invalid"] or "its length field says" in r["invalid"])
+                   for r, p in zip(named, payloads)):
+                return "allowed", "LE OOB with a reserved role or a structure past its end"
+            if all(r.get("type") in ("application/vnd.bluetooth.ep.oob", "application/vnd.bluetooth.le.oob")
+                   and ("its length field says" in r["invalid"] or "early termination" in r["invalid"])
+                   and (eir_faults(p[8:], BREDR_FIXED_SIZES) if r["type"].endswith("ep.oob") else eir_faults(p, LE_FIXED_SIZES))
+                   for r, p in zip(named, payloads)):
+                return "allowed", "Bluetooth EIR structure of the wrong size or after the end"
+            def uri_controls(r, p):
+                if r.get("type") == "U":
+                    text = p[1:].decode("utf-8", errors="replace")
+                    return any(ord(c) < 0x20 or 0x7F <= ord(c) <= 0x9F for c in text)
+                return any(n[0]["b0"] & 7 == 1 and n[1] == b"U" and uri_controls({"type": "U"}, n[2])
+                           for n in nested_records(r)[0])
+            if all("URI holds control characters" in r["invalid"] and uri_controls(r, p) for r, p in zip(named, payloads)):
+                return "allowed", "URI with control characters"
+            if all(r.get("type") == "Hc" and "reserved bits set in the carrier type format byte" in r["invalid"]
+                   and p[:1] and p[0] & 0xF8 for r, p in zip(named, payloads)):
+                return "allowed", "reserved carrier type format bits"
+            if all(r.get("type") == "Hr" and "no alternative carrier record" in r["invalid"] and not any(
+                    n[0]["b0"] & 7 == 1 and n[1] == b"ac" for n in nested_records(r)[0]) for r in named):
+                return "allowed", "Handover Request without an alternative carrier"
+            if all("reserved bits set in the carrier power state byte" in r["invalid"] and any(
+                    n[0]["b0"] & 7 == 1 and n[1] == b"ac" and n[2][:1] and n[2][0] & 0xFC
+                    for n in nested_records(r)[0]) for r in named):
+                return "allowed", "reserved carrier power state bits"
+            if all("a later chunk must have TNF 6" in r["invalid"] and r.get("type") in ("Sp", "Hs", "Hr", "Hm", "Hi")
+                   and nested_chunk_violation(p, 0 if r["type"] == "Sp" else 1) for r, p in zip(named, payloads)):
+                return "allowed", "chunk flags inside a nested message"
+            if all("reserved LE address type" in r["invalid"] and le_reserved_address_type(p) for r, p in zip(named, payloads)):
+                return "allowed", "reserved LE address type"
+            wsc = named
+            if all(r.get("type") == "application/vnd.wfa.wsc" and r["invalid"].startswith("truncated")
+                   and wsc_overrun(bytes.fromhex(r.get("payload", ""))) for r in wsc):
+                return "allowed", "Wi-Fi attribute running past its container"
+            return "disagree", "we mark a record invalid, ndeflib typed decode accepts"
+        return "agree", "both accept" if not self.terr else "both flag the payload"
+
+    def lenient_outcome(self):
+        lerr = self.ours_l.get("error")
+        if bool(self.rerr) == bool(lerr):
+            if not lerr and self.records(self.ours_l) != self.rframes and not self.invalid(self.ours_l):
+                return "disagree", "lenient: both accept, the records differ"
+            return "agree", "lenient and relax: same verdict"
+        if lerr:
+            if lerr.get("code") == "invalidChunk" and self.later_chunk_identifier_confirmed(lerr):
+                return "allowed", "identifier on a later chunk"
+            return "disagree", "lenient: we reject, ndeflib relax accepts: %s" % lerr.get("code")
+        strict = self.ours.get("error") or {}
+        for message, code in LENIENT_REPAIRS.items():
+            if message in self.rerr and (strict.get("code") == code or self.raw_header_confirms(message)):
+                return "allowed", "lenient repair ndeflib relax refuses"
+        if any(e in self.rerr for e in TYPE_STRING_ERRORS) and self.unconvertible(self.ours_l):
+            return "allowed", "lenient keeps a record whose type ndeflib cannot convert"
+        if strict.get("code") == "trailingBytes" and isinstance(strict.get("offset"), int):
+            before, berr = nd_frames(self.mb[:strict["offset"]], "relax")
+            if berr is None and self.records(self.ours_l) == before:
+                return "allowed", "trailing bytes after the ME record (lenient)"
+        return "disagree", "lenient: we accept, ndeflib relax rejects"
+
+    def utf16_big_endian_only(self):
+        """Some UTF-16 Text record without a BOM is valid big-endian and not little-endian."""
+        for f in self.frames or []:
+            if f[0] == 1 and f[1] == b"T" and f[3] and f[3][0] & 0x80:
+                text = f[3][1 + (f[3][0] & 0x3F):]
+                if text[:2] in (b"\xfe\xff", b"\xff\xfe"):
+                    continue
+                try:
+                    text.decode("utf-16-be")
+                except UnicodeDecodeError:
+                    continue
+                try:
+                    text.decode("utf-16-le")
+                except UnicodeDecodeError:
+                    return True
+        return False
+
+    def nested_trailing(self, record):
+        """The nested message has bytes after its ME record."""
+        records, message = nested_records(record)
+        for r, _, _ in records:
+            if r["b0"] & 0x40:
+                return r["end"] < len(message)
+        return False
+
+    def nested_rfc2045_only(self):
+        """Every nested type ndeflib cannot convert is a media type of RFC 2045 tokens."""
+        found = []
+        for record in self.ours.get("records", []):
+            if record.get("type") in ("Sp", "Hs", "Hr", "Hm", "Hi") and record.get("tnf") == "wellKnown":
+                for r, typ, _ in nested_records(record)[0]:
+                    if not ndeflib_converts(r["b0"] & 0x07, typ):
+                        found.append((r["b0"] & 0x07, typ))
+        return bool(found) and all(tnf == 2 and rfc2045_media_type(typ) for tnf, typ in found)
+
+    def raw_header_confirms(self, message):
+        """The input holds a record with the header fault ndeflib relax names (walked here)."""
+        found = re.search(r"for TNF value (\d)", message + " " + (self.rerr or ""))
+        for r in walk(self.mb):
+            tnf = r["b0"] & 0x07
+            if message.startswith("TNF field value") and tnf == 7:
+                return True
+            if found and tnf == int(found.group(1)):
+                if message.startswith("TYPE_LENGTH must be 0") and r["tl"] > 0:
+                    return True
+                if message.startswith("TYPE_LENGTH must be > 0") and r["tl"] == 0:
+                    return True
+        return False
+
+    def unconvertible(self, result):
+        """Our records whose TNF and type ndeflib cannot turn into a record type string."""
+        out = []
+        for r in result.get("records", []):
+            tnf = TNF_NAMES.index(r["tnf"]) if r.get("tnf") in TNF_NAMES else None
+            if tnf is not None and not ndeflib_converts(tnf, r.get("type", "").encode("latin-1")):
+                out.append(r)
+        return out
+
+    def trailing_bytes_confirmed(self, err):
+        """ndeflib reads exactly the same records from the bytes before our offset, and
+        --lenient reads those records too."""
+        offset = err.get("offset")
+        if not isinstance(offset, int) or not 0 < offset < len(self.mb):
+            return False
+        prefix, perr = nd_frames(self.mb[:offset])
+        return perr is None and prefix == self.frames and self.records(self.ours_l) == self.frames
+
+    def later_chunk_identifier_confirmed(self, err):
+        """The record at the error's offset is a TNF 6 chunk with the IL flag set."""
+        offset = err.get("offset")
+        if "later chunk must have no identifier" not in err.get("reason", ""):
+            return False
+        return isinstance(offset, int) and 0 <= offset < len(self.mb) and \
+            self.mb[offset] & 0x0F == 0x08 | 0x06
+
+    def p2p_uninterpreted(self):
+        """Every Wi-Fi P2P record we read carries no typed fields (only its bytes)."""
+        raw = {"tnf", "type", "id", "payload", "mimeType"}
+        p2p = [r for r in self.ours.get("records", []) if r.get("type") == "application/vnd.wfa.p2p"]
+        return bool(p2p) and all(set(r) <= raw for r in p2p)
+
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -853,6 +1409,8 @@ def main():
 
     failures = []
     report = a.max_report
+    if not cases or not n_malformed:
+        failures.append("nothing to compare: --count and --malformed must be at least 1")
 
     # ---- Direction A: ndeflib encodes -> we decode
     all_a = cases + chunked
@@ -868,6 +1426,32 @@ def main():
         d = compare_records(specs, g.get("records", []))
         if d:
             mism_a.append((b, idx >= len(cases), d))
+    # Typed fields ndeflib's values do not spell out (Wi-Fi, Bluetooth, handover): each must
+    # encode back to the very payload ndeflib wrote, so no field is dropped, added or altered.
+    trips = []
+    for (specs, b), line in zip(cases, out):
+        g = parse_json_line(line)
+        for s_, r in zip(specs, g.get("records", [])):
+            field = ROUND_TRIP_FIELD.get(s_.kind)
+            if field in r:
+                typed_only = {k: v for k, v in r.items() if k != "payload"}
+                trips.append((s_, json.dumps({"records": [typed_only]}, ensure_ascii=False, separators=(",", ":"))))
+    trip_out, trip_problems = run_cli(a.nfc, ["ndef", "encode", "--lines"], [t for _, t in trips], "encode (typed round trip)")
+    failures += trip_problems
+    trip_bad = []
+    for (s_, request), line in zip(trips, trip_out):
+        frames, err = nd_frames(bytes.fromhex(line.strip())) if not line.startswith("{") else (None, line)
+        if err or not frames or frames[0][3] != s_.payload:
+            trip_bad.append((s_.kind, request, err or hx(frames[0][3]), hx(s_.payload)))
+    print("\n== Typed round trip (decode's Wi-Fi/Bluetooth/handover JSON -> encode): %d records: %s" % (
+        len(trips), "all give back ndeflib's payload" if not trip_bad else "%d differ" % len(trip_bad)))
+    for kind, request, got, want in trip_bad[:report]:
+        print("-- [%s] %s\n   ours:    %s\n   ndeflib: %s" % (kind, request[:600], got[:300], want[:300]))
+    if trip_bad:
+        failures.append("typed round trip: %d records differ" % len(trip_bad))
+    if not trips:
+        failures.append("typed round trip: no record was checked")
+
     print("\n== Direction A (ndeflib encodes, nfc decodes): %d messages (%d chunked), %d records: %s" % (
         len(all_a), len(chunked), n_records + sum(len(s) for s, _ in chunked),
         "all agree" if not mism_a and not problems else "%d mismatching messages" % len(mism_a)))
@@ -965,74 +1549,36 @@ def main():
     out_l, problems_l = run_cli(a.nfc, ["ndef", "decode", "--json", "--lines", "--lenient"], lines,
                                 "decode (malformed, --lenient)")
     failures += problems_s + problems_l
-    cat = Counter()
-    examples = defaultdict(list)
+    agreed, allowed, disagreed = Counter(), Counter(), defaultdict(list)
     for (kind, mb), ls, ll in zip(mut, out_s, out_l):
-        ours, ours_l = parse_json_line(ls), parse_json_line(ll)
-        if ours.get("error", {}).get("code") == "unparseable-output":
-            failures.append("malformed: unparseable output for %s: %s" % (hx(mb)[:200], ls[:200]))
-        frames, ferr = nd_frames(mb)
-        if frames:  # typed check on the reassembled records (ndeflib does not join chunks)
-            rebuilt = b"".join(header(i == 0, i == len(frames) - 1, False, f[0], f[1], f[2], len(f[3])) + f[1] + f[2] + f[3]
-                               for i, f in enumerate(frames))
-            typed, terr = nd_typed(rebuilt)
-        else:
-            typed, terr = nd_typed(mb)
-        we_err = "error" in ours
-        ex = (kind, hx(mb), ferr or terr, ours.get("error") or [r.get("invalid") for r in ours.get("records", [])])
-        invalid_any = any("invalid" in r for r in ours.get("records", []))
-        if ferr and we_err:
-            c = "both reject"
-        elif ferr and invalid_any and ("can not convert the record type string" in ferr):
-            c = "ndeflib rejects the type string, we mark the record invalid"
-        elif ferr and not we_err:
-            c = "WE ACCEPT, ndeflib strict rejects (framing)"
-        elif not ferr and we_err:
-            c = "ndeflib accepts, we reject: %s" % ours["error"].get("code")
-        else:
-            got = [(TNF_NAMES.index(r.get("tnf")) if r.get("tnf") in TNF_NAMES else r.get("tnf"),
-                    r.get("type", "").encode("latin-1"), r.get("id", "").encode("latin-1"),
-                    bytes.fromhex(r.get("payload", ""))) for r in ours.get("records", [])]
-            if got != frames:
-                c = "BOTH ACCEPT, RECORDS DIFFER"
-                ex = ex + ([(f[0], latin(f[1]), latin(f[2]), hx(f[3])) for f in frames],)
+        case = MalformedCase(kind, mb, parse_json_line(ls), parse_json_line(ll))
+        for outcome in (case.strict_outcome(), case.lenient_outcome()):
+            verdict, name = outcome
+            if verdict == "agree":
+                agreed[name] += 1
+            elif verdict == "allowed":
+                allowed[name] += 1
             else:
-                invalid = any("invalid" in r for r in ours.get("records", []))
-                if terr and not invalid:
-                    c = "WE ACCEPT payload, ndeflib strict typed decode rejects"
-                elif not terr and invalid:
-                    c = "we mark a record invalid, ndeflib typed decode accepts"
-                else:
-                    c = "both accept (agree)" if not terr else "both flag the payload"
-        cat[c] += 1
-        examples[c].append(ex)
-        # lenient vs ndeflib relax (framing only)
-        rframes, rerr = nd_frames(mb, "relax")
-        lerr = "error" in ours_l
-        if bool(rerr) != lerr:
-            lc = ("lenient: we reject, ndeflib relax accepts: %s" % ours_l["error"].get("code")) if lerr else \
-                 "lenient: WE ACCEPT, ndeflib relax rejects"
-            cat[lc] += 1
-            examples[lc].append((kind, hx(mb), rerr, ours_l.get("error")))
-    print("\n== Malformed input: %d mutated messages (strict; and --lenient vs ndeflib relax)" % len(mut))
-    for c, n in sorted(cat.items(), key=lambda kv: -kv[1]):
-        print("   %5d  %s" % (n, c))
-    interesting = [c for c in examples if c.startswith(("WE ACCEPT", "BOTH ACCEPT", "we mark", "lenient: WE",
-                                                        "ndeflib accepts, we reject", "lenient: we reject"))]
-    for c in interesting:
-        print("-- %s (%d; first %d):" % (c, len(examples[c]), min(report, len(examples[c]))))
-        seen_kinds = Counter()
-        for ex in examples[c]:
-            if seen_kinds[ex[0]] >= max(2, report // 5):
-                continue
-            seen_kinds[ex[0]] += 1
-            if sum(seen_kinds.values()) > report:
-                break
-            print("   [%s] %s" % (ex[0], ex[1][:300]))
-            print("       ndeflib: %s" % (str(ex[2])[:300] if ex[2] else "accepts"))
-            print("       nfc:     %s" % json.dumps(ex[3], ensure_ascii=False)[:300])
-            if len(ex) > 4:
-                print("       ndeflib records: %s" % json.dumps(ex[4], ensure_ascii=False)[:300])
+                disagreed[name].append(case)
+    print("\n== Malformed input: %d mutated messages, strict and --lenient (vs ndeflib strict and relax)" % len(mut))
+    for name, n in sorted(agreed.items(), key=lambda kv: -kv[1]):
+        print("   %5d  agree: %s" % (n, name))
+    for name, n in sorted(allowed.items(), key=lambda kv: -kv[1]):
+        print("   %5d  allowed: %s — %s" % (n, name, ALLOWANCES[name]))
+    for name, found in sorted(disagreed.items(), key=lambda kv: -len(kv[1])):
+        print("   %5d  DISAGREE: %s" % (len(found), name))
+        for case in found[:report]:
+            print("       [%s] %s" % (case.kind, hx(case.mb)[:2000]))
+            print("         ndeflib strict: %s; relax: %s" % (case.ferr or case.terr or "accepts", case.rerr or "accepts"))
+            print("         nfc strict:  %s" % json.dumps(case.ours, ensure_ascii=False)[:600])
+            print("         nfc lenient: %s" % json.dumps(case.ours_l, ensure_ascii=False)[:600])
+            for i, r in enumerate(case.ours.get("records", [])):
+                if "invalid" in r:
+                    print("         nfc strict, record %d (%s %s): invalid: %s" % (
+                        i, r.get("tnf"), json.dumps(r.get("type"), ensure_ascii=False), r["invalid"][:300]))
+        failures.append("malformed: %d inputs where %s" % (len(found), name))
+    if sum(agreed.values()) == 0:
+        failures.append("malformed: no input was compared")
 
     print()
     if failures:
@@ -1040,8 +1586,9 @@ def main():
         for f in failures:
             print("  " + f)
         return 1
-    print("OK: %d messages, %d records: all agree (both directions, %d chunked variants); "
-          "malformed: %d inputs, no crash" % (len(cases), n_records, len(chunked), len(mut)))
+    print("OK: %d messages, %d records: all agree (both directions, %d chunked variants, %d typed round "
+          "trips); malformed: %d inputs, %d agree, %d allowed, none disagree" % (
+              len(cases), n_records, len(chunked), len(trips), len(mut), sum(agreed.values()), sum(allowed.values())))
     return 0
 
 

@@ -67,3 +67,23 @@ import Testing
         #expect(spaced.status == 0 && spaced.stdout == equals.stdout)
     }
 }
+
+/// The NDEF JSON form loses nothing a record holds: what `decode --json` prints, `encode` turns
+/// back into the same bytes (docs/ndef-json.md).
+@Suite struct NDEFJSONRoundTripCommandTests {
+    @Test("a Smart Poster with a nested record of another type: decode --json, then encode, gives the same bytes")
+    func smartPosterOtherRecordsSurvive() async throws {
+        // Sp { U "https://abc.", text/plain "hi" } — the text/plain record is neither title nor icon.
+        let hex = "d10218537091010555046162632e520a02746578742f706c61696e6869"
+        let decoded = try await NFCTool.run(["ndef", "decode", "--json", "--lines"], stdin: hex + "\n")
+        #expect(decoded.status == 0, "\(decoded.stderr)")
+        #expect(decoded.stdout.contains("\"otherRecords\""), "\(decoded.stdout)")
+        // Encode from the typed fields alone (the payload hex removed), as a user editing the JSON would.
+        let typedOnly = decoded.stdout.replacingOccurrences(
+            of: #""payload":"91010555046162632e520a02746578742f706c61696e6869","#, with: "")
+        #expect(typedOnly != decoded.stdout, "the poster's payload was not found to remove")
+        let encoded = try await NFCTool.run(["ndef", "encode", "--lines"], stdin: typedOnly)
+        #expect(encoded.status == 0, "\(encoded.stderr)")
+        #expect(encoded.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == hex)
+    }
+}

@@ -9,8 +9,8 @@ import NFCBytes
 /// carrier data up to the end of the payload.
 ///
 /// Strict decoding rejects set reserved bits, a CTF that is not well-known, media,
-/// absolute-URI or external, and an empty carrier type; lenient decoding keeps them (reserved
-/// bits are dropped).
+/// absolute-URI or external, an empty carrier type, and a media carrier type that is not a media
+/// type; lenient decoding keeps them (reserved bits are dropped).
 public struct HandoverCarrierRecord: NDEFRecordConvertible, Hashable, Sendable {
     /// The record type, `Hc`.
     public static let recordType: [UInt8] = Array("Hc".utf8)
@@ -59,7 +59,18 @@ public struct HandoverCarrierRecord: NDEFRecordConvertible, Hashable, Sendable {
             throw cursor.invalid("the carrier type is empty", at: 1)
         }
         carrierType = try cursor.bytes(length, "carrier type")
+        if strict { try Self.checkCarrierType(carrierType, format: format, cursor: cursor) }
         carrierData = Array(cursor.rest())
+    }
+
+    /// Connection Handover 1.4 §6.3: the carrier type is read as a record TYPE under the CTF, so
+    /// it follows that TNF's rules.
+    private static func checkCarrierType(_ type: [UInt8], format: NDEFTypeNameFormat, cursor: PayloadCursor) throws(NDEFError) {
+        do {
+            try NDEFTypeNameRules.check(type, format: format)
+        } catch {
+            throw cursor.invalid("carrier type: \(error.reason)", at: 2)
+        }
     }
 
     public func record() throws(NDEFError) -> NDEFRecord {

@@ -68,6 +68,15 @@ struct HandoverPayload {
             if nested.hasType(.wellKnown, AlternativeCarrierRecord.recordType) {
                 carriers.append(try typed(AlternativeCarrierRecord.self, nested, index: i, name: name, options: options))
             } else if try !special(i, nested) {
+                // Strict decoding holds any other nested record's type to its TNF's rules, as at
+                // the top level; the record itself is not interpreted.
+                if options.isStrict {
+                    do {
+                        try NDEFTypeNameRules.check(nested.type, format: nested.typeNameFormat)
+                    } catch {
+                        throw wrap(error, name: name, index: i)
+                    }
+                }
                 others.append(nested)
             }
         }

@@ -34,7 +34,7 @@ public struct SmartPosterAction: RawRepresentable, Hashable, Sendable, CustomStr
 /// NFC Forum Smart Poster RTD 1.0 §3: the payload is an NDEF message holding exactly one URI
 /// record, any number of Text records (titles, at most one per language), and optionally the
 /// local records `act` (1 byte), `s` (32-bit size), `t` (UTF-8 media type) and icon records
-/// (media types `image/*` or `video/*`). Other records are kept in ``otherRecords``.
+/// (media types `image/*` or `video/*`). Other records are kept in ``otherRecords`` (not interpreted); strict decoding holds their types to their TNF's rules.
 public struct SmartPosterRecord: NDEFRecordConvertible, Hashable, Sendable {
     /// The well-known type name, `Sp`.
     public static let recordType: [UInt8] = Array("Sp".utf8)
@@ -122,6 +122,9 @@ public struct SmartPosterRecord: NDEFRecordConvertible, Hashable, Sendable {
                 } else if r.typeNameFormat == .media, Self.isIconType(r.type) {
                     icons.append(try MIMERecord(r, options: nested))
                 } else {
+                    // Strict decoding holds a nested record's type to its TNF's rules, as at the
+                    // top level; the record itself is not interpreted.
+                    if strict { try NDEFTypeNameRules.check(r.type, format: r.typeNameFormat) }
                     others.append(r)
                 }
             } catch {

@@ -84,7 +84,7 @@ public struct TextRecord: NDEFRecordConvertible, Hashable, Sendable {
         }
         let language = body.prefix(languageLength)
         if strict && !TextCoding.isPrintableASCII(language) {
-            throw NDEFError(.invalidPayload, "Text language code is not ASCII")
+            throw NDEFError(.invalidPayload, "Text language code is not printable ASCII")
         }
         languageCode = String(decoding: language, as: UTF8.self)
         let textBytes = body.dropFirst(languageLength)

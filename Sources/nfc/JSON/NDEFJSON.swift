@@ -96,6 +96,9 @@ enum NDEFJSON {
                 i.set("data", Hex.encode(icon.data))
                 return i.value
             }))
+        // Nested records of other types (Smart Poster RTD 1.0 §3.1 lets a poster carry them):
+        // without them an encode of this JSON would drop them.
+        if !sp.otherRecords.isEmpty { o.set("otherRecords", .array(sp.otherRecords.map(genericRecordJSON))) }
         return o.value
     }
 

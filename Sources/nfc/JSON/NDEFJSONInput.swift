@@ -120,6 +120,9 @@ extension NDEFJSON {
             let p = "\(path).icons[\(i)]"
             sp.icons.append(MIMERecord(mimeType: try requiredString(icon, "type", p), data: try hex(icon, "data", p) ?? []))
         }
+        for (i, other) in (json["otherRecords"]?.arrayValue ?? []).enumerated() {
+            sp.otherRecords.append(try genericRecord(json: other, path: "\(path).otherRecords[\(i)]"))
+        }
         return sp
     }
 

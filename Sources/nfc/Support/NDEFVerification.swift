@@ -57,13 +57,13 @@ enum NDEFVerification {
         "signature", "external", "mimeType", "invalid",
     ]
     static let nestedKeys: [String: Set<String>] = [
-        "smartPoster": ["uri", "titles", "action", "size", "type", "icons"],
+        "smartPoster": ["uri", "titles", "action", "size", "type", "icons", "otherRecords"],
         "deviceInformation": ["manufacturer", "model", "deviceName", "uuid", "firmwareVersion", "other"],
         "signature": ["version", "signatureType", "hashType", "signature", "signatureURI", "certificateFormat", "certificates", "certificateURI"],
         "external": ["domain", "type"],
     ]
     static let nestedArrays: [String: [String: Set<String>]] = [
-        "smartPoster": ["titles": ["text", "language", "encoding"], "icons": ["type", "data"]],
+        "smartPoster": ["titles": ["text", "language", "encoding"], "icons": ["type", "data"], "otherRecords": ["tnf", "type", "id", "payload"]],
         "deviceInformation": ["other": ["tag", "value"]],
     ]
 

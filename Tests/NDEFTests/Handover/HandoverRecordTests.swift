@@ -152,6 +152,36 @@ struct HandoverRecordTests {
         #expect(errorCode { _ = try HandoverCarrierRecord(carrierTypeFormat: .empty, carrierType: "x").record() } == .invalidValue)
     }
 
+    /// Connection Handover 1.4 §6.3: the carrier type follows the rules of the TNF its CTF names.
+    @Test("a carrier type breaking its CTF's rules: strict refuses, lenient keeps", arguments: [
+        "0206696d6180652f78",                    // media "ima\u{80}e/x": not a media type
+        "020474657874",                          // media "text": no subtype
+        "01026120",                              // well-known "a ": a space
+        "030b6578616d706c652e636f6d",            // absolute URI "example.com": no scheme
+        "040665786d706c65",                      // external "exmple": no domain:type colon
+    ])
+    func carrierTypeFollowsItsFormat(payload: String) throws {
+        #expect(errorCode { _ = try HandoverCarrierRecord(wellKnown("Hc", bytes(payload))) } == .invalidPayload)
+        #expect(try HandoverCarrierRecord(wellKnown("Hc", bytes(payload)), options: lenient).carrierType.count > 0)
+    }
+
+    @Test func carrierTypesThatFollowTheirFormatAreRead() throws {
+        let media = try HandoverCarrierRecord(wellKnown("Hc", bytes("0217" + "6170706c69636174696f6e2f766e642e7766612e777363")))
+        #expect(media.carrierTypeFormat == .media)
+        #expect(try HandoverCarrierRecord(wellKnown("Hc", bytes("01024869"))).carrierTypeString == "Hi")
+        #expect(try HandoverCarrierRecord(wellKnown("Hc", bytes("030a75726e3a6e66633a7878"))).carrierTypeString == "urn:nfc:xx")
+        #expect(try HandoverCarrierRecord(wellKnown("Hc", bytes("040d6578616d706c652e636f6d3a78"))).carrierTypeString == "example.com:x")
+    }
+
+    /// A nested record of another type in a handover message: strict decoding holds it to its
+    /// own type's rules (as at the top level); lenient keeps it.
+    @Test func nestedOtherRecordsFollowTheirTypesRules() throws {
+        // Hs 1.5, then a message of one well-known record whose type "\u{FF}c" RTD names do not allow.
+        let payload = bytes("15" + "d10201ff63" + "00")
+        #expect(errorCode { _ = try HandoverSelectRecord(wellKnown("Hs", payload)) } == .invalidValue)
+        #expect(try HandoverSelectRecord(wellKnown("Hs", payload), options: lenient).otherRecords.count == 1)
+    }
+
     @Test func versions() throws {
         let v = HandoverVersion(rawValue: 0x13)
         #expect(v.major == 1 && v.minor == 3 && v.description == "1.3")

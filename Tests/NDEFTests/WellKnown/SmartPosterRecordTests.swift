@@ -13,6 +13,25 @@ import Testing
         #expect(try sp.record() == message.records[0])
     }
 
+    /// A nested record that is neither URI, title, action, size, type nor icon is kept in
+    /// `otherRecords`; strict decoding holds it to its own type's rules, as at the top level.
+    @Test func strictDecodingHoldsOtherNestedRecordsToTheirRules() throws {
+        let uri: [UInt8] = [0x91, 0x01, 0x05, 0x55, 0x04] + Array("abc.".utf8)
+        func poster(_ other: [UInt8]) -> NDEFRecord { wellKnown("Sp", uri + other) }
+        // A media record whose type is not a media type ("ima\u{80}e/jpeg").
+        let badMedia: [UInt8] = [0x52, 0x0A, 0x02] + Array("ima".utf8) + [0x80] + Array("e/jpeg".utf8) + [0xE3, 0xEA]
+        #expect(errorCode { _ = try SmartPosterRecord(poster(badMedia)) } == .invalidValue)
+        #expect(try SmartPosterRecord(poster(badMedia), options: lenient).otherRecords.count == 1)
+        // A well-known type with a character RTD names do not allow.
+        let badName: [UInt8] = [0x51, 0x02, 0x01, 0x61, 0x20, 0x00]
+        #expect(errorCode { _ = try SmartPosterRecord(poster(badName)) } == .invalidValue)
+        // A valid media record of another kind is kept as it is.
+        let text: [UInt8] = [0x52, 0x0A, 0x02] + Array("text/plain".utf8) + Array("hi".utf8)
+        let sp = try SmartPosterRecord(poster(text))
+        #expect(sp.otherRecords == [NDEFRecord(typeNameFormat: .media, type: Array("text/plain".utf8), payload: Array("hi".utf8))])
+        #expect(try sp.record() == poster(text))
+    }
+
     @Test func roundTripsEveryPart() throws {
         let sp = SmartPosterRecord(
             uri: URIRecord(uri: "https://www.example.com/menu"),
