@@ -28,4 +28,8 @@ for t in "${targets[@]}"; do
     -artifact_prefix=Fuzz/artifacts/"$t"- -print_final_stats=1 "${leaks[@]}" "Fuzz/build/corpus-$t" "Fuzz/corpus/$t" > "Fuzz/build/fuzz-$t.log" 2>&1 \
     || { tail -60 "Fuzz/build/fuzz-$t.log"; echo "fuzz-$t FAILED: see Fuzz/artifacts/" >&2; exit 1; }
   grep -E "^(stat::average_exec_per_sec|Done|INFO: seed corpus)" "Fuzz/build/fuzz-$t.log" || true
+  # A target that executed nothing (a build or option mistake) must not pass as a clean run.
+  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "Fuzz/build/fuzz-$t.log")
+  [[ ${runs:-0} -gt 0 ]] || { echo "fuzz-$t executed no input" >&2; exit 1; }
+  echo "fuzz-$t: $runs inputs executed"
 done

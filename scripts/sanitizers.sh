@@ -2,6 +2,7 @@
 # The whole test suite under the thread sanitizer and the address sanitizer, each in its own
 # scratch path (.build-tsan, .build-asan). Fails if a test fails or a sanitizer reports anything.
 #   scripts/sanitizers.sh [thread|address]...   (default: both)
+# SANITIZER_EXPECT_TESTS=N requires exactly N tests to run and none to skip (CI sets it).
 # Extra arguments for `swift test` go in SANITIZER_TEST_ARGS, e.g. to skip the live PC/SC suites
 # on a machine whose pcscd readers belong to someone else:
 #   SANITIZER_TEST_ARGS="--skip LiveDriverTests --skip PCSCSessionTests" scripts/sanitizers.sh
@@ -30,7 +31,11 @@ for kind in "${kinds[@]}"; do
     echo "=== $kind sanitizer: test"
     log=$(mktemp)
     status=0
-    swift test --skip-build --sanitize="$kind" --scratch-path "$scratch" "${extra[@]}" 2>&1 | tee "$log" || status=$?
+    # Under the watchdog (scripts/test-watchdog): a hung test is named and the run stopped; with
+    # SANITIZER_EXPECT_TESTS set (CI), exactly that many tests must run and none may skip.
+    if [[ -n ${SANITIZER_EXPECT_TESTS:-} ]]; then checks=(--expect-tests "$SANITIZER_EXPECT_TESTS"); else checks=(--min-tests 1 --allow-skips); fi
+    scripts/test-watchdog --test-limit 300 "${checks[@]}" --log "$log" -- \
+        swift test --skip-build --sanitize="$kind" --scratch-path "$scratch" "${extra[@]}" || status=$?
     # A sanitizer report in a child process (the nfc tool the CLI tests run) fails its test; one in
     # the test process itself changes its exit status. Either way, say so plainly.
     if grep -qE "WARNING: ThreadSanitizer|ERROR: (Address|Leak)Sanitizer" "$log"; then

@@ -38,6 +38,8 @@ AAGUID = b"OpenCoreNFC-FIDO"
 
 failures = []
 passed = 0
+# Checks a whole run makes; fewer means part of it did not run.
+EXPECTED_CHECKS = 60
 
 
 def check(condition, what):
@@ -265,7 +267,9 @@ def main():
             webauthn_round(dev, pin="4321")
             dev.close()
             cli_round(work)
-    print("%d checks passed, %d failed" % (passed, len(failures)))
+    if passed + len(failures) < EXPECTED_CHECKS:
+        failures.append("ran %d checks, expected at least %d" % (passed + len(failures), EXPECTED_CHECKS))
+    print("%d checks passed, %d failed (at least %d expected)" % (passed, len(failures), EXPECTED_CHECKS))
     if failures:
         for failure in failures:
             print("FAILED: " + failure)

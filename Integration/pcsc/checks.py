@@ -14,3 +14,15 @@ def check(name, condition, detail=""):
 
 def passed():
     return _passed[0]
+
+
+def finish(minimum, what="checks"):
+    """Prints the summary; the exit status is 1 when a check failed or fewer than `minimum`
+    checks ran (a suite that silently ran less than it should is a failure, not a pass)."""
+    ran = _passed[0] + len(failures)
+    if ran < minimum:
+        failures.append("ran %d %s, expected at least %d" % (ran, what, minimum))
+    print("\n%d passed, %d failed (%d %s ran, at least %d expected)" % (_passed[0], len(failures), ran, what, minimum))
+    for name in failures:
+        print("  FAIL " + name)
+    return 1 if failures else 0
