@@ -55,6 +55,13 @@ import Testing
         let mixed: CBOR = ["up": true, "rk": false, "clientPin": true, "a": 1, 10: 0]
         #expect(mixed.encoded == hex("a50a0061610162726bf4627570f569636c69656e7450696ef5"))
         #expect(try CBOR(decoding: mixed.encoded) == mixed)
+        // Where length and bytes disagree — array keys, whose head does not carry their encoded
+        // length — the shorter key still sorts first: [1, 2] (82 01 02) before [100000]
+        // (81 1A 00 01 86 A0), though 81 < 82.
+        let arrays: CBOR = .map([.array([1, 2]): 1, .array([100_000]): 2])
+        #expect(arrays.encoded == hex("a2820102018" + "11a000186a002"))
+        #expect(CBOR.canonicalOrder(hex("820102"), hex("811a000186a0")))
+        #expect(!CBOR.canonicalOrder(hex("811a000186a0"), hex("820102")))
     }
 
     @Test("accessors read integers, text and maps by key")

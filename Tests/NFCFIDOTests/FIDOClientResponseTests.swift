@@ -124,3 +124,19 @@ import Testing
         await #expect(throws: FIDOError.self) { try await client.u2fRegister(challenge: [], application: []) }
     }
 }
+
+/// CTAP 2.1 §6.5.1: a PIN is at least 4 Unicode code points and at most 63 bytes of UTF-8 (it is
+/// padded to 64 bytes with at least one zero before it is encrypted).
+@Suite struct FIDOPINLengthTests {
+    @Test("PIN length limits: 4 code points, 63 bytes", arguments: [
+        (String(repeating: "a", count: 63), true), (String(repeating: "a", count: 64), false),
+        ("abc", false), ("abcd", true), ("äöüß", true), (String(repeating: "ü", count: 31) + "a", true), (String(repeating: "ü", count: 32), false),
+    ])
+    func pinLimits(pin: String, accepted: Bool) throws {
+        if accepted {
+            #expect(try FIDOClient.pinBytes(pin) == Array(pin.utf8))
+        } else {
+            #expect(throws: FIDOError.self) { try FIDOClient.pinBytes(pin) }
+        }
+    }
+}

@@ -5,6 +5,20 @@ import Testing
 /// The client's pieces without a card: key derivation, Base32, names, truncation.
 @Suite("OATH client: building blocks")
 struct OATHClientBuildingBlockTests {
+    /// The YubiKey OATH applet's data objects take BER lengths (ISO/IEC 7816-4 §5.2.2, X.690
+    /// §8.1.3): one byte below 128, `81 xx` up to 255, `82 xx xx` above.
+    @Test("TLV lengths at the BER boundaries: 127, 128, 255, 256", arguments: [
+        (127, [UInt8(0x7F)]), (128, [0x81, 0x80]), (255, [0x81, 0xFF]), (256, [0x82, 0x01, 0x00]),
+    ])
+    func tlvLengthBoundaries(count: Int, length: [UInt8]) throws {
+        let value = [UInt8](repeating: 0x5A, count: count)
+        let encoded = OATHTLV.encode(0x71, value)
+        #expect(Array(encoded.prefix(1 + length.count)) == [0x71] + length)
+        #expect(encoded.count == 1 + length.count + count)
+        let parsed = try OATHTLV.parse(encoded, operation: .list)
+        #expect(parsed.map(\.value) == [value])
+    }
+
     static func hex(_ text: String) -> [UInt8] {
         var out: [UInt8] = []
         var chars = Array(text.utf8)[...]

@@ -28,6 +28,18 @@ import Testing
         #expect(throws: TransportError.self) { try TransparentExchangeAnswer(hexBytes(hex)) }
     }
 
+    /// PC/SC Part 3 §3.2.2.1.9: the frame travels in data object `95`, whose BER length (X.690
+    /// §8.1.3) is one byte below 128 and `81 xx` from 128 on (`80` alone would be the indefinite form).
+    @Test("the frame object's length at the BER boundary: 127 bytes in one, 128 as 81 80", arguments: [(127, [UInt8(0x7F)]), (128, [0x81, 0x80]), (200, [0x81, 0xC8])])
+    func frameLengthForm(count: Int, length: [UInt8]) throws {
+        let frame = [UInt8](repeating: 0x30, count: count)
+        let apdu = try #require(PseudoAPDU.transceive(frame, timeout: .milliseconds(5)))
+        // FF C2 00 01 Lc | 5F46 04 <timer> | 95 <length> <frame> | Le
+        #expect(Array(apdu[12..<(13 + length.count)]) == [0x95] + length)
+        #expect(Array(apdu[(13 + length.count)..<(apdu.count - 1)]) == frame)
+        #expect(Int(apdu[4]) == 7 + 1 + length.count + count)
+    }
+
     /// One BER-TLV data object with its length in a random one of the forms PC/SC Part 3
     /// §3.2.2.1.9 allows (short, `81 xx`, `82 xx xx`).
     static func object(_ tag: [UInt8], _ value: [UInt8], using generator: inout SeededGenerator) -> [UInt8] {

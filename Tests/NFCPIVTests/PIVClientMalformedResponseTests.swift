@@ -139,3 +139,18 @@ import Testing
         await #expect(throws: PIVError.self) { try await client.verifyPIN("123456789") }
     }
 }
+
+/// What the client refuses before it sends anything.
+@Suite struct PIVClientArgumentTests {
+    /// SP 800-73-4 Part 2 §2.4.3: a PIN is 6 to 8 characters (padded with FF to 8 bytes), a PUK 8.
+    @Test("a PIN of 5 characters is refused without a command; 6 is sent as its padded block")
+    func pinLength() async throws {
+        let short = ScriptedTransmitter([])
+        await #expect(throws: PIVError.invalidArgument("a PIN has 6–8 characters")) { try await PIVClient(transmitter: short).verifyPIN("12345") }
+        #expect(short.commands.isEmpty)
+        let six = ScriptedTransmitter([[0x90, 0x00]])
+        try await PIVClient(transmitter: six).verifyPIN("123456")
+        // VERIFY 00 20 00 80 08 | "123456" FF FF
+        #expect(six.commands == [[0x00, 0x20, 0x00, 0x80, 0x08, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0xFF, 0xFF]])
+    }
+}

@@ -20,9 +20,11 @@ extension SessionTests {
         b.begin()
         #expect(await second.log.next()?.readerError?.code == .readerSessionInvalidationErrorSystemIsBusy)
         #expect(a.isReady)
-        // The refused session's end releases nothing it did not hold: a further session is
-        // refused too while the first is active, and invalidating the refused one again is inert.
+        // Ending a session that does not hold the reader releases nothing: neither the refused
+        // one invalidated again, nor one that never began. A further session is refused too.
         b.invalidate()
+        let idle = NFCNDEFReaderSession(delegate: NDEFReaderDelegate(), queue: nil, invalidateAfterFirstRead: false)
+        idle.invalidate()
         let refusedAgain = NDEFReaderDelegate()
         let b2 = NFCNDEFReaderSession(delegate: refusedAgain, queue: nil, invalidateAfterFirstRead: false)
         b2.begin()
