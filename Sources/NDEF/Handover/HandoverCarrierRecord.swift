@@ -9,8 +9,8 @@ import NFCBytes
 /// carrier data up to the end of the payload.
 ///
 /// Strict decoding rejects set reserved bits, a CTF that is not well-known, media,
-/// absolute-URI or external, an empty carrier type, and a media carrier type that is not a media
-/// type; lenient decoding keeps them (reserved bits are dropped).
+/// absolute-URI or external, an empty carrier type, and a carrier type that breaks its CTF's
+/// rules (``NDEFTypeNameRules``); lenient decoding keeps them (reserved bits are dropped).
 public struct HandoverCarrierRecord: NDEFRecordConvertible, Hashable, Sendable {
     /// The record type, `Hc`.
     public static let recordType: [UInt8] = Array("Hc".utf8)

@@ -34,7 +34,8 @@ public struct SmartPosterAction: RawRepresentable, Hashable, Sendable, CustomStr
 /// NFC Forum Smart Poster RTD 1.0 §3: the payload is an NDEF message holding exactly one URI
 /// record, any number of Text records (titles, at most one per language), and optionally the
 /// local records `act` (1 byte), `s` (32-bit size), `t` (UTF-8 media type) and icon records
-/// (media types `image/*` or `video/*`). Other records are kept in ``otherRecords`` (not interpreted); strict decoding holds their types to their TNF's rules.
+/// (media types `image/*` or `video/*`). Other records are kept in ``otherRecords``, not
+/// interpreted; strict decoding holds their types to their TNF's rules (``NDEFTypeNameRules``).
 public struct SmartPosterRecord: NDEFRecordConvertible, Hashable, Sendable {
     /// The well-known type name, `Sp`.
     public static let recordType: [UInt8] = Array("Sp".utf8)

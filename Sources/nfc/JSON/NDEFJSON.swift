@@ -96,7 +96,7 @@ enum NDEFJSON {
                 i.set("data", Hex.encode(icon.data))
                 return i.value
             }))
-        // Nested records of other types (Smart Poster RTD 1.0 §3.1 lets a poster carry them):
+        // Nested records of other types, which a poster may carry (Smart Poster RTD 1.0 §3):
         // without them an encode of this JSON would drop them.
         if !sp.otherRecords.isEmpty { o.set("otherRecords", .array(sp.otherRecords.map(genericRecordJSON))) }
         return o.value
