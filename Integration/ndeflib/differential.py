@@ -990,26 +990,23 @@ def nested_chunk_violation(payload, skip):
 
 
 def le_reserved_address_type(payload):
-    """Whether a Bluetooth LE OOB payload (AD structures: length, type, data) has an LE Bluetooth
-    Device Address (type 0x1B) whose address type byte is neither 0 nor 1."""
+    """Whether a Bluetooth LE OOB payload has an LE Bluetooth Device Address (type 0x1B) whose
+    address type byte is neither 0 nor 1."""
+    return any(t == 0x1B and len(d) == 7 and d[6] > 1 for t, d in ad_structures(payload))
+
+
+def ad_structures(data):
+    """(type, data) of each Bluetooth AD/EIR structure (length, type, data), up to a zero length,
+    the end, or a structure cut short."""
     i = 0
-    while i < len(payload):
-        length = payload[i]
-        if length == 0 or i + 1 + length > len(payload):
-            return False
-        if payload[i + 1] == 0x1B and length == 8 and payload[i + 8] > 1:
-            return True
-        i += 1 + length
-    return False
+    while i < len(data) and data[i] > 0 and i + 1 + data[i] <= len(data):
+        yield data[i + 1], data[i + 2:i + 1 + data[i]]
+        i += 1 + data[i]
 
 
 def le_missing_structure(payload, wanted):
     """Whether a Bluetooth LE OOB payload's AD structures lack the type `wanted`."""
-    i, seen = 0, set()
-    while i < len(payload) and payload[i] > 0 and i + 1 + payload[i] <= len(payload):
-        seen.add(payload[i + 1])
-        i += 1 + payload[i]
-    return wanted not in seen
+    return wanted not in {t for t, _ in ad_structures(payload)}
 
 
 # Data sizes of the fixed-size AD types an LE OOB record uses (Core Specification Supplement
@@ -1038,20 +1035,8 @@ def eir_faults(data, sizes):
 
 
 def le_reserved_role_or_overrun(payload):
-    """Whether an LE OOB payload has an LE Role (0x1C) above 3, or an AD structure cut short."""
-    i = 0
-    while i < len(payload):
-        length = payload[i]
-        if length == 0:
-            return False
-        if i + 1 + length > len(payload):
-            return True
-        if payload[i + 1] == 0x1C and length == 2 and payload[i + 2] > 3:
-            return True
-        if LE_FIXED_SIZES.get(payload[i + 1], length - 1) != length - 1:
-            return True
-        i += 1 + length
-    return False
+    """Whether an LE OOB payload has an LE Role (0x1C) above 3, or a structure fault eir_faults finds."""
+    return eir_faults(payload, LE_FIXED_SIZES) or any(t == 0x1C and len(d) == 1 and d[0] > 3 for t, d in ad_structures(payload))
 
 
 def nested_message(record):
