@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 /// OpenCoreNFC — Apple's Core NFC, open, in Swift, everywhere Swift runs.
@@ -8,6 +8,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "OpenCoreNFC", targets: ["OpenCoreNFC"]),
+        .library(name: "NFCReaders", targets: ["NFCReaders"]),
         .library(name: "NDEF", targets: ["NDEF"]),
         .library(name: "NFCBytes", targets: ["NFCBytes"]),
         .library(name: "NFCJSON", targets: ["NFCJSON"]),
@@ -23,6 +24,14 @@ let package = Package(
         .executable(name: "nfc", targets: ["nfc"]),
         .executable(name: "nfc-bench", targets: ["nfc-bench"]),
         .executable(name: "nfc-soak", targets: ["nfc-soak"]),
+    ],
+    // The reader backends Core NFC sessions can name (`OPENCORENFC_READER`). Both are on by
+    // default; an app that wants only Core NFC's API (`traits: []`) links neither the simulator
+    // (and swift-crypto) nor the PC/SC driver. The `nfc` tool and the tests always have both.
+    traits: [
+        .trait(name: "Simulator", description: "OPENCORENFC_READER=sim: the simulated field and its virtual tags."),
+        .trait(name: "PCSC", description: "OPENCORENFC_READER=pcsc: USB readers through PC/SC."),
+        .default(enabledTraits: ["Simulator", "PCSC"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -60,13 +69,19 @@ let package = Package(
         ]),
         // Row 3 (loads libpcsclite / PCSC.framework at run time: nothing to link)
         .target(name: "NFCPCSC", dependencies: ["NFCTransport", "NFCBytes"]),
-        // Row 4
-        .target(name: "OpenCoreNFC", dependencies: ["NDEF", "NFCBytes", "ISO7816", "NFCTransport", "NFCTags", "NFCSimulator", "NFCPCSC"]),
+        // Row 4: one grammar for reader names, and the backends the enabled traits include
+        .target(name: "NFCReaders", dependencies: [
+            "NFCTransport", "NFCBytes",
+            .target(name: "NFCSimulator", condition: .when(traits: ["Simulator"])),
+            .target(name: "NFCPCSC", condition: .when(traits: ["PCSC"])),
+        ]),
+        // Row 4 (above NFCReaders): Core NFC's API
+        .target(name: "OpenCoreNFC", dependencies: ["NDEF", "NFCBytes", "ISO7816", "NFCTransport", "NFCTags", "NFCReaders"]),
         // Row 5
         .executableTarget(
             name: "nfc",
             dependencies: [
-                "OpenCoreNFC", "NDEF", "NFCBytes", "NFCJSON", "NFCTransport", "NFCSimulator", "NFCTags", "NFCPCSC", "ISO7816",
+                "OpenCoreNFC", "NFCReaders", "NDEF", "NFCBytes", "NFCJSON", "NFCTransport", "NFCSimulator", "NFCTags", "NFCPCSC", "ISO7816",
                 "NFCOATH", "NFCFIDO", "NFCPIV", "NFCCBOR",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -85,6 +100,7 @@ let package = Package(
         ]),
         .testTarget(name: "NFCBytesTests", dependencies: ["NFCBytes", "NFCTestSupport"]),
         .testTarget(name: "NFCJSONTests", dependencies: ["NFCJSON"]),
+        .testTarget(name: "NFCReadersTests", dependencies: ["NFCReaders", "NFCSimulator", "NFCTransport"]),
         .testTarget(name: "NDEFTests", dependencies: ["NDEF", "NFCBytes", "NFCTestSupport"]),
         .testTarget(name: "OpenCoreNFCTests", dependencies: [
             "OpenCoreNFC", "NDEF", "NFCTags", "NFCSimulator", "NFCTransport", "NFCPCSC", "NFCTestSupport",

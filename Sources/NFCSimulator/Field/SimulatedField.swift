@@ -38,10 +38,22 @@ public actor SimulatedField: ReaderDriver {
     private var nextWatcher: UInt64 = 0
     private var totals = ExchangeStatistics()
 
-    public init(name: String = "sim", clock: SimulatedClock = SimulatedClock(), configuration: SimulatedReaderConfiguration = .ideal) {
+    /// A field named `name`, with tags already in it (as if each had been ``place(_:)``d, in
+    /// order, before anyone polled), so that a driver handed out synchronously has its tags.
+    public init(
+        name: String = "sim", clock: SimulatedClock = SimulatedClock(), configuration: SimulatedReaderConfiguration = .ideal,
+        holding tags: [any VirtualTag] = []
+    ) {
         self.name = name
         self.clock = clock
         self.configuration = configuration
+        for var tag in tags {
+            tag.powerOn()
+            let id = VirtualTagID(rawValue: nextID)
+            nextID += 1
+            slots[id] = Slot(tag: tag)
+            order.append(id)
+        }
     }
 
     // MARK: Test control

@@ -81,7 +81,8 @@ open class NFCReaderSession: NSObject, NFCReaderSessionProtocol, @unchecked Send
             return
         }
         guard let driver = NFCSessionEnvironment.shared.driver else {
-            end(with: NFCReaderError(.readerErrorUnsupportedFeature, reason: "no NFC reader: inject a driver or set OPENCORENFC_READER"))
+            let reason = NFCSessionEnvironment.shared.readerProblem ?? "no NFC reader: inject a driver or set OPENCORENFC_READER"
+            end(with: NFCReaderError(.readerErrorUnsupportedFeature, reason: reason))
             return
         }
         guard SessionCoordinator.shared.claim(self) else {

@@ -1,20 +1,23 @@
 import Foundation
-import NFCPCSC
-import NFCSimulator
+import NFCReaders
 import NFCTransport
 
 /// Where reader sessions find their reader, clock and app configuration.
 ///
 /// Apps and tests inject a driver (`NFCSessionEnvironment.shared.driver = field`); otherwise
-/// the `OPENCORENFC_READER` environment variable picks one: `sim` (the persistent virtual tag
-/// `nfc` uses), `sim:FILE` (a tag image), `pcsc` (every PC/SC reader) or `pcsc:NAME` (PC/SC
-/// readers whose name contains NAME). With neither there is no reader and
-/// `NFCReaderSession.readingAvailable` is false: the simulator is never used silently.
+/// the `OPENCORENFC_READER` environment variable names one in the grammar the `nfc` tool uses
+/// (`ReaderName`): `sim` (the persistent virtual tag `nfc` uses, created on first use),
+/// `sim:FILE` (a tag image), `pcsc` (every PC/SC reader), `pcsc:NAME` or `NAME` (PC/SC readers
+/// whose name contains NAME). With neither there is no reader and
+/// `NFCReaderSession.readingAvailable` is false: the simulator is never used silently. A name
+/// that cannot be used (malformed, or a backend this build leaves out) leaves no reader too, and
+/// ``readerProblem`` says why; sessions put that reason in their invalidation error.
 public final class NFCSessionEnvironment: @unchecked Sendable {
     // All state is guarded by `lock`.
     private let lock = NSLock()
     private var injectedDriver: (any ReaderDriver)?
     private var resolvedDriver: (any ReaderDriver)??
+    private var resolutionProblem: String?
     private var injectedClock: (any Clock<Duration>)?
     private var injectedConfiguration: NFCAppConfiguration?
 
@@ -26,15 +29,26 @@ public final class NFCSessionEnvironment: @unchecked Sendable {
     /// The reader sessions use; setting it overrides `OPENCORENFC_READER`.
     public var driver: (any ReaderDriver)? {
         get {
-            lock.withLock {
+            lock.withLock { () -> (any ReaderDriver)? in
                 if let injectedDriver { return injectedDriver }
                 if let resolvedDriver { return resolvedDriver }
-                let resolved = Self.driverFromEnvironment()
+                let resolved: (any ReaderDriver)?
+                do throws(ReaderNameError) {
+                    resolved = try Self.driverFromEnvironment()
+                } catch {
+                    resolved = nil
+                    resolutionProblem = "OPENCORENFC_READER: \(error.reason)"
+                }
                 resolvedDriver = .some(resolved)
                 return resolved
             }
         }
         set { lock.withLock { injectedDriver = newValue } }
+    }
+
+    /// Why `OPENCORENFC_READER` gave no reader, when it names one that cannot be used.
+    public var readerProblem: String? {
+        lock.withLock { injectedDriver == nil ? resolutionProblem : nil }
     }
 
     /// The clock session timeouts run on (a `SimulatedClock` in tests); the continuous clock by default.
@@ -71,6 +85,7 @@ public final class NFCSessionEnvironment: @unchecked Sendable {
         lock.withLock {
             injectedDriver = nil
             resolvedDriver = nil
+            resolutionProblem = nil
             injectedClock = nil
             injectedConfiguration = nil
         }
@@ -86,24 +101,9 @@ public final class NFCSessionEnvironment: @unchecked Sendable {
         return nil
     }
 
-    /// The driver `OPENCORENFC_READER` names, if any.
-    static func driverFromEnvironment() -> (any ReaderDriver)? {
+    /// The driver `OPENCORENFC_READER` names, if any (``ReaderName``'s grammar).
+    static func driverFromEnvironment() throws(ReaderNameError) -> (any ReaderDriver)? {
         guard let value = ProcessInfo.processInfo.environment["OPENCORENFC_READER"], !value.isEmpty else { return nil }
-        let path: String
-        if value.hasPrefix("sim:") {
-            path = String(value.dropFirst(4))
-        } else if value == "sim" {
-            path = ProcessInfo.processInfo.environment["OPENCORENFC_SIM_IMAGE"] ?? ""
-            guard !path.isEmpty else { return nil }
-        } else if value == "pcsc" || value.hasPrefix("pcsc:") {
-            guard PCSCDriver.isLibraryAvailable else { return nil }
-            return PCSCDriver(readerFilter: value == "pcsc" ? nil : String(value.dropFirst(5)))
-        } else {
-            return nil
-        }
-        guard let tag = try? TagImageFile.load(path) else { return nil }
-        let field = SimulatedField()
-        Task { await field.place(tag) }
-        return field
+        return try ReaderBackends.sessionDriver(for: try ReaderName(parsing: value))
     }
 }

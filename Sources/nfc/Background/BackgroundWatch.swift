@@ -1,6 +1,7 @@
 import Foundation
 import NFCBytes
 import NFCPCSC
+import NFCReaders
 import NFCTransport
 import OpenCoreNFC
 
@@ -11,13 +12,10 @@ struct BackgroundWatch: Sendable {
     let runner: HandlerRunner
     let state: NFCBackgroundDeviceState
 
-    /// Whether a `--reader` names the simulator (`sim`, `sim:PATH`) rather than PC/SC readers.
-    static func isSimulated(_ spec: String) -> Bool { spec == "sim" || spec.hasPrefix("sim:") }
-
     /// Watches the readers one `--reader` names until cancelled.
-    func watch(_ spec: String) async {
-        if Self.isSimulated(spec) {
-            let path = spec == "sim" ? SimulatedReader.defaultImagePath : String(spec.dropFirst(4))
+    func watch(_ spec: ReaderName) async {
+        if case .simulator(let given) = spec {
+            let path = given ?? SimulatorHome.defaultImagePath
             let folder = ImageFolderField(path: path)
             let name = folder.field.name
             await withTaskGroup(of: Void.self) { group in
@@ -28,7 +26,7 @@ struct BackgroundWatch: Sendable {
             }
             return
         }
-        let filter: String? = spec == "pcsc" ? nil : spec.hasPrefix("pcsc:") ? String(spec.dropFirst(5)) : spec
+        guard case .pcsc(let filter) = spec else { return }
         let readers = PCSCReaderWatch(filter: filter)
         let (newReaders, continuation) = AsyncStream<String>.makeStream()
         await withTaskGroup(of: Void.self) { group in
@@ -39,7 +37,7 @@ struct BackgroundWatch: Sendable {
                         if first { continuation.yield(name) }
                     },
                     removed: { self.output.reader($0, added: false) },
-                    problem: { self.output.problem(reader: spec, $0) }
+                    problem: { self.output.problem(reader: spec.description, $0) }
                 )
                 continuation.finish()
             }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import NFCBytes
 import NFCPCSC
+import NFCReaders
 import NFCTransport
 
 /// `nfc readers [--json]`
@@ -14,7 +15,7 @@ struct ReadersCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let image = SimulatedReader.defaultImagePath
+        let image = SimulatorHome.defaultImagePath
         var pcsc: [PCSCReaderStatus] = []
         var problem: String?
         do {

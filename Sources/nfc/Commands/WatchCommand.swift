@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import NFCBytes
 import NFCPCSC
+import NFCReaders
 import NFCTransport
 import OpenCoreNFC
 
@@ -41,8 +42,13 @@ struct WatchCommand: AsyncParsableCommand {
         let output = WatchOutput(json: json)
         let runner = HandlerRunner(timeout: .milliseconds(Int64(handlerTimeout * 1000)))
         let state = DeviceStateOption.state(device)
-        let specs = reader.isEmpty ? ["pcsc"] : reader
-        if specs.contains(where: { !BackgroundWatch.isSimulated($0) }), !PCSCDriver.isLibraryAvailable {
+        let specs: [ReaderName]
+        do {
+            specs = try (reader.isEmpty ? ["pcsc"] : reader).map { text throws(ReaderNameError) in try ReaderName(parsing: text) }
+        } catch {
+            throw CLIError(.usage, "--reader: \(error.reason)")
+        }
+        if specs.contains(where: { !$0.isSimulator }), !PCSCDriver.isLibraryAvailable {
             throw CLIError("the PC/SC library (libpcsclite.so.1) is not installed; install pcscd, or watch a sim:PATH reader")
         }
         let watch = BackgroundWatch(configuration: configuration, output: output, runner: runner, state: state)
@@ -57,7 +63,7 @@ struct WatchCommand: AsyncParsableCommand {
             }
         }
         defer { signals.cancel() }
-        if !json { Output.error("watching \(specs.joined(separator: ", ")) (Ctrl-C to stop)") }
+        if !json { Output.error("watching \(specs.map(\.description).joined(separator: ", ")) (Ctrl-C to stop)") }
         await withTaskGroup(of: Void.self) { group in
             for spec in specs {
                 group.addTask { await watch.watch(spec) }

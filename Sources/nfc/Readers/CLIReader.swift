@@ -1,3 +1,4 @@
+import NFCReaders
 import NFCSimulator
 import NFCTransport
 
@@ -16,12 +17,14 @@ protocol CLIReader: Sendable {
 enum CLIReaders {
     /// Opens the reader `--reader` names, for a command that reads or modifies the tag.
     static func open(_ options: ReaderOptions, access: TagImageAccess) async throws -> any CLIReader {
-        if let simulated = try await SimulatedReader.open(options.reader, access: access, removeAfter: options.removeAfter) {
+        let name = try options.readerName()
+        if let simulated = try await SimulatedReader.open(name, access: access, removeAfter: options.removeAfter) {
             return simulated
         }
         if options.removeAfter != nil {
             throw CLIError("--remove-after works on simulated readers only (use nfc emulate --remove-after for a PC/SC card)")
         }
-        return PCSCReader(options.reader)
+        guard case .pcsc(let filter) = name else { throw CLIError(.usage, "\(name): not a reader this command can use") }
+        return PCSCReader(filter: filter)
     }
 }

@@ -3,19 +3,13 @@ import NFCSimulator
 import NFCTransport
 
 /// A PC/SC reader for one CLI command: `pcsc` (the first reader with a tag), `pcsc:NAME`, or a
-/// bare NAME (any reader whose name contains it, case-insensitive).
+/// bare NAME (any reader whose name contains it, case-insensitive): ``ReaderName/pcsc(filter:)``.
 struct PCSCReader: CLIReader {
     let driver: PCSCDriver
     let meter = AirTimeMeter()
 
-    init(_ name: String) {
-        if name == "pcsc" {
-            driver = PCSCDriver()
-        } else if name.hasPrefix("pcsc:") {
-            driver = PCSCDriver(readerFilter: String(name.dropFirst(5)))
-        } else {
-            driver = PCSCDriver(readerFilter: name)
-        }
+    init(filter: String?) {
+        driver = PCSCDriver(readerFilter: filter)
     }
 
     func connect() async throws -> any TagConnection {

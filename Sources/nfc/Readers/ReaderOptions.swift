@@ -1,4 +1,5 @@
 import ArgumentParser
+import NFCReaders
 
 /// The options every command that talks to a tag shares: which reader, fault injection, statistics.
 struct ReaderOptions: ParsableArguments {
@@ -13,5 +14,19 @@ struct ReaderOptions: ParsableArguments {
 
     func validate() throws {
         if let removeAfter, removeAfter < 0 { throw ValidationError("--remove-after must be 0 or more") }
+        do {
+            _ = try ReaderName(parsing: reader)
+        } catch {
+            throw ValidationError("--reader: \(error.reason)")
+        }
+    }
+
+    /// `--reader`, parsed (``validate()`` has checked it).
+    func readerName() throws -> ReaderName {
+        do {
+            return try ReaderName(parsing: reader)
+        } catch {
+            throw CLIError(.usage, "--reader: \(error.reason)")
+        }
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import NFCBytes
+import NFCReaders
 import NFCSimulator
 import NFCTags
 import NFCTransport
@@ -18,31 +18,18 @@ struct SimulatedReader: CLIReader {
     let tagID: VirtualTagID
     let meter = AirTimeMeter()
 
-    /// Where `--reader sim` keeps its tag: `$OPENCORENFC_SIM_IMAGE`, else
-    /// `$XDG_DATA_HOME/opencorenfc/sim-tag.json` (`~/.local/share/…` by default; on macOS
-    /// `~/Library/Application Support/OpenCoreNFC/sim-tag.json`).
-    static var defaultImagePath: String {
-        let environment = ProcessInfo.processInfo.environment
-        if let path = environment["OPENCORENFC_SIM_IMAGE"], !path.isEmpty { return path }
-        #if os(macOS)
-        let base = (environment["HOME"] ?? NSHomeDirectory()) + "/Library/Application Support/OpenCoreNFC"
-        #else
-        let base = (environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.local/share")) + "/opencorenfc"
-        #endif
-        return base + "/sim-tag.json"
-    }
-
-    /// Opens the reader named by `--reader`, or `nil` when it is not a simulated one.
-    static func open(_ name: String, access: TagImageAccess, removeAfter: Int?) async throws -> SimulatedReader? {
-        let path: String
-        if name == "sim" {
-            path = defaultImagePath
-            try createWelcomeTagIfMissing(at: path)
-        } else if name.hasPrefix("sim:") {
-            path = String(name.dropFirst(4))
-            guard !path.isEmpty else { throw CLIError(.usage, "sim: needs a tag image path (sim:FILE)") }
-        } else {
-            return nil
+    /// Opens the simulated reader `name` names, or `nil` when it names PC/SC readers.
+    static func open(_ name: ReaderName, access: TagImageAccess, removeAfter: Int?) async throws -> SimulatedReader? {
+        guard case .simulator(let given) = name else { return nil }
+        let path = given ?? SimulatorHome.defaultImagePath
+        if given == nil {
+            do {
+                if try SimulatorHome.createWelcomeTagIfMissing(at: path) {
+                    Output.error("created a virtual NTAG216 at \(path) (nfc tag new … -o \(path) --force to change it)")
+                }
+            } catch {
+                throw CLIError(.permission, error.reason)
+            }
         }
         let image: TagImageStore.Handle
         do {
@@ -63,32 +50,6 @@ struct SimulatedReader: CLIReader {
             seconds >= 0, seconds <= 86_400
         else { return TagImageStore.defaultTimeout }
         return .milliseconds(Int64(seconds * 1000))
-    }
-
-    /// Creates the default tag on first use; two commands starting at once create it once.
-    private static func createWelcomeTagIfMissing(at path: String) throws {
-        guard !FileManager.default.fileExists(atPath: path) else { return }
-        do {
-            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            try TagImageStore.create(try welcomeTag(), at: path)
-        } catch let error as TagImageError where error.code == .exists {
-            return
-        } catch {
-            throw CLIError(.permission, "cannot create the simulated tag \(path): \(error)")
-        }
-        Output.error("created a virtual NTAG216 at \(path) (nfc tag new … -o \(path) --force to change it)")
-    }
-
-    /// The tag `--reader sim` starts with: an NTAG216 holding a Smart Poster (a URI and a
-    /// title), so that the first `nfc read` shows something.
-    static func welcomeTag() throws -> Type2Tag {
-        let message: [UInt8] = (try? Hex.decode("d10222537091010e55036e66632d666f72756d2e6f726751010c5402656e48656c6c6f204e4643")) ?? []
-        var image = Type2Tag(model: .ntag216).image
-        var memory = image.memory.bytes
-        let tlv = [0x03, UInt8(message.count)] + message + [0xFE]
-        memory.replaceSubrange(16..<(16 + tlv.count), with: tlv)
-        image.memory = HexBytes(memory)
-        return try Type2Tag(image: image)
     }
 
     /// Connects to the tag.

@@ -1,0 +1,66 @@
+#if Simulator
+import NFCSimulator
+#endif
+#if PCSC
+import NFCPCSC
+#endif
+import NFCTransport
+
+/// Opens the reader a ``ReaderName`` names, with the backends this build includes.
+///
+/// The simulator and PC/SC backends are package traits (`Simulator`, `PCSC`, both on by
+/// default). An app that takes only Core NFC's API turns them off and links neither the
+/// simulator nor swift-crypto nor the PC/SC driver; a name for a missing backend is then a
+/// ``ReaderNameError/Code-swift.struct/unsupportedBackend`` error.
+public enum ReaderBackends {
+    /// Whether this build includes the simulator.
+    public static var hasSimulator: Bool {
+        #if Simulator
+        true
+        #else
+        false
+        #endif
+    }
+
+    /// Whether this build includes the PC/SC driver.
+    public static var hasPCSC: Bool {
+        #if PCSC
+        true
+        #else
+        false
+        #endif
+    }
+
+    /// A driver for Core NFC sessions: a simulated field holding the tag of the image (`sim`
+    /// creates the persistent tag on first use), or the PC/SC readers the name selects.
+    ///
+    /// Sessions read the image once; what they change stays in the field (the `nfc` tool's
+    /// commands are the ones that save images back, under the image lock).
+    public static func sessionDriver(for name: ReaderName) throws(ReaderNameError) -> any ReaderDriver {
+        switch name {
+        case .simulator(let path):
+            #if Simulator
+            let file = path ?? SimulatorHome.defaultImagePath
+            if path == nil { try SimulatorHome.createWelcomeTagIfMissing(at: file) }
+            let tag: any VirtualTag
+            do {
+                tag = try TagImageFile.load(file)
+            } catch {
+                throw ReaderNameError(.unavailable, "\(name): \(error)")
+            }
+            return SimulatedField(name: name.description, holding: [tag])
+            #else
+            throw ReaderNameError(.unsupportedBackend, "\(name): this build has no simulator (enable the package trait Simulator)")
+            #endif
+        case .pcsc(let filter):
+            #if PCSC
+            guard PCSCDriver.isLibraryAvailable else {
+                throw ReaderNameError(.unavailable, "\(name): the PC/SC library (libpcsclite.so.1) is not installed")
+            }
+            return PCSCDriver(readerFilter: filter)
+            #else
+            throw ReaderNameError(.unsupportedBackend, "\(name): this build has no PC/SC driver (enable the package trait PCSC)")
+            #endif
+        }
+    }
+}

@@ -1,0 +1,38 @@
+/// A reader name that cannot be used: malformed, or naming a backend this build lacks.
+///
+/// A struct around an extensible ``Code-swift.struct`` (as `TransportError`): equal when the codes
+/// are, with a reason saying what was wrong.
+public struct ReaderNameError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What was wrong, as a stable, comparable value.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The stable name (printed in JSON errors).
+        public let name: String
+        private init(_ name: String) { self.name = name }
+        public var description: String { name }
+
+        /// The name is empty.
+        public static let empty = Code("empty")
+        /// `sim:` or `pcsc:` with nothing after the colon.
+        public static let missingArgument = Code("missingArgument")
+        /// A backend this build does not include: a reserved scheme, or the simulator or PC/SC
+        /// with its package trait disabled.
+        public static let unsupportedBackend = Code("unsupportedBackend")
+        /// The backend exists but cannot be used here (no PC/SC library; an unreadable image).
+        public static let unavailable = Code("unavailable")
+    }
+
+    /// What was wrong.
+    public let code: Code
+    /// What was wrong, for people.
+    public let reason: String
+
+    /// An error with its code and reason.
+    public init(_ code: Code, _ reason: String) {
+        self.code = code
+        self.reason = reason
+    }
+
+    public static func == (lhs: ReaderNameError, rhs: ReaderNameError) -> Bool { lhs.code == rhs.code }
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+    public var description: String { reason }
+}

@@ -1,0 +1,44 @@
+import NFCReaders
+import Testing
+
+/// The one grammar for reader names (the CLI's `--reader` and `OPENCORENFC_READER`).
+struct ReaderNameTests {
+    @Test(arguments: [
+        ("sim", ReaderName.simulator(path: nil)),
+        ("sim:/tmp/tag.json", .simulator(path: "/tmp/tag.json")),
+        ("sim:relative:with:colons", .simulator(path: "relative:with:colons")),
+        ("pcsc", .pcsc(filter: nil)),
+        ("pcsc:ACR122", .pcsc(filter: "ACR122")),
+        ("ACS ACR122U PICC Interface 00 00", .pcsc(filter: "ACS ACR122U PICC Interface 00 00")),
+        ("simulator", .pcsc(filter: "simulator")),
+    ])
+    func parses(_ text: String, _ expected: ReaderName) throws {
+        #expect(try ReaderName(parsing: text) == expected)
+    }
+
+    @Test(arguments: [
+        ("", ReaderNameError.Code.empty),
+        ("sim:", .missingArgument),
+        ("pcsc:", .missingArgument),
+        ("pn532:/dev/ttyUSB0", .unsupportedBackend),
+        ("pn532-target:/dev/ttyUSB0", .unsupportedBackend),
+        ("nfcpy-udp:localhost:50000", .unsupportedBackend),
+    ])
+    func refuses(_ text: String, _ code: ReaderNameError.Code) {
+        #expect(throws: ReaderNameError(code, "")) { try ReaderName(parsing: text) }
+    }
+
+    /// Every name prints in the grammar's own spelling, which parses back to the same name.
+    @Test(arguments: ["sim", "sim:a.json", "pcsc", "pcsc:Omnikey"])
+    func roundTrips(_ text: String) throws {
+        let name = try ReaderName(parsing: text)
+        #expect(name.description == text)
+        #expect(try ReaderName(parsing: name.description) == name)
+    }
+
+    @Test func aBareNameIsAPCSCFilter() throws {
+        #expect(try ReaderName(parsing: "Omnikey").description == "pcsc:Omnikey")
+        #expect(try ReaderName(parsing: "Omnikey").isSimulator == false)
+        #expect(try ReaderName(parsing: "sim").isSimulator)
+    }
+}
