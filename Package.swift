@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "NDEF", targets: ["NDEF"]),
         .library(name: "NFCBytes", targets: ["NFCBytes"]),
         .library(name: "NFCJSON", targets: ["NFCJSON"]),
+        .library(name: "NDEFJSON", targets: ["NDEFJSON"]),
         .library(name: "ISO7816", targets: ["ISO7816"]),
         .library(name: "NFCTransport", targets: ["NFCTransport"]),
         .library(name: "NFCSimulator", targets: ["NFCSimulator"]),
@@ -44,6 +45,8 @@ let package = Package(
         .target(name: "NFCJSON"),
         // Row 1
         .target(name: "NDEF", dependencies: ["NFCBytes"]),
+        // Row 1 (above NDEF): the documented JSON form of NDEF messages (docs/ndef-json.md)
+        .target(name: "NDEFJSON", dependencies: ["NDEF", "NFCBytes", "NFCJSON"]),
         .target(name: "ISO7816"),
         // Row 1 (RFC 8949 CBOR, canonical CTAP2 form; shared by the FIDO client and the emulated authenticator)
         .target(name: "NFCCBOR"),
@@ -81,7 +84,7 @@ let package = Package(
         .executableTarget(
             name: "nfc",
             dependencies: [
-                "OpenCoreNFC", "NFCReaders", "NDEF", "NFCBytes", "NFCJSON", "NFCTransport", "NFCSimulator", "NFCTags", "NFCPCSC", "ISO7816",
+                "OpenCoreNFC", "NFCReaders", "NDEF", "NDEFJSON", "NFCBytes", "NFCJSON", "NFCTransport", "NFCSimulator", "NFCTags", "NFCPCSC", "ISO7816",
                 "NFCOATH", "NFCFIDO", "NFCPIV", "NFCCBOR",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -100,6 +103,7 @@ let package = Package(
         ]),
         .testTarget(name: "NFCBytesTests", dependencies: ["NFCBytes", "NFCTestSupport"]),
         .testTarget(name: "NFCJSONTests", dependencies: ["NFCJSON"]),
+        .testTarget(name: "NDEFJSONTests", dependencies: ["NDEFJSON", "NDEF", "NFCJSON"]),
         .testTarget(name: "NFCReadersTests", dependencies: ["NFCReaders", "NFCSimulator", "NFCTransport"]),
         .testTarget(name: "NDEFTests", dependencies: ["NDEF", "NFCBytes", "NFCTestSupport"]),
         .testTarget(name: "OpenCoreNFCTests", dependencies: [

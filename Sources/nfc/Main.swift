@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NDEFJSON
 import NFCSimulator
 
 /// The entry point: parses the command line, runs the command, and turns every failure into a

@@ -4,6 +4,7 @@ import NFCSimulator
 import NFCTransport
 import Testing
 
+#if Simulator
 /// Opening the reader a name names, for Core NFC sessions.
 struct ReaderBackendsTests {
     private func temporaryImage() throws -> String {
@@ -54,3 +55,22 @@ struct ReaderBackendsTests {
         #expect(FileManager.default.fileExists(atPath: path))
     }
 }
+#else
+/// Without the Simulator trait, `sim` names a backend this build does not have.
+struct ReaderBackendsWithoutSimulatorTests {
+    @Test func simIsAnUnsupportedBackend() {
+        #expect(ReaderBackends.hasSimulator == false)
+        #expect(throws: ReaderNameError(.unsupportedBackend, "")) { try ReaderBackends.sessionDriver(for: .simulator(path: nil)) }
+    }
+}
+#endif
+
+#if !PCSC
+/// Without the PCSC trait, `pcsc` names a backend this build does not have.
+struct ReaderBackendsWithoutPCSCTests {
+    @Test func pcscIsAnUnsupportedBackend() {
+        #expect(ReaderBackends.hasPCSC == false)
+        #expect(throws: ReaderNameError(.unsupportedBackend, "")) { try ReaderBackends.sessionDriver(for: .pcsc(filter: nil)) }
+    }
+}
+#endif

@@ -1,4 +1,5 @@
 import NFCBytes
+import NFCJSON
 import OpenCoreNFC
 
 /// How a dispatch result prints: text lines or the stable JSON object (docs/background.md).

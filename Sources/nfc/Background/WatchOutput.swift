@@ -1,6 +1,8 @@
 import Foundation
 import NDEF
+import NDEFJSON
 import NFCBytes
+import NFCJSON
 import NFCTransport
 import OpenCoreNFC
 

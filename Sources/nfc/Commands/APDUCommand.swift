@@ -1,6 +1,8 @@
 import ArgumentParser
 import ISO7816
+import NDEFJSON
 import NFCBytes
+import NFCJSON
 import NFCSimulator
 import NFCTransport
 

@@ -1,5 +1,7 @@
 import ArgumentParser
 import NDEF
+import NDEFJSON
+import NFCJSON
 import OpenCoreNFC
 
 /// `nfc dispatch [HEX | --file F] [--apps apps.json] [--device STATE]... [--json]`

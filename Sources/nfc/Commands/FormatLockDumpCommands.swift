@@ -1,5 +1,7 @@
 import ArgumentParser
+import NDEFJSON
 import NFCBytes
+import NFCJSON
 import NFCSimulator
 import NFCTags
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NFCJSON
 import OpenCoreNFC
 
 /// `nfc lint Info.plist [App.entitlements] [--json]`

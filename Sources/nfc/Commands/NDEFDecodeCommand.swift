@@ -1,6 +1,8 @@
 import ArgumentParser
 import NDEF
+import NDEFJSON
 import NFCBytes
+import NFCJSON
 
 /// `nfc ndef decode [HEX | --file F | -] [--json] [--lenient] [--lines]`
 struct NDEFDecodeCommand: ParsableCommand {

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
 import NDEF
+import NDEFJSON
 import NFCBytes
+import NFCJSON
 
 /// `nfc ndef encode (--uri U | --text T [--lang L] | --mime TYPE --file F | --external TYPE --hex H)... | --json F`
 struct NDEFEncodeCommand: ParsableCommand {

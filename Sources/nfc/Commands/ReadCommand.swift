@@ -1,5 +1,7 @@
 import ArgumentParser
 import NDEF
+import NDEFJSON
+import NFCJSON
 import NFCSimulator
 import NFCTags
 

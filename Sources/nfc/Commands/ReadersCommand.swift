@@ -1,5 +1,6 @@
 import ArgumentParser
 import NFCBytes
+import NFCJSON
 import NFCPCSC
 import NFCReaders
 import NFCTransport

@@ -1,4 +1,6 @@
 import ArgumentParser
+import NDEFJSON
+import NFCJSON
 import NFCSimulator
 import NFCTags
 import NFCTransport

@@ -1,4 +1,5 @@
 import Foundation
+import NFCJSON
 import NFCSimulator
 import NFCTags
 import NFCTransport

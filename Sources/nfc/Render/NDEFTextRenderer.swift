@@ -1,4 +1,5 @@
 import NDEF
+import NDEFJSON
 import NFCBytes
 
 /// The human-readable form of a decoded message.

@@ -1,5 +1,6 @@
 import Foundation
 import NFCBytes
+import NFCJSON
 import NFCTags
 import NFCTransport
 

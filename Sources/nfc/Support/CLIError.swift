@@ -1,4 +1,5 @@
 import ArgumentParser
+import NFCJSON
 import NFCSimulator
 
 /// A failure reported to the user: one line on standard error (or a JSON error object on

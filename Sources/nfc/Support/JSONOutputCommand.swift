@@ -1,3 +1,5 @@
+import NDEFJSON
+
 /// A command whose `--json` flag makes its output JSON: its errors are then a JSON object on
 /// standard output too (``CLIError/json``).
 protocol JSONOutputCommand {

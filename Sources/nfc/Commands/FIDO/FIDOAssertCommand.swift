@@ -1,7 +1,9 @@
 import ArgumentParser
 import Crypto
+import NDEFJSON
 import NFCBytes
 import NFCFIDO
+import NFCJSON
 
 /// `nfc fido assert --rp ID [--credential HEX] [--public-key HEX | --key-file F] [--pin PIN] [--u2f] [--json]`
 struct FIDOAssertCommand: AsyncParsableCommand {

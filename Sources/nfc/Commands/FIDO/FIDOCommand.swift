@@ -2,8 +2,10 @@ import ArgumentParser
 import Crypto
 import Foundation
 import ISO7816
+import NDEFJSON
 import NFCBytes
 import NFCFIDO
+import NFCJSON
 import NFCSimulator
 
 /// `nfc fido info|register|assert`: a FIDO security key (U2F or CTAP2 over NFC) on any reader.

@@ -1,6 +1,8 @@
 import ArgumentParser
+import NDEFJSON
 import NFCBytes
 import NFCFIDO
+import NFCJSON
 
 /// `nfc fido info [--u2f] [--json]`
 struct FIDOInfoCommand: AsyncParsableCommand {

@@ -1,6 +1,8 @@
 import ArgumentParser
+import NDEFJSON
 import NFCBytes
 import NFCFIDO
+import NFCJSON
 
 /// `nfc fido register --rp ID [--user NAME] [--resident] [--pin PIN] [--u2f] [--key-file F] [--json]`
 struct FIDORegisterCommand: AsyncParsableCommand {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import NDEFJSON
 import NFCFIDO
 
 /// `nfc fido set-pin --new PIN [--pin OLD]`

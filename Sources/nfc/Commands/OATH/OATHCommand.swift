@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import ISO7816
+import NDEFJSON
+import NFCJSON
 import NFCOATH
 import NFCSimulator
 import NFCTransport

@@ -2,6 +2,7 @@ import ArgumentParser
 import Crypto
 import Foundation
 import NFCBytes
+import NFCJSON
 import NFCPIV
 
 /// `nfc piv generate SLOT [--management-key HEX] [--subject CN] [--pin PIN] [--days N] [--certificate-out F] [--json]`.

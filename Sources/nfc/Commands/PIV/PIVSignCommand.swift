@@ -1,6 +1,7 @@
 import ArgumentParser
 import Crypto
 import NFCBytes
+import NFCJSON
 import NFCPIV
 
 /// `nfc piv sign SLOT --pin PIN (--file F | --hex H) [--output F] [--json]`.

@@ -1,5 +1,7 @@
 import ArgumentParser
+import NDEFJSON
 import NFCBytes
+import NFCJSON
 import NFCPIV
 
 /// `nfc piv status [--reader R] [--json]`: CHUID, PIN tries, and each slot's certificate.

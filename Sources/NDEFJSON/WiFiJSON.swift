@@ -1,5 +1,6 @@
 import NDEF
 import NFCBytes
+import NFCJSON
 
 // JSON form of Wi-Fi Simple Configuration records (docs/ndef-json.md, "## Wi-Fi Simple Configuration").
 
@@ -45,7 +46,7 @@ where T.RawValue == UInt16 {
 extension WiFiSimpleConfiguration.Credential {
     /// `{"networkIndex", "ssid", "ssidHex", "authenticationType": [...], "encryptionType": [...],
     /// "networkKey", "networkKeyHex", "macAddress", "networkKeyShareable", "attributes"}`.
-    var json: JSONValue {
+    package var json: JSONValue {
         var o = JSONObjectBuilder()
         o.set("networkIndex", networkIndex.map(Int.init))
         if let ssid {
@@ -65,7 +66,7 @@ extension WiFiSimpleConfiguration.Credential {
     }
 
     /// Reads `attributes` when present (lossless); otherwise builds a credential from the fields.
-    init(json: JSONValue, path: String) throws(TypedJSONError) {
+    package init(json: JSONValue, path: String) throws(TypedJSONError) {
         let r = try JSONReader(json, path: path)
         if r.has("attributes") {
             self.init(attributes: try wscAttributes(r))
@@ -116,7 +117,7 @@ private func wscAttributes(_ r: JSONReader) throws(TypedJSONError) -> [WiFiSimpl
 
 extension WiFiSimpleConfiguration {
     /// `{"version": "1.0", "version2": "2.0", "credentials": [...], "attributes": [...]}`.
-    var json: JSONValue {
+    package var json: JSONValue {
         var o = JSONObjectBuilder()
         if hasLengthPrefix { o.set("lengthPrefix", true) }
         o.set("version", version.map(versionString))
@@ -128,7 +129,7 @@ extension WiFiSimpleConfiguration {
 
     /// Reads `attributes` when present (lossless); otherwise builds the usual token from
     /// `credentials` and `version2` (default "2.0").
-    init(json: JSONValue, path: String = "wifiSimpleConfig") throws(TypedJSONError) {
+    package init(json: JSONValue, path: String = "wifiSimpleConfig") throws(TypedJSONError) {
         let r = try JSONReader(json, path: path)
         if r.has("attributes") {
             self.init(attributes: try wscAttributes(r), hasLengthPrefix: r.has("lengthPrefix") ? try r.bool("lengthPrefix") : false)

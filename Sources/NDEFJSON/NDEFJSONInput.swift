@@ -1,9 +1,11 @@
 import NDEF
 import NFCBytes
+import NFCJSON
 
 /// The encoding side of the JSON form: JSON descriptions → records.
 extension NDEFJSON {
-    static func message(from json: JSONValue) throws -> NDEFMessage {
+    /// Builds the message; throws the builders' own errors (see ``message(from:)``).
+    static func buildMessage(from json: JSONValue) throws -> NDEFMessage {
         guard let records = json["records"]?.arrayValue else {
             throw NDEFJSONError(path: "$", reason: "expected an object with a \"records\" array")
         }
@@ -15,25 +17,25 @@ extension NDEFJSON {
         return NDEFMessage(records: out)
     }
 
-    static func string(_ json: JSONValue, _ key: String, _ path: String) throws -> String? {
+    package static func string(_ json: JSONValue, _ key: String, _ path: String) throws -> String? {
         guard let v = json[key] else { return nil }
         guard let s = v.stringValue else { throw NDEFJSONError(path: "\(path).\(key)", reason: "expected a string") }
         return s
     }
 
-    static func requiredString(_ json: JSONValue, _ key: String, _ path: String) throws -> String {
+    package static func requiredString(_ json: JSONValue, _ key: String, _ path: String) throws -> String {
         guard let s = try string(json, key, path) else {
             throw NDEFJSONError(path: "\(path).\(key)", reason: "missing")
         }
         return s
     }
 
-    static func hex(_ json: JSONValue, _ key: String, _ path: String) throws -> [UInt8]? {
+    package static func hex(_ json: JSONValue, _ key: String, _ path: String) throws -> [UInt8]? {
         guard let s = try string(json, key, path) else { return nil }
         do { return try Hex.decode(s) } catch { throw NDEFJSONError(path: "\(path).\(key)", reason: error.description) }
     }
 
-    static func integer(_ json: JSONValue, _ key: String, _ path: String, max: Int64) throws -> Int64? {
+    package static func integer(_ json: JSONValue, _ key: String, _ path: String, max: Int64) throws -> Int64? {
         guard let v = json[key] else { return nil }
         guard let i = v.intValue, i >= 0, i <= max else {
             throw NDEFJSONError(path: "\(path).\(key)", reason: "expected an integer from 0 to \(max)")
@@ -41,7 +43,7 @@ extension NDEFJSON {
         return i
     }
 
-    static func latin1(_ json: JSONValue, _ key: String, _ path: String) throws -> [UInt8]? {
+    package static func latin1(_ json: JSONValue, _ key: String, _ path: String) throws -> [UInt8]? {
         guard let s = try string(json, key, path) else { return nil }
         guard let bytes = NDEFRecord.latin1Bytes(s) else {
             throw NDEFJSONError(path: "\(path).\(key)", reason: "characters above U+00FF (one character stands for one byte)")
@@ -49,7 +51,7 @@ extension NDEFJSON {
         return bytes
     }
 
-    static func text(from json: JSONValue, path: String) throws -> TextRecord {
+    package static func text(from json: JSONValue, path: String) throws -> TextRecord {
         let text = try requiredString(json, "text", path)
         let language = try string(json, "language", path) ?? "en"
         let encoding: TextRecord.Encoding
@@ -62,7 +64,7 @@ extension NDEFJSON {
     }
 
     /// Builds one record: from a typed field when one is present, else from tnf/type/payload.
-    static func record(from json: JSONValue, path: String) throws -> NDEFRecord {
+    package static func record(from json: JSONValue, path: String) throws -> NDEFRecord {
         guard case .object = json else { throw NDEFJSONError(path: path, reason: "expected an object") }
         if let record = try connectivityRecord(fromJSON: json, path: path) { return record }
         let id = try latin1(json, "id", path) ?? []
@@ -96,7 +98,7 @@ extension NDEFJSON {
         return record
     }
 
-    static func smartPoster(from json: JSONValue, path: String) throws -> SmartPosterRecord {
+    package static func smartPoster(from json: JSONValue, path: String) throws -> SmartPosterRecord {
         let uri = URIRecord(uri: try requiredString(json, "uri", path))
         var sp = SmartPosterRecord(uri: uri)
         for (i, t) in (json["titles"]?.arrayValue ?? []).enumerated() {
@@ -126,7 +128,7 @@ extension NDEFJSON {
         return sp
     }
 
-    static func deviceInformation(from json: JSONValue, path: String) throws -> DeviceInformationRecord {
+    package static func deviceInformation(from json: JSONValue, path: String) throws -> DeviceInformationRecord {
         var di = DeviceInformationRecord(
             manufacturer: try requiredString(json, "manufacturer", path), model: try requiredString(json, "model", path))
         di.deviceName = try string(json, "deviceName", path)
@@ -145,7 +147,7 @@ extension NDEFJSON {
         return di
     }
 
-    static func signature(from json: JSONValue, path: String) throws -> SignatureRecord {
+    package static func signature(from json: JSONValue, path: String) throws -> SignatureRecord {
         var s = SignatureRecord(
             version: UInt8(try integer(json, "version", path, max: 255) ?? Int64(SignatureRecord.version2)),
             signatureType: UInt8(try integer(json, "signatureType", path, max: 127) ?? 0),

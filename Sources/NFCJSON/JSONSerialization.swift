@@ -1,6 +1,6 @@
 extension JSONValue {
     /// Serializes compactly (one line) or pretty-printed with two-space indentation.
-    func serialized(pretty: Bool = false) -> String {
+    public func serialized(pretty: Bool = false) -> String {
         var out = ""
         write(into: &out, pretty: pretty, indent: 0)
         return out

@@ -1,25 +1,28 @@
 import NDEF
 import NFCBytes
-
-/// An error in a JSON message description given to `nfc ndef encode`.
-struct NDEFJSONError: Error, CustomStringConvertible {
-    let path: String
-    let reason: String
-    var description: String { "\(path): \(reason)" }
-}
+import NFCJSON
 
 /// Converts NDEF messages to and from the JSON form documented in docs/ndef-json.md.
-enum NDEFJSON {
+///
+/// Decoding (message → JSON) never fails: a record whose payload breaks its type's definition
+/// is rendered generically with an `invalid` reason. Encoding (JSON → message) checks the
+/// JSON's shape, every key, and that the message it builds reads back with the strict decoder.
+public enum NDEFJSON {
     // MARK: Decoding side (message → JSON)
 
-    static func json(for message: NDEFMessage, options: NDEFDecodingOptions, length: Int? = nil) -> JSONValue {
+    /// The JSON form of a message: `{"length"?, "records": […]}`.
+    /// - Parameters:
+    ///   - options: how leniently each record's typed view is read.
+    ///   - length: the encoded length, when the caller wants it shown.
+    public static func json(for message: NDEFMessage, options: NDEFDecodingOptions, length: Int? = nil) -> JSONValue {
         var o = JSONObjectBuilder()
         if let length { o.set("length", length) }
         o.set("records", .array(message.records.map { json(for: $0, options: options) }))
         return o.value
     }
 
-    static func json(for record: NDEFRecord, options: NDEFDecodingOptions) -> JSONValue {
+    /// The JSON form of one record: its generic fields and, where its type has one, a typed field.
+    public static func json(for record: NDEFRecord, options: NDEFDecodingOptions) -> JSONValue {
         var o = JSONObjectBuilder()
         o.set("tnf", record.typeNameFormat.description)
         o.set("type", record.typeLatin1)
@@ -47,7 +50,7 @@ enum NDEFJSON {
         return o.value
     }
 
-    static func typedFields(_ typed: NDEFTypedRecord, into o: inout JSONObjectBuilder) {
+    package static func typedFields(_ typed: NDEFTypedRecord, into o: inout JSONObjectBuilder) {
         switch typed {
         case .text(let t):
             o.set("text", t.text)
@@ -71,7 +74,7 @@ enum NDEFJSON {
         }
     }
 
-    static func textJSON(_ t: TextRecord) -> JSONValue {
+    package static func textJSON(_ t: TextRecord) -> JSONValue {
         var o = JSONObjectBuilder()
         o.set("text", t.text)
         o.set("language", t.languageCode)
@@ -79,7 +82,7 @@ enum NDEFJSON {
         return o.value
     }
 
-    static func smartPosterJSON(_ sp: SmartPosterRecord) -> JSONValue {
+    package static func smartPosterJSON(_ sp: SmartPosterRecord) -> JSONValue {
         var o = JSONObjectBuilder()
         o.set("uri", sp.uri.uri)
         o.set("titles", .array(sp.titles.map(textJSON)))
@@ -102,7 +105,7 @@ enum NDEFJSON {
         return o.value
     }
 
-    static func deviceInformationJSON(_ di: DeviceInformationRecord) -> JSONValue {
+    package static func deviceInformationJSON(_ di: DeviceInformationRecord) -> JSONValue {
         var o = JSONObjectBuilder()
         o.set("manufacturer", di.manufacturer)
         o.set("model", di.model)
@@ -120,7 +123,7 @@ enum NDEFJSON {
         return o.value
     }
 
-    static func signatureJSON(_ s: SignatureRecord) -> JSONValue {
+    package static func signatureJSON(_ s: SignatureRecord) -> JSONValue {
         var o = JSONObjectBuilder()
         o.set("version", Int(s.version))
         o.set("signatureType", Int(s.signatureType))
@@ -133,7 +136,8 @@ enum NDEFJSON {
         return o.value
     }
 
-    static func errorJSON(_ error: NDEFError) -> JSONValue {
+    /// `{"error": {"code", "offset"?, "record"?, "reason"}}` for a message that did not decode.
+    public static func errorJSON(_ error: NDEFError) -> JSONValue {
         var e = JSONObjectBuilder()
         e.set("code", error.code.name)
         e.set("offset", error.offset)

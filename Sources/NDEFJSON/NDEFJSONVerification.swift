@@ -1,35 +1,42 @@
 import NDEF
+import NFCJSON
 
-/// What `nfc ndef encode` and `nfc write` produce must read back: every message they emit is
-/// decoded again with the strict decoder, and every record through its typed view, so the tool
-/// never writes bytes a reader (ours included) would reject — an empty language code, a URI
-/// with control characters or without a scheme, a message over the decoder's size limit.
-enum NDEFVerification {
-    /// Checks `bytes` as a reader would; throws a bad-input error naming the record and offset.
-    static func verify(_ bytes: [UInt8]) throws {
+extension NDEFJSON {
+    /// Checks encoded bytes as a reader would: decoded again with the strict decoder, and every
+    /// record through its typed view, so that nothing built from JSON (or from the `nfc` tool's
+    /// options) is written when a reader, ours included, would reject it — an empty language
+    /// code, a URI with control characters or without a scheme, a message over the decoder's
+    /// size limit.
+    /// - Throws: ``NDEFJSONError/Code-swift.struct/unreadable``, with the decoder's offset or the
+    ///   record's path.
+    public static func verify(_ bytes: [UInt8]) throws(NDEFJSONError) {
         let message: NDEFMessage
         do {
             message = try NDEFMessage(decoding: bytes)
         } catch {
-            throw CLIError(.badInput, "the message would not read back: \(error)", offset: error.offset)
+            throw NDEFJSONError(.unreadable, offset: error.offset, "the message would not read back: \(error)")
         }
         for (index, record) in message.records.enumerated() {
             if case .invalid(let reason)? = connectivityJSONField(record, options: .strict) {
-                throw CLIError(.badInput, "record \(index) would not read back: \(reason)", field: "records[\(index)]")
+                throw NDEFJSONError(.unreadable, path: "$.records[\(index)]", "record \(index) would not read back: \(reason)")
             }
             do {
                 _ = try record.typed(options: .strict)
             } catch {
-                throw CLIError(.badInput, "record \(index) would not read back: \(error)", field: "records[\(index)]")
+                throw NDEFJSONError(.unreadable, path: "$.records[\(index)]", "record \(index) would not read back: \(error)")
             }
         }
     }
+}
+
+/// The keys of the JSON form, for rejecting the ones it does not have.
+enum NDEFJSONKeys {
 
     /// Every key of the JSON input that the form does not have (a misspelt `"langauge"`, say) is
     /// an error with its path. Each object of the form has its own keys (docs/ndef-json.md); a
     /// record may also carry the connectivity field its rendering has (`handoverSelect`,
     /// `wifiSimpleConfig`, …), whose inside its own parser checks.
-    static func rejectUnknownKeys(_ input: JSONValue, message: NDEFMessage) throws {
+    static func rejectUnknownKeys(_ input: JSONValue, message: NDEFMessage) throws(NDEFJSONError) {
         guard case .object = input else { return }
         try check(input, allowed: topLevelKeys, path: "$")
         guard let records = input["records"]?.arrayValue else { return }
@@ -67,10 +74,10 @@ enum NDEFVerification {
         "deviceInformation": ["other": ["tag", "value"]],
     ]
 
-    private static func check(_ value: JSONValue, allowed: Set<String>, path: String) throws {
+    private static func check(_ value: JSONValue, allowed: Set<String>, path: String) throws(NDEFJSONError) {
         guard case .object(let members) = value else { return }
         for (key, _) in members where !allowed.contains(key) {
-            throw CLIError(.badInput, "\(path).\(key): unknown key (known here: \(allowed.sorted().joined(separator: ", ")))", field: "\(path).\(key)")
+            throw NDEFJSONError(.unknownKey, path: "\(path).\(key)", "unknown key (known here: \(allowed.sorted().joined(separator: ", ")))")
         }
     }
 }

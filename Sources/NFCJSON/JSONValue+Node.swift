@@ -3,7 +3,7 @@ import NFCJSON
 extension JSONValue {
     /// The CLI's value for a parsed ``JSONNode``: integers that fit in 64 bits stay integers,
     /// other numbers become doubles.
-    init(_ node: JSONNode) {
+    public init(_ node: JSONNode) {
         switch node.value {
         case .null: self = .null
         case .bool(let value): self = .bool(value)
@@ -15,7 +15,7 @@ extension JSONValue {
     }
 
     /// Parses strict JSON (``JSONText``); errors say the line, column and offset.
-    static func parse(_ bytes: [UInt8]) throws(JSONError) -> JSONValue {
+    public static func parse(_ bytes: [UInt8]) throws(JSONError) -> JSONValue {
         JSONValue(try JSONText.parse(bytes))
     }
 }

@@ -1,5 +1,6 @@
 import NDEF
 import NFCBytes
+import NFCJSON
 
 // JSON forms of Bluetooth OOB records (docs/ndef-json.md, "## Bluetooth OOB").
 
@@ -34,7 +35,7 @@ private func readPadding(_ r: JSONReader) throws(TypedJSONError) -> Int {
 extension BluetoothOOB.BREDR {
     /// `{"address", "localName", "localNameComplete", "classOfDevice", "simplePairingHash", …,
     /// "serviceClassUUIDs", "structures", "padding"}`; typed keys appear when present.
-    var json: JSONValue {
+    package var json: JSONValue {
         var o = JSONObjectBuilder()
         o.set("address", address.description)
         o.set("localName", localName)
@@ -52,7 +53,7 @@ extension BluetoothOOB.BREDR {
     }
 
     /// Reads `address`, `structures` and `padding` (the typed keys are output only).
-    init(json: JSONValue, path: String = "bluetoothBREDR") throws(TypedJSONError) {
+    package init(json: JSONValue, path: String = "bluetoothBREDR") throws(TypedJSONError) {
         let r = try JSONReader(json, path: path)
         self.init(address: try readAddress(r), structures: try readStructures(r), padding: try readPadding(r))
     }
@@ -60,7 +61,7 @@ extension BluetoothOOB.BREDR {
 
 extension BluetoothOOB.LowEnergy {
     /// `{"address", "addressType", "role", "appearance", "flags", "localName", …, "structures", "padding"}`.
-    var json: JSONValue {
+    package var json: JSONValue {
         var o = JSONObjectBuilder()
         o.set("address", address?.description)
         o.set("addressType", addressType?.description)
@@ -81,7 +82,7 @@ extension BluetoothOOB.LowEnergy {
 
     /// Reads `structures` and `padding` when `structures` is present (lossless); otherwise
     /// builds the mandatory address and role from `address`, `addressType` and `role`.
-    init(json: JSONValue, path: String = "bluetoothLE") throws(TypedJSONError) {
+    package init(json: JSONValue, path: String = "bluetoothLE") throws(TypedJSONError) {
         let r = try JSONReader(json, path: path)
         if r.has("structures") {
             self.init(structures: try readStructures(r), padding: try readPadding(r))

@@ -1,13 +1,14 @@
 import NDEF
 import NFCBytes
+import NFCJSON
 
 // JSON forms of the Connection Handover records (docs/ndef-json.md, "## Handover").
 // References and carrier types use the one-character-per-byte text form of `type` and `id`.
 
 extension HandoverVersion {
-    var json: JSONValue { .string(description) }
+    package var json: JSONValue { .string(description) }
 
-    init(json reader: JSONReader, key: String = "version") throws(TypedJSONError) {
+    package init(json reader: JSONReader, key: String = "version") throws(TypedJSONError) {
         let text = try reader.string(key)
         guard let version = HandoverVersion(string: text) else {
             throw reader.fail(key, "expected \"major.minor\" with parts 0...15, got \"\(text)\"")
@@ -18,7 +19,7 @@ extension HandoverVersion {
 
 extension AlternativeCarrierRecord {
     /// `{"powerState", "carrierDataReference", "auxiliaryDataReferences"}`.
-    var json: JSONValue {
+    package var json: JSONValue {
         var o = JSONObjectBuilder()
         o.set("powerState", powerState.description)
         o.set("carrierDataReference", latin1String(carrierDataReference))
@@ -26,7 +27,7 @@ extension AlternativeCarrierRecord {
         return o.value
     }
 
-    init(json: JSONValue, path: String = "alternativeCarrier") throws(TypedJSONError) {
+    package init(json: JSONValue, path: String = "alternativeCarrier") throws(TypedJSONError) {
         let r = try JSONReader(json, path: path)
         let name = try r.string("powerState")
         guard let state = CarrierPowerState(name: name) else {
@@ -45,9 +46,9 @@ extension AlternativeCarrierRecord {
 
 extension CollisionResolutionRecord {
     /// `{"randomNumber": 0...65535}`.
-    var json: JSONValue { .object([("randomNumber", .int(Int64(randomNumber)))]) }
+    package var json: JSONValue { .object([("randomNumber", .int(Int64(randomNumber)))]) }
 
-    init(json: JSONValue, path: String = "collisionResolution") throws(TypedJSONError) {
+    package init(json: JSONValue, path: String = "collisionResolution") throws(TypedJSONError) {
         let r = try JSONReader(json, path: path)
         self.init(randomNumber: try r.int("randomNumber"))
     }
@@ -55,7 +56,7 @@ extension CollisionResolutionRecord {
 
 extension HandoverErrorRecord {
     /// `{"reason": n, "data": hex, "value": n}` (`value` only for reasons 1–3).
-    var json: JSONValue {
+    package var json: JSONValue {
         var o = JSONObjectBuilder()
         o.set("reason", Int(reason.rawValue))
         o.set("data", Hex.encode(data))
@@ -64,7 +65,7 @@ extension HandoverErrorRecord {
     }
 
     /// Reads `reason` and either `data` (hex) or `value` (a number, for reasons 1–3).
-    init(json: JSONValue, path: String = "handoverError") throws(TypedJSONError) {
+    package init(json: JSONValue, path: String = "handoverError") throws(TypedJSONError) {
         let r = try JSONReader(json, path: path)
         let reason = Reason(rawValue: try r.int("reason"))
         if let data = try r.optionalHex("data") {
@@ -82,7 +83,7 @@ extension HandoverErrorRecord {
 
 extension HandoverCarrierRecord {
     /// `{"carrierTypeFormat", "carrierType", "carrierData"}`.
-    var json: JSONValue {
+    package var json: JSONValue {
         var o = JSONObjectBuilder()
         o.set("carrierTypeFormat", carrierTypeFormat.description)
         o.set("carrierType", latin1String(carrierType))
@@ -90,7 +91,7 @@ extension HandoverCarrierRecord {
         return o.value
     }
 
-    init(json: JSONValue, path: String = "handoverCarrier") throws(TypedJSONError) {
+    package init(json: JSONValue, path: String = "handoverCarrier") throws(TypedJSONError) {
         let r = try JSONReader(json, path: path)
         let name = try r.string("carrierTypeFormat")
         guard let format = NDEFTypeNameFormat(name: name) else {
@@ -125,7 +126,7 @@ private func readOtherRecords(_ r: JSONReader) throws(TypedJSONError) -> [NDEFRe
 
 extension HandoverSelectRecord {
     /// `{"version": "1.3", "alternativeCarriers": [...], "error": {...}, "otherRecords": [...]}`.
-    var json: JSONValue {
+    package var json: JSONValue {
         var o = JSONObjectBuilder()
         o.set("version", version.json)
         o.set("alternativeCarriers", handoverCarriersJSON(alternativeCarriers))
@@ -134,7 +135,7 @@ extension HandoverSelectRecord {
         return o.value
     }
 
-    init(json: JSONValue, path: String = "handoverSelect") throws(TypedJSONError) {
+    package init(json: JSONValue, path: String = "handoverSelect") throws(TypedJSONError) {
         let r = try JSONReader(json, path: path)
         self.init(
             version: try HandoverVersion(json: r), alternativeCarriers: try readCarriers(r),
@@ -145,7 +146,7 @@ extension HandoverSelectRecord {
 
 extension HandoverRequestRecord {
     /// `{"version", "collisionResolution": number, "alternativeCarriers", "otherRecords"}`.
-    var json: JSONValue {
+    package var json: JSONValue {
         var o = JSONObjectBuilder()
         o.set("version", version.json)
         o.set("collisionResolution", collisionResolution.map { Int($0.randomNumber) })
@@ -154,7 +155,7 @@ extension HandoverRequestRecord {
         return o.value
     }
 
-    init(json: JSONValue, path: String = "handoverRequest") throws(TypedJSONError) {
+    package init(json: JSONValue, path: String = "handoverRequest") throws(TypedJSONError) {
         let r = try JSONReader(json, path: path)
         let random: UInt16? = try r.optionalInt("collisionResolution")
         self.init(
@@ -165,7 +166,7 @@ extension HandoverRequestRecord {
 
 extension CarrierListHandoverRecord {
     /// `{"version", "alternativeCarriers", "otherRecords"}` (Hm and Hi share it).
-    var json: JSONValue {
+    package var json: JSONValue {
         var o = JSONObjectBuilder()
         o.set("version", version.json)
         o.set("alternativeCarriers", handoverCarriersJSON(alternativeCarriers))
@@ -173,7 +174,7 @@ extension CarrierListHandoverRecord {
         return o.value
     }
 
-    init(json: JSONValue, path: String) throws(TypedJSONError) {
+    package init(json: JSONValue, path: String) throws(TypedJSONError) {
         let r = try JSONReader(json, path: path)
         self.init(version: try HandoverVersion(json: r), alternativeCarriers: try readCarriers(r), otherRecords: try readOtherRecords(r))
     }

@@ -1,72 +1,73 @@
 import NDEF
 import NFCBytes
+import NFCJSON
 
 /// Why a JSON value could not be turned into a typed record value.
-struct TypedJSONError: Error, CustomStringConvertible {
+package struct TypedJSONError: Error, CustomStringConvertible {
     /// Where in the JSON (e.g. `handoverSelect.alternativeCarriers[0].powerState`).
-    let path: String
-    let reason: String
-    var description: String { "\(path): \(reason)" }
+    package let path: String
+    package let reason: String
+    package var description: String { "\(path): \(reason)" }
 }
 
 /// Reading helpers for the typed-record JSON mappings.
-struct JSONReader {
-    let value: JSONValue
-    let path: String
+package struct JSONReader {
+    package let value: JSONValue
+    package let path: String
 
-    init(_ value: JSONValue, path: String) throws(TypedJSONError) {
+    package init(_ value: JSONValue, path: String) throws(TypedJSONError) {
         guard case .object = value else { throw TypedJSONError(path: path, reason: "expected an object") }
         self.value = value
         self.path = path
     }
 
-    func fail(_ key: String, _ reason: String) -> TypedJSONError {
+    package func fail(_ key: String, _ reason: String) -> TypedJSONError {
         TypedJSONError(path: "\(path).\(key)", reason: reason)
     }
 
-    func has(_ key: String) -> Bool { value[key] != nil && value[key] != .null }
+    package func has(_ key: String) -> Bool { value[key] != nil && value[key] != .null }
 
-    func string(_ key: String) throws(TypedJSONError) -> String {
+    package func string(_ key: String) throws(TypedJSONError) -> String {
         guard let s = value[key]?.stringValue else { throw fail(key, "expected a string") }
         return s
     }
-    func optionalString(_ key: String) throws(TypedJSONError) -> String? {
+    package func optionalString(_ key: String) throws(TypedJSONError) -> String? {
         has(key) ? try string(key) : nil
     }
-    func int<T: FixedWidthInteger>(_ key: String, as: T.Type = T.self) throws(TypedJSONError) -> T {
+    package func int<T: FixedWidthInteger>(_ key: String, as: T.Type = T.self) throws(TypedJSONError) -> T {
         guard let i = value[key]?.intValue, let v = T(exactly: i) else {
             throw fail(key, "expected an integer in \(T.min)...\(T.max)")
         }
         return v
     }
-    func optionalInt<T: FixedWidthInteger>(_ key: String, as: T.Type = T.self) throws(TypedJSONError) -> T? {
+    package func optionalInt<T: FixedWidthInteger>(_ key: String, as: T.Type = T.self) throws(TypedJSONError) -> T? {
         has(key) ? try int(key, as: T.self) : nil
     }
-    func bool(_ key: String) throws(TypedJSONError) -> Bool {
+    package func bool(_ key: String) throws(TypedJSONError) -> Bool {
         guard let b = value[key]?.boolValue else { throw fail(key, "expected true or false") }
         return b
     }
-    func hex(_ key: String) throws(TypedJSONError) -> [UInt8] {
+    package func hex(_ key: String) throws(TypedJSONError) -> [UInt8] {
         do { return try Hex.decode(try string(key)) } catch let error as HexError {
             throw fail(key, "\(error)")
         } catch { throw fail(key, "\(error)") }
     }
-    func optionalHex(_ key: String) throws(TypedJSONError) -> [UInt8]? {
+    package func optionalHex(_ key: String) throws(TypedJSONError) -> [UInt8]? {
         has(key) ? try hex(key) : nil
     }
-    func array(_ key: String) throws(TypedJSONError) -> [JSONValue] {
+    package func array(_ key: String) throws(TypedJSONError) -> [JSONValue] {
         guard let a = value[key]?.arrayValue else { throw fail(key, "expected an array") }
         return a
     }
-    func optionalArray(_ key: String) throws(TypedJSONError) -> [JSONValue] {
+    package func optionalArray(_ key: String) throws(TypedJSONError) -> [JSONValue] {
         has(key) ? try array(key) : []
     }
-    func object(_ key: String) throws(TypedJSONError) -> JSONReader {
+    package func object(_ key: String) throws(TypedJSONError) -> JSONReader {
         guard let v = value[key] else { throw fail(key, "missing") }
         return try JSONReader(v, path: "\(path).\(key)")
     }
     /// Bytes written one character per byte (U+0000–U+00FF), as the JSON form writes `type` and `id`.
-    func latin1(_ key: String) throws(TypedJSONError) -> [UInt8] {
+    package func latin1(_ key: String) throws(TypedJSONError) -> [UInt8] {
         guard let bytes = latin1Bytes(try string(key)) else {
             throw fail(key, "characters above U+00FF cannot be bytes")
         }
@@ -75,16 +76,16 @@ struct JSONReader {
 }
 
 /// Bytes as text, one character per byte (U+0000–U+00FF).
-func latin1String(_ bytes: [UInt8]) -> String { NDEFRecord.latin1String(bytes) }
+package func latin1String(_ bytes: [UInt8]) -> String { NDEFRecord.latin1String(bytes) }
 
 /// The bytes of one-character-per-byte text; nil when a character is above U+00FF.
-func latin1Bytes(_ text: String) -> [UInt8]? { NDEFRecord.latin1Bytes(text) }
+package func latin1Bytes(_ text: String) -> [UInt8]? { NDEFRecord.latin1Bytes(text) }
 
 /// UTF-8 text if the bytes are valid UTF-8, else nil.
-func utf8Text(_ bytes: [UInt8]) -> String? { String(validating: bytes, as: UTF8.self) }
+package func utf8Text(_ bytes: [UInt8]) -> String? { String(validating: bytes, as: UTF8.self) }
 
 /// A nested record in the generic JSON form: `tnf`, `type`, `id`, `payload`.
-func genericRecordJSON(_ record: NDEFRecord) -> JSONValue {
+package func genericRecordJSON(_ record: NDEFRecord) -> JSONValue {
     var o = JSONObjectBuilder()
     o.set("tnf", record.typeNameFormat.description)
     o.set("type", latin1String(record.type))
@@ -94,7 +95,7 @@ func genericRecordJSON(_ record: NDEFRecord) -> JSONValue {
 }
 
 /// Reads the generic JSON form of a nested record.
-func genericRecord(json: JSONValue, path: String) throws(TypedJSONError) -> NDEFRecord {
+package func genericRecord(json: JSONValue, path: String) throws(TypedJSONError) -> NDEFRecord {
     let r = try JSONReader(json, path: path)
     let tnfName = try r.string("tnf")
     guard let tnf = NDEFTypeNameFormat(name: tnfName) else { throw r.fail("tnf", "unknown TNF \"\(tnfName)\"") }
@@ -104,7 +105,7 @@ func genericRecord(json: JSONValue, path: String) throws(TypedJSONError) -> NDEF
 }
 
 /// The typed JSON field of a Handover, Wi-Fi or Bluetooth record, for `decode --json`.
-enum ConnectivityJSONField {
+package enum ConnectivityJSONField {
     /// The key (`handoverSelect`, `wifiSimpleConfig`, …) and its value.
     case typed(String, JSONValue)
     /// The record has one of these types but its payload breaks the type's definition.
@@ -113,7 +114,7 @@ enum ConnectivityJSONField {
 
 /// The typed field for `record` if it is a Handover, Wi-Fi Simple Configuration or Bluetooth
 /// OOB record; nil for other record types.
-func connectivityJSONField(_ record: NDEFRecord, options: NDEFDecodingOptions = .strict) -> ConnectivityJSONField? {
+package func connectivityJSONField(_ record: NDEFRecord, options: NDEFDecodingOptions = .strict) -> ConnectivityJSONField? {
     func field(_ key: String, _ body: () throws(NDEFError) -> JSONValue) -> ConnectivityJSONField {
         do { return .typed(key, try body()) } catch { return .invalid("\(error)") }
     }
@@ -147,7 +148,7 @@ func connectivityJSONField(_ record: NDEFRecord, options: NDEFDecodingOptions = 
 
 /// Builds a record from the first Handover / Wi-Fi / Bluetooth key present in a JSON record
 /// object (for `encode --json`), keeping its `id`; nil when none of those keys is present.
-func connectivityRecord(fromJSON object: JSONValue, path: String = "record") throws(TypedJSONError) -> NDEFRecord? {
+package func connectivityRecord(fromJSON object: JSONValue, path: String = "record") throws(TypedJSONError) -> NDEFRecord? {
     let r = try JSONReader(object, path: path)
     func build(_ key: String, _ make: (JSONValue, String) throws(TypedJSONError) -> any NDEFRecordConvertible)
         throws(TypedJSONError) -> NDEFRecord
