@@ -1,20 +1,30 @@
 /// The error a ``ByteReader`` throws when its input ends too early.
-public enum ByteReaderError: Error, Equatable, Hashable, Sendable, CustomStringConvertible {
-    /// The input ended at byte offset `at` while `needed` more bytes were expected there.
-    case truncated(at: Int, needed: Int)
+public struct ByteReaderError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What went wrong, as a stable, comparable value.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The stable name.
+        public let name: String
+        private init(_ name: String) { self.name = name }
+        public var description: String { name }
 
+        /// The input ended before a read was complete.
+        public static let truncated = Code("truncated")
+    }
+
+    /// What went wrong.
+    public let code: Code
     /// The offset at which the input ran out.
-    public var offset: Int {
-        switch self {
-        case .truncated(let at, _): return at
-        }
+    public let offset: Int
+    /// How many more bytes the read needed there.
+    public let needed: Int
+
+    /// The input ended at byte offset `at` while `needed` more bytes were expected there.
+    public static func truncated(at offset: Int, needed: Int) -> ByteReaderError {
+        ByteReaderError(code: .truncated, offset: offset, needed: needed)
     }
 
     public var description: String {
-        switch self {
-        case .truncated(let at, let needed):
-            return "input truncated at offset \(at) (\(needed) more byte\(needed == 1 ? "" : "s") expected)"
-        }
+        "input truncated at offset \(offset) (\(needed) more byte\(needed == 1 ? "" : "s") expected)"
     }
 }
 

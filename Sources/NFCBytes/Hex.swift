@@ -1,17 +1,41 @@
 /// Errors from ``Hex/decode(_:)``.
-public enum HexError: Error, Equatable, Hashable, Sendable, CustomStringConvertible {
+public struct HexError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What went wrong, as a stable, comparable value.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The stable name.
+        public let name: String
+        private init(_ name: String) { self.name = name }
+        public var description: String { name }
+
+        /// A character that is neither a hex digit nor an allowed separator.
+        public static let invalidCharacter = Code("invalidCharacter")
+        /// An odd number of hex digits: the last byte is incomplete.
+        public static let oddDigitCount = Code("oddDigitCount")
+    }
+
+    /// What went wrong.
+    public let code: Code
+    /// The offending character (``Code-swift.struct/invalidCharacter``).
+    public let character: Character?
+    /// The character offset of the offending character, or the number of digits
+    /// (``Code-swift.struct/oddDigitCount``).
+    public let offset: Int
+
     /// A character that is neither a hex digit nor an allowed separator, at a character offset.
-    case invalidCharacter(Character, at: Int)
-    /// An odd number of hex digits: the last byte is incomplete.
-    case oddDigitCount(Int)
+    public static func invalidCharacter(_ character: Character, at offset: Int) -> HexError {
+        HexError(code: .invalidCharacter, character: character, offset: offset)
+    }
+
+    /// An odd number of hex digits.
+    public static func oddDigitCount(_ count: Int) -> HexError {
+        HexError(code: .oddDigitCount, character: nil, offset: count)
+    }
 
     public var description: String {
-        switch self {
-        case .invalidCharacter(let c, let at):
-            return "invalid hex character \(String(reflecting: String(c))) at offset \(at)"
-        case .oddDigitCount(let n):
-            return "odd number of hex digits (\(n)): the last byte is incomplete"
+        if code == .invalidCharacter, let character {
+            return "invalid hex character \(String(reflecting: String(character))) at offset \(offset)"
         }
+        return "odd number of hex digits (\(offset)): the last byte is incomplete"
     }
 }
 

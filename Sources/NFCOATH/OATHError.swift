@@ -78,36 +78,88 @@ public enum OATHStatus: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Why an OATH operation failed. Never holds a secret (no key, password or response bytes).
-public enum OATHError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The applet answered a status word other than `9000`.
-    case status(OATHStatus, StatusWord, OATHOperation)
-    /// The response does not follow the YKOATH syntax; `offset` is into the response data.
-    case malformedResponse(OATHOperation, offset: Int, String)
-    /// An argument cannot be sent (a name too long, digits out of range, …).
-    case invalidArgument(field: String, String)
-    /// The applet's answer to our VALIDATE challenge is wrong: it does not hold our key.
-    case cardAuthenticationFailed
-    /// The applet is protected by an access code and none was given.
-    case accessCodeRequired
+///
+/// A struct with a stable ``Code-swift.struct`` and the details the code has; two errors are
+/// equal when their code and details are.
+public struct OATHError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What went wrong, as a stable, comparable value.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The stable name.
+        public let name: String
+        private init(_ name: String) { self.name = name }
+        public var description: String { name }
 
-    /// The status, when the applet answered one.
-    public var oathStatus: OATHStatus? {
-        if case .status(let status, _, _) = self { return status }
-        return nil
+        /// The applet answered a status word other than `9000` (``OATHError/oathStatus``).
+        public static let status = Code("status")
+        /// The response does not follow the YKOATH syntax.
+        public static let malformedResponse = Code("malformedResponse")
+        /// An argument cannot be sent (a name too long, digits out of range, …).
+        public static let invalidArgument = Code("invalidArgument")
+        /// The applet's answer to our VALIDATE challenge is wrong: it does not hold our key.
+        public static let cardAuthenticationFailed = Code("cardAuthenticationFailed")
+        /// The applet is protected by an access code and none was given.
+        public static let accessCodeRequired = Code("accessCodeRequired")
     }
 
+    /// What went wrong.
+    public let code: Code
+    /// The status the applet answered (``Code-swift.struct/status``).
+    public let oathStatus: OATHStatus?
+    /// The status word itself (``Code-swift.struct/status``).
+    public let statusWord: StatusWord?
+    /// The command that failed.
+    public let operation: OATHOperation?
+    /// Where a malformed response goes wrong, as an offset into the response data.
+    public let offset: Int?
+    /// The argument that cannot be sent (``Code-swift.struct/invalidArgument``).
+    public let field: String?
+    /// What was wrong, for people.
+    public let detail: String?
+
+    init(
+        _ code: Code, oathStatus: OATHStatus? = nil, statusWord: StatusWord? = nil, operation: OATHOperation? = nil,
+        offset: Int? = nil, field: String? = nil, detail: String? = nil
+    ) {
+        self.code = code
+        self.oathStatus = oathStatus
+        self.statusWord = statusWord
+        self.operation = operation
+        self.offset = offset
+        self.field = field
+        self.detail = detail
+    }
+
+    /// The applet answered a status word other than `9000` to `operation`.
+    public static func status(_ status: OATHStatus, _ statusWord: StatusWord, _ operation: OATHOperation) -> OATHError {
+        OATHError(.status, oathStatus: status, statusWord: statusWord, operation: operation)
+    }
+    /// The response to `operation` does not follow the YKOATH syntax; `offset` is into the response data.
+    public static func malformedResponse(_ operation: OATHOperation, offset: Int, _ reason: String) -> OATHError {
+        OATHError(.malformedResponse, operation: operation, offset: offset, detail: reason)
+    }
+    /// An argument cannot be sent.
+    public static func invalidArgument(field: String, _ reason: String) -> OATHError {
+        OATHError(.invalidArgument, field: field, detail: reason)
+    }
+    /// The applet does not hold our key.
+    public static let cardAuthenticationFailed = OATHError(.cardAuthenticationFailed)
+    /// An access code is needed and none was given.
+    public static let accessCodeRequired = OATHError(.accessCodeRequired)
+
     public var description: String {
-        switch self {
-        case .status(let status, let word, let operation):
-            "\(operation): \(status) (SW \(word))"
-        case .malformedResponse(let operation, let offset, let reason):
-            "\(operation): malformed response at offset \(offset): \(reason)"
-        case .invalidArgument(let field, let reason):
-            "\(field): \(reason)"
+        switch code {
+        case .status:
+            "\(operation.map { "\($0)" } ?? ""): \(oathStatus.map { "\($0)" } ?? "") (SW \(statusWord.map { "\($0)" } ?? ""))"
+        case .malformedResponse:
+            "\(operation.map { "\($0)" } ?? ""): malformed response at offset \(offset ?? 0): \(detail ?? "")"
+        case .invalidArgument:
+            "\(field ?? ""): \(detail ?? "")"
         case .cardAuthenticationFailed:
             "VALIDATE: the card's response to our challenge does not verify"
         case .accessCodeRequired:
             "the OATH application is protected by an access code; give the password"
+        default:
+            detail ?? code.name
         }
     }
 }

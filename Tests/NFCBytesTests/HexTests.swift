@@ -20,6 +20,21 @@ import Testing
         #expect(throws: HexError.oddDigitCount(3)) { try Hex.decode("d10") }
     }
 
+    /// The error is a struct with a stable code (the one error shape): callers branch on the
+    /// code and read the details as properties.
+    @Test func errorsCarryACodeAndTheirDetails() {
+        do {
+            _ = try Hex.decode("d1g1")
+            Issue.record("decoded a non-hex character")
+        } catch {
+            #expect(error.code == .invalidCharacter)
+            #expect(error.code.name == "invalidCharacter")
+            #expect(error.character == "g")
+            #expect(error.offset == 2)
+            #expect(error != HexError.invalidCharacter("g", at: 3))
+        }
+    }
+
     @Test func roundTripsEveryByte() throws {
         let all = (0...255).map(UInt8.init)
         #expect(try Hex.decode(Hex.encode(all)) == all)

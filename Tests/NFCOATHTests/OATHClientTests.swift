@@ -123,11 +123,11 @@ struct OATHClientResponseTests {
             try await body()
             Issue.record("expected a malformed \(operation) response")
         } catch let error as OATHError {
-            guard case .malformedResponse(let op, _, _) = error else {
+            guard error.code == .malformedResponse else {
                 Issue.record("expected malformedResponse, got \(error)")
                 return
             }
-            #expect(op == operation)
+            #expect(error.operation == operation)
         } catch {
             Issue.record("unexpected \(error)")
         }

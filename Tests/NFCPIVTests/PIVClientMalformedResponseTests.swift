@@ -7,7 +7,9 @@ import Testing
 /// `PIVError.malformedResponse` naming the command and the field.
 @Suite struct PIVClientMalformedResponseTests {
     func malformed(_ error: any Error) -> (command: String, field: String)? {
-        if case .malformedResponse(let command, let field, _, _)? = error as? PIVError { return (command, field) }
+        if let error = error as? PIVError, error.code == .malformedResponse, let command = error.command, let field = error.field {
+            return (command, field)
+        }
         return nil
     }
 

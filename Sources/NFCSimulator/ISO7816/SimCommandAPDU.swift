@@ -143,16 +143,33 @@ public struct SimCommandAPDU: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Why bytes are not a command APDU (ISO/IEC 7816-4:2013 §5.1).
-public enum SimAPDUError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct SimAPDUError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What went wrong, as a stable, comparable value.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The stable name.
+        public let name: String
+        private init(_ name: String) { self.name = name }
+        public var description: String { name }
+
+        /// Fewer than the four header bytes.
+        public static let tooShort = Code("tooShort")
+        /// The Lc/Le fields do not account for the number of bytes.
+        public static let lengthMismatch = Code("lengthMismatch")
+    }
+
+    /// What went wrong.
+    public let code: Code
+    /// The length of the command APDU.
+    public let length: Int
+
     /// Fewer than the four header bytes.
-    case tooShort(Int)
-    /// The Lc/Le fields do not account for the number of bytes.
-    case lengthMismatch(Int)
+    public static func tooShort(_ length: Int) -> SimAPDUError { SimAPDUError(code: .tooShort, length: length) }
+    /// The Lc/Le fields do not account for `length` bytes.
+    public static func lengthMismatch(_ length: Int) -> SimAPDUError { SimAPDUError(code: .lengthMismatch, length: length) }
 
     public var description: String {
-        switch self {
-        case .tooShort(let count): "command APDU of \(count) bytes is shorter than its 4-byte header"
-        case .lengthMismatch(let count): "command APDU of \(count) bytes does not match its length fields"
-        }
+        code == .tooShort
+            ? "command APDU of \(length) bytes is shorter than its 4-byte header"
+            : "command APDU of \(length) bytes does not match its length fields"
     }
 }

@@ -41,10 +41,10 @@ final class PCSCEmulation {
         loop: while !link.isStopRequested {
             do {
                 try link.connect()
-            } catch .stopped {
+            } catch where error.code == .stopped {
                 break
-            } catch .unresolvableHost(let endpoint, let reason) {
-                throw CLIError("cannot resolve \(endpoint.host) for vpcd at \(endpoint): \(reason)")
+            } catch where error.code == .unresolvableHost {
+                throw CLIError(error.description)
             } catch {
                 if !waiting && !reconnecting { Output.error("waiting for vpcd: \(error)") }
                 waiting = true

@@ -114,8 +114,7 @@ struct VPCDLinkTests {
         #expect {
             try link.connect()
         } throws: { error in
-            guard case VPCDLinkError.unresolvableHost = error else { return false }
-            return true
+            (error as? VPCDLinkError)?.code == .unresolvableHost
         }
     }
 

@@ -50,7 +50,7 @@ enum OATHCLI {
                     guard let password else { throw OATHError.accessCodeRequired }
                     do {
                         try await session.validate(password: password)
-                    } catch OATHError.status(.wrongSyntax, _, .validate) {
+                    } catch let error as OATHError where error.oathStatus == .wrongSyntax && error.operation == .validate {
                         throw CLIError("wrong password for the OATH application")
                     }
                 }
@@ -59,16 +59,14 @@ enum OATHCLI {
             _ = stats
             return result
         } catch let error as OATHError {
-            switch error {
-            case .status(.applicationNotFound, _, .select):
+            if error.oathStatus == .applicationNotFound && error.operation == .select {
                 throw CLIError(.notFound, "the tag has no OATH application (SELECT A0000005272101 failed)")
-            case .status(.authenticationRequired, _, let operation):
+            } else if error.oathStatus == .authenticationRequired, let operation = error.operation {
                 throw CLIError("\(operation): the OATH application is protected by an access code; give --password")
-            case .accessCodeRequired:
+            } else if error.code == .accessCodeRequired {
                 throw CLIError("the OATH application is protected by an access code; give --password")
-            default:
-                throw CLIError(error.description)
             }
+            throw CLIError(error.description)
         } catch let error as APDUError {
             throw CLIError("OATH: \(error)")
         } catch let error as TransportError {

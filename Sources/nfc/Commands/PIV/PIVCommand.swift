@@ -26,7 +26,7 @@ enum PIVRunner {
             do {
                 do {
                     try await client.select()
-                } catch PIVError.status(_, let statusWord) where statusWord == .fileNotFound {
+                } catch let error as PIVError where error.code == .status && error.statusWord == .fileNotFound {
                     throw CLIError(.notFound, "the card has no PIV application (SELECT A000000308 answered 6A82)")
                 }
                 return try await body(client)
