@@ -80,11 +80,13 @@ let package = Package(
         ]),
         // Row 4 (above NFCReaders): Core NFC's API
         .target(name: "OpenCoreNFC", dependencies: ["NDEF", "NFCBytes", "ISO7816", "NFCTransport", "NFCTags", "NFCReaders"]),
+        // Row 5 (a library beside the CLI): the `--apps` file of `nfc dispatch` and `nfc watch`
+        .target(name: "NFCBackgroundConfiguration", dependencies: ["OpenCoreNFC"]),
         // Row 5
         .executableTarget(
             name: "nfc",
             dependencies: [
-                "OpenCoreNFC", "NFCReaders", "NDEF", "NDEFJSON", "NFCBytes", "NFCJSON", "NFCTransport", "NFCSimulator", "NFCTags", "NFCPCSC", "ISO7816",
+                "OpenCoreNFC", "NFCBackgroundConfiguration", "NFCReaders", "NDEF", "NDEFJSON", "NFCBytes", "NFCJSON", "NFCTransport", "NFCSimulator", "NFCTags", "NFCPCSC", "ISO7816",
                 "NFCOATH", "NFCFIDO", "NFCPIV", "NFCCBOR",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -103,6 +105,7 @@ let package = Package(
         ]),
         .testTarget(name: "NFCBytesTests", dependencies: ["NFCBytes", "NFCTestSupport"]),
         .testTarget(name: "NFCJSONTests", dependencies: ["NFCJSON"]),
+        .testTarget(name: "NFCBackgroundConfigurationTests", dependencies: ["NFCBackgroundConfiguration", "OpenCoreNFC"]),
         .testTarget(name: "NDEFJSONTests", dependencies: ["NDEFJSON", "NDEF", "NFCJSON"]),
         .testTarget(name: "NFCReadersTests", dependencies: ["NFCReaders", "NFCSimulator", "NFCTransport"]),
         .testTarget(name: "NDEFTests", dependencies: ["NDEF", "NFCBytes", "NFCTestSupport"]),

@@ -59,8 +59,6 @@ link() {  # link TARGET DIR MODULES...
   for m in "$@"; do libs+=("$out/lib$m.a"); done
   local common=()
   grep -q "AnswerScript" "Fuzz/$dir"/*.swift && common=(Fuzz/Common/*.swift)
-  # The `--apps` parser lives in the nfc executable; its file needs only Foundation + OpenCoreNFC.
-  [[ $target == config ]] && common+=(Sources/nfc/Background/BackgroundConfiguration.swift)
   swiftc "${flags[@]}" "${crypto_flags[@]}" -module-name "Fuzz${dir}" -I "$out" "Fuzz/$dir"/*.swift "${common[@]}" \
     "${libs[@]}" "${crypto_objects[@]}" -lstdc++ -o "$out/fuzz-$target"
   echo "built $out/fuzz-$target"
@@ -80,9 +78,10 @@ build() {
     applets) use_crypto; module NFCBytes; module ISO7816; module NFCTransport; module NFCCBOR
           module NFCOATH; module NFCPIV; module NFCFIDO; module NFCJSON; module NFCSimulator
           link applets Applets NFCOATH NFCPIV NFCFIDO NFCSimulator NFCJSON NFCCBOR NFCTransport ISO7816 NFCBytes ;;
-    config) use_crypto; module NFCBytes; module NDEF; module ISO7816; module NFCTransport; module NFCCBOR
-          module NFCTags; module NFCJSON; module NFCSimulator; module NFCPCSC; module OpenCoreNFC
-          link config Config OpenCoreNFC NFCPCSC NFCTags NFCSimulator NFCJSON NFCCBOR NFCTransport NDEF ISO7816 NFCBytes ;;
+    config) module NFCBytes; module NDEF; module ISO7816; module NFCTransport; module NFCTags
+          # OpenCoreNFC without the simulator and PC/SC traits (NFCReaders compiled without -D): no swift-crypto
+          module NFCReaders; module OpenCoreNFC; module NFCBackgroundConfiguration
+          link config Config NFCBackgroundConfiguration OpenCoreNFC NFCReaders NFCTags NFCTransport NDEF ISO7816 NFCBytes ;;
     *) echo "unknown fuzz target $1" >&2; exit 2 ;;
   esac
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NFCBackgroundConfiguration
 import OpenCoreNFC
 
 /// libFuzzer target for the configuration files OpenCoreNFC reads: the
@@ -6,7 +7,7 @@ import OpenCoreNFC
 /// dispatch) and the Info.plist and entitlements property lists `nfc lint` checks
 /// (``NFCConfigurationLint/check(infoPlist:entitlements:)``, which reads them through
 /// PropertyListReader), and the `--apps` file of `nfc dispatch` and `nfc watch`
-/// (`BackgroundConfiguration.parse`, compiled from Sources/nfc/Background as it ships).
+/// (`BackgroundConfiguration.parse` from the NFCBackgroundConfiguration module).
 ///
 /// Input: `[selector] file…` — selector mod 5: 0: AASA JSON; 1: an Info.plist (no
 /// entitlements); 2: an entitlements plist beside a minimal valid Info.plist; 3: the file as both;

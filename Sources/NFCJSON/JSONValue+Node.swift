@@ -1,5 +1,3 @@
-import NFCJSON
-
 extension JSONValue {
     /// The CLI's value for a parsed ``JSONNode``: integers that fit in 64 bits stay integers,
     /// other numbers become doubles.

@@ -1,5 +1,6 @@
 import Foundation
 import NFCJSON
+import NFCBackgroundConfiguration
 import NFCSimulator
 
 extension BackgroundConfiguration {
@@ -17,7 +18,7 @@ extension BackgroundConfiguration {
             return try parse(Data(bytes), relativeTo: URL(fileURLWithPath: path).deletingLastPathComponent()) { url in
                 (try? RegularFile.read(url.path)).map { Data($0) }
             }
-        } catch let error as ConfigurationError {
+        } catch let error as BackgroundConfigurationError {
             throw CLIError(.badInput, "\(path): \(error.description)", file: path)
         }
     }

@@ -3,6 +3,7 @@ import NFCBytes
 import NFCPCSC
 import NFCReaders
 import NFCTransport
+import NFCBackgroundConfiguration
 import OpenCoreNFC
 
 /// The readers of one `nfc watch` run and what happens at each tap.

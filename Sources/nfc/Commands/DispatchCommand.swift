@@ -2,6 +2,7 @@ import ArgumentParser
 import NDEF
 import NDEFJSON
 import NFCJSON
+import NFCBackgroundConfiguration
 import OpenCoreNFC
 
 /// `nfc dispatch [HEX | --file F] [--apps apps.json] [--device STATE]... [--json]`

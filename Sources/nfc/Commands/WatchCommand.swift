@@ -4,6 +4,7 @@ import NFCBytes
 import NFCPCSC
 import NFCReaders
 import NFCTransport
+import NFCBackgroundConfiguration
 import OpenCoreNFC
 
 /// `nfc watch [--reader R]... [--apps F] [--device STATE]... [--handler-timeout S] [--json]`
