@@ -32,7 +32,8 @@ public enum ReaderBackends {
     }
 
     /// A driver for Core NFC sessions: a simulated field holding the tag of the image (`sim`
-    /// creates the persistent tag on first use), or the PC/SC readers the name selects.
+    /// creates the persistent tag, `SimulatorHome`, on first use), or the PC/SC readers the
+    /// name selects.
     ///
     /// Sessions read the image once; what they change stays in the field (the `nfc` tool's
     /// commands are the ones that save images back, under the image lock).
@@ -41,9 +42,9 @@ public enum ReaderBackends {
         case .simulator(let path):
             #if Simulator
             let file = path ?? SimulatorHome.defaultImagePath
-            if path == nil { try SimulatorHome.createWelcomeTagIfMissing(at: file) }
             let tag: any VirtualTag
             do {
+                if path == nil { try SimulatorHome.createWelcomeTagIfMissing(at: file) }
                 tag = try TagImageFile.load(file)
             } catch {
                 throw ReaderNameError(.unavailable, "\(name): \(error)")

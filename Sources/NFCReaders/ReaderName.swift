@@ -4,7 +4,7 @@
 ///
 /// | text | reader |
 /// |---|---|
-/// | `sim` | the persistent virtual tag (``SimulatorHome/defaultImagePath``), created on first use |
+/// | `sim` | the persistent virtual tag (NFCSimulator's `SimulatorHome.defaultImagePath`), created on first use |
 /// | `sim:PATH` | the tag image at PATH (for `nfc watch`, a folder of images) |
 /// | `pcsc` | every PC/SC reader (the first with a card, for one-shot commands) |
 /// | `pcsc:NAME` | PC/SC readers whose name contains NAME, case-insensitive |

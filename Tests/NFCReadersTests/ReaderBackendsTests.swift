@@ -4,8 +4,10 @@ import NFCSimulator
 import NFCTransport
 import Testing
 
-#if Simulator
-/// Opening the reader a name names, for Core NFC sessions.
+/// Opening the reader a name names, for Core NFC sessions — with the package's default traits
+/// (both backends) and without them (CI's thread-sanitizer run builds with
+/// `--disable-default-traits`). The same tests exist in both builds, so both run the same count;
+/// each asserts what its build must do.
 struct ReaderBackendsTests {
     private func temporaryImage() throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("readers-\(UUID().uuidString).json").path
@@ -13,17 +15,23 @@ struct ReaderBackendsTests {
         return path
     }
 
-    /// The tag is in the field when the driver is handed out: the first poll finds it (a session
-    /// that begins at once must not race the tag's placement).
+    /// With the Simulator trait the tag is in the field when the driver is handed out: the first
+    /// poll finds it (a session that begins at once must not race the tag's placement). Without
+    /// it, `sim:PATH` names a backend this build does not have.
     @Test func aSimulatorImageIsInTheFieldAtOnce() async throws {
-        #expect(ReaderBackends.hasSimulator)
         let path = try temporaryImage()
         defer { try? FileManager.default.removeItem(atPath: path) }
+        #if Simulator
+        #expect(ReaderBackends.hasSimulator)
         let driver = try ReaderBackends.sessionDriver(for: .simulator(path: path))
         let targets = try await driver.targets(matching: .all)
         #expect(targets.count == 1)
         #expect(targets.first?.technology == .iso14443A)
         #expect(driver.name == "sim:\(path)")
+        #else
+        #expect(ReaderBackends.hasSimulator == false)
+        #expect(throws: ReaderNameError(.unsupportedBackend, "")) { try ReaderBackends.sessionDriver(for: .simulator(path: path)) }
+        #endif
     }
 
     @Test func aMissingImageIsUnavailableAndSaysWhere() throws {
@@ -32,8 +40,30 @@ struct ReaderBackendsTests {
             _ = try ReaderBackends.sessionDriver(for: .simulator(path: path))
             Issue.record("opened a missing image")
         } catch {
+            #if Simulator
             #expect(error.code == .unavailable)
             #expect(error.reason.contains(path))
+            #else
+            #expect(error.code == .unsupportedBackend)
+            #expect(error.reason.contains("Simulator"))
+            #endif
+        }
+    }
+
+    /// Without the PCSC trait, `pcsc` is an unsupported backend; with it, the driver is made
+    /// when the PC/SC library is installed and is otherwise `unavailable` (never a crash).
+    @Test func pcscFollowsItsTrait() throws {
+        do {
+            let driver = try ReaderBackends.sessionDriver(for: .pcsc(filter: "Virtual"))
+            #expect(ReaderBackends.hasPCSC)
+            #expect(!driver.name.isEmpty)
+        } catch {
+            #if PCSC
+            #expect(error.code == .unavailable)
+            #else
+            #expect(ReaderBackends.hasPCSC == false)
+            #expect(error.code == .unsupportedBackend)
+            #endif
         }
     }
 
@@ -55,22 +85,3 @@ struct ReaderBackendsTests {
         #expect(FileManager.default.fileExists(atPath: path))
     }
 }
-#else
-/// Without the Simulator trait, `sim` names a backend this build does not have.
-struct ReaderBackendsWithoutSimulatorTests {
-    @Test func simIsAnUnsupportedBackend() {
-        #expect(ReaderBackends.hasSimulator == false)
-        #expect(throws: ReaderNameError(.unsupportedBackend, "")) { try ReaderBackends.sessionDriver(for: .simulator(path: nil)) }
-    }
-}
-#endif
-
-#if !PCSC
-/// Without the PCSC trait, `pcsc` names a backend this build does not have.
-struct ReaderBackendsWithoutPCSCTests {
-    @Test func pcscIsAnUnsupportedBackend() {
-        #expect(ReaderBackends.hasPCSC == false)
-        #expect(throws: ReaderNameError(.unsupportedBackend, "")) { try ReaderBackends.sessionDriver(for: .pcsc(filter: nil)) }
-    }
-}
-#endif

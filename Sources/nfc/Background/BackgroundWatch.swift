@@ -2,6 +2,7 @@ import Foundation
 import NFCBytes
 import NFCPCSC
 import NFCReaders
+import NFCSimulator
 import NFCTransport
 import NFCBackgroundConfiguration
 import OpenCoreNFC

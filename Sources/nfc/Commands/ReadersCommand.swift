@@ -3,6 +3,7 @@ import NFCBytes
 import NFCJSON
 import NFCPCSC
 import NFCReaders
+import NFCSimulator
 import NFCTransport
 
 /// `nfc readers [--json]`

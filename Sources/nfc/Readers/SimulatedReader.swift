@@ -28,7 +28,7 @@ struct SimulatedReader: CLIReader {
                     Output.error("created a virtual NTAG216 at \(path) (nfc tag new … -o \(path) --force to change it)")
                 }
             } catch {
-                throw CLIError(.permission, error.reason)
+                throw CLIError(.permission, "cannot create the simulated tag \(path): \(error)")
             }
         }
         let image: TagImageStore.Handle

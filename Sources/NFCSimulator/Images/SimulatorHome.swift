@@ -1,12 +1,10 @@
-#if Simulator
 import Foundation
 import NFCBytes
-import NFCSimulator
 
 /// Where `sim` keeps its persistent virtual tag, and the tag it starts with.
 ///
-/// The `nfc` tool and Core NFC sessions share it, so that a tag written with `nfc write` is the
-/// tag an app's session reads under `OPENCORENFC_READER=sim`.
+/// The `nfc` tool and Core NFC sessions (through NFCReaders) share it, so that a tag written
+/// with `nfc write` is the tag an app's session reads under `OPENCORENFC_READER=sim`.
 public enum SimulatorHome {
     /// Where `sim` keeps its tag: `$OPENCORENFC_SIM_IMAGE`, else
     /// `$XDG_DATA_HOME/opencorenfc/sim-tag.json` (`~/.local/share/…` by default; on macOS
@@ -26,10 +24,9 @@ public enum SimulatorHome {
     /// Creates the default tag at `path` if nothing is there; two processes starting at once
     /// create it once.
     /// - Returns: whether this call created it (the CLI says so once).
-    /// - Throws: ``ReaderNameError/Code-swift.struct/unavailable`` when the folder or file
-    ///   cannot be created.
+    /// - Throws: ``TagImageError`` when the folder or file cannot be created.
     @discardableResult
-    public static func createWelcomeTagIfMissing(at path: String) throws(ReaderNameError) -> Bool {
+    public static func createWelcomeTagIfMissing(at path: String) throws(TagImageError) -> Bool {
         guard !FileManager.default.fileExists(atPath: path) else { return false }
         do {
             try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
@@ -37,8 +34,10 @@ public enum SimulatorHome {
             return true
         } catch let error as TagImageError where error.code == .exists {
             return false
+        } catch let error as TagImageError {
+            throw error
         } catch {
-            throw ReaderNameError(.unavailable, "cannot create the simulated tag \(path): \(error)")
+            throw TagImageError(.io, "cannot create the simulated tag \(path): \(error)")
         }
     }
 
@@ -55,4 +54,3 @@ public enum SimulatorHome {
         return try Type2Tag(image: image)
     }
 }
-#endif
