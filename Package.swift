@@ -53,17 +53,17 @@ let package = Package(
         // Row 2
         .target(name: "NFCTransport", dependencies: ["NFCBytes"]),
         // Row 2: applet clients over any APDUTransmitter
-        .target(name: "NFCOATH", dependencies: ["ISO7816", "NFCBytes", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "NFCOATH", dependencies: ["ISO7816", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "NFCFIDO", dependencies: [
-            "ISO7816", "NFCBytes", "NFCCBOR",
+            "ISO7816", "NFCCBOR",
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
         ]),
         .target(name: "NFCPIV", dependencies: [
-            "ISO7816", "NFCBytes",
+            "ISO7816",
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
         ]),
         // Row 3
-        .target(name: "NFCTags", dependencies: ["NFCTransport", "ISO7816", "NDEF", "NFCBytes"]),
+        .target(name: "NFCTags", dependencies: ["NFCTransport", "ISO7816", "NFCBytes"]),
         // Row 3 (the simulator must not import NFCTags: it is an independent reading of the specs)
         // Emulated OATH/FIDO/PIV applets use swift-crypto and the shared CBOR codec, never the clients.
         .target(name: "NFCSimulator", dependencies: [
@@ -74,7 +74,7 @@ let package = Package(
         .target(name: "NFCPCSC", dependencies: ["NFCTransport", "NFCBytes"]),
         // Row 4: one grammar for reader names, and the backends the enabled traits include
         .target(name: "NFCReaders", dependencies: [
-            "NFCTransport", "NFCBytes",
+            "NFCTransport",
             .target(name: "NFCSimulator", condition: .when(traits: ["Simulator"])),
             .target(name: "NFCPCSC", condition: .when(traits: ["PCSC"])),
         ]),
@@ -87,7 +87,7 @@ let package = Package(
             name: "nfc",
             dependencies: [
                 "OpenCoreNFC", "NFCBackgroundConfiguration", "NFCReaders", "NDEF", "NDEFJSON", "NFCBytes", "NFCJSON", "NFCTransport", "NFCSimulator", "NFCTags", "NFCPCSC", "ISO7816",
-                "NFCOATH", "NFCFIDO", "NFCPIV", "NFCCBOR",
+                "NFCOATH", "NFCFIDO", "NFCPIV",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
