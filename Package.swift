@@ -53,7 +53,9 @@ let package = Package(
         // Row 2
         .target(name: "NFCTransport", dependencies: ["NFCBytes"]),
         // Row 2: applet clients over any APDUTransmitter
-        .target(name: "NFCOATH", dependencies: ["ISO7816", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "NFCOATH", dependencies: [
+            "ISO7816", .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
+        ]),
         .target(name: "NFCFIDO", dependencies: [
             "ISO7816", "NFCCBOR",
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),

@@ -3,6 +3,8 @@
 # scratch path (.build-tsan, .build-asan). Fails if a test fails or a sanitizer reports anything.
 #   scripts/sanitizers.sh [thread|address]...   (default: both)
 # SANITIZER_EXPECT_TESTS=N requires exactly N tests to run and none to skip (CI sets it).
+# SANITIZER_BUILD_ARGS are given to the build and the test run (CI: --disable-default-traits
+# for the thread sanitizer, so the suite also runs without the Simulator and PCSC traits).
 # Extra arguments for `swift test` go in SANITIZER_TEST_ARGS, e.g. to skip the live PC/SC suites
 # on a machine whose pcscd readers belong to someone else:
 #   SANITIZER_TEST_ARGS="--skip LiveDriverTests --skip PCSCSessionTests" scripts/sanitizers.sh
@@ -13,6 +15,8 @@ cd "$(dirname "$0")/.."
 kinds=("$@")
 [[ ${#kinds[@]} -gt 0 ]] || kinds=(thread address)
 read -r -a extra <<<"${SANITIZER_TEST_ARGS:-}"
+# SANITIZER_BUILD_ARGS go to both the build and the test run (e.g. --disable-default-traits).
+read -r -a build_args <<<"${SANITIZER_BUILD_ARGS:-}"
 for kind in "${kinds[@]}"; do
     case $kind in
         thread)
@@ -27,7 +31,7 @@ for kind in "${kinds[@]}"; do
     esac
     start=$(date +%s)
     echo "=== $kind sanitizer: build ($scratch)"
-    swift build --build-tests --sanitize="$kind" --scratch-path "$scratch"
+    swift build --build-tests --sanitize="$kind" --scratch-path "$scratch" "${build_args[@]}"
     echo "=== $kind sanitizer: test"
     log=$(mktemp)
     status=0
@@ -35,7 +39,7 @@ for kind in "${kinds[@]}"; do
     # SANITIZER_EXPECT_TESTS set (CI), exactly that many tests must run and none may skip.
     if [[ -n ${SANITIZER_EXPECT_TESTS:-} ]]; then checks=(--expect-tests "$SANITIZER_EXPECT_TESTS"); else checks=(--min-tests 1 --allow-skips); fi
     scripts/test-watchdog --test-limit 300 "${checks[@]}" --log "$log" -- \
-        swift test --skip-build --sanitize="$kind" --scratch-path "$scratch" "${extra[@]}" || status=$?
+        swift test --skip-build --sanitize="$kind" --scratch-path "$scratch" "${build_args[@]}" "${extra[@]}" || status=$?
     # A sanitizer report in a child process (the nfc tool the CLI tests run) fails its test; one in
     # the test process itself changes its exit status. Either way, say so plainly.
     if grep -qE "WARNING: ThreadSanitizer|ERROR: (Address|Leak)Sanitizer" "$log"; then

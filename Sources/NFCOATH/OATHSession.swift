@@ -47,20 +47,20 @@ public actor OATHSession {
 
     /// The access key for `password` with this applet's salt: PBKDF2-HMAC-SHA1, 1000 rounds,
     /// 16 bytes.
-    public func deriveKey(password: String) -> [UInt8] {
-        Self.deriveKey(password: password, salt: selection.salt)
+    public func deriveKey(password: String) throws(OATHError) -> [UInt8] {
+        try Self.deriveKey(password: password, salt: selection.salt)
     }
 
     /// PBKDF2-HMAC-SHA1(password, salt, 1000, 16) (RFC 8018 §5.2).
-    public static func deriveKey(password: String, salt: [UInt8]) -> [UInt8] {
+    public static func deriveKey(password: String, salt: [UInt8]) throws(OATHError) -> [UInt8] {
         var passwordBytes = Array(password.utf8)
         defer { for i in passwordBytes.indices { passwordBytes[i] = 0 } }
-        return PBKDF2.sha1(password: passwordBytes, salt: salt, iterations: keyDerivationIterations, length: accessKeyLength)
+        return try PBKDF2.sha1(password: passwordBytes, salt: salt, iterations: keyDerivationIterations, length: accessKeyLength)
     }
 
     /// Unlocks the session with a password.
     public func validate(password: String) async throws {
-        var key = deriveKey(password: password)
+        var key = try deriveKey(password: password)
         defer { for i in key.indices { key[i] = 0 } }
         try await validate(key: key)
     }
@@ -92,7 +92,7 @@ public actor OATHSession {
 
     /// SET CODE: protects the applet with the key of `password` (SHA-1, as YubiKey clients set).
     public func setAccessCode(password: String) async throws {
-        var key = deriveKey(password: password)
+        var key = try deriveKey(password: password)
         defer { for i in key.indices { key[i] = 0 } }
         try await setAccessKey(key)
     }

@@ -30,21 +30,21 @@ struct OATHClientBuildingBlockTests {
     }
 
     @Test("PBKDF2-HMAC-SHA1: RFC 6070 test vectors")
-    func pbkdf2() {
+    func pbkdf2() throws {
         let password = Array("password".utf8), salt = Array("salt".utf8)
-        #expect(PBKDF2.sha1(password: password, salt: salt, iterations: 1, length: 20) == Self.hex("0c60c80f961f0e71f3a9b524af6012062fe037a6"))
-        #expect(PBKDF2.sha1(password: password, salt: salt, iterations: 2, length: 20) == Self.hex("ea6c014dc72d6f8ccd1ed92ace1d41f0d8de8957"))
-        #expect(PBKDF2.sha1(password: password, salt: salt, iterations: 4096, length: 20) == Self.hex("4b007901b765489abead49d926f721d065a429c1"))
-        #expect(PBKDF2.sha1(password: Array("passwordPASSWORDpassword".utf8), salt: Array("saltSALTsaltSALTsaltSALTsaltSALTsalt".utf8), iterations: 4096, length: 25)
+        #expect(try PBKDF2.sha1(password: password, salt: salt, iterations: 1, length: 20) == Self.hex("0c60c80f961f0e71f3a9b524af6012062fe037a6"))
+        #expect(try PBKDF2.sha1(password: password, salt: salt, iterations: 2, length: 20) == Self.hex("ea6c014dc72d6f8ccd1ed92ace1d41f0d8de8957"))
+        #expect(try PBKDF2.sha1(password: password, salt: salt, iterations: 4096, length: 20) == Self.hex("4b007901b765489abead49d926f721d065a429c1"))
+        #expect(try PBKDF2.sha1(password: Array("passwordPASSWORDpassword".utf8), salt: Array("saltSALTsaltSALTsaltSALTsaltSALTsalt".utf8), iterations: 4096, length: 25)
             == Self.hex("3d2eec4fe41c849b80c8d83662c0e44a8b291a964cf2f07038"))
     }
 
     @Test("the access key is PBKDF2(password, salt, 1000, 16)")
-    func accessKey() {
-        let key = OATHSession.deriveKey(password: "password", salt: Array("salt".utf8))
+    func accessKey() throws {
+        let key = try OATHSession.deriveKey(password: "password", salt: Array("salt".utf8))
         #expect(key.count == 16)
-        #expect(key == PBKDF2.sha1(password: Array("password".utf8), salt: Array("salt".utf8), iterations: 1000, length: 16))
-        #expect(key != OATHSession.deriveKey(password: "password", salt: Array("salT".utf8)))
+        #expect(try key == PBKDF2.sha1(password: Array("password".utf8), salt: Array("salt".utf8), iterations: 1000, length: 16))
+        #expect(try key != OATHSession.deriveKey(password: "password", salt: Array("salT".utf8)))
     }
 
     @Test("Base32: RFC 4648 §10 vectors, lower case, spaces, padding; bad input is typed")
