@@ -1,11 +1,12 @@
 import Foundation
 import ISO7816
 import NFCCBOR
+import NFCSimulator
+import NFCTransport
+
 @testable import NFCFIDO
 @testable import NFCOATH
 @testable import NFCPIV
-import NFCSimulator
-import NFCTransport
 
 /// libFuzzer target for the applet clients' response parsing: OATH (YKOATH TLVs, list,
 /// calculate), PIV (SP 800-73-4 BER-TLV, CHUID, CCC, discovery, certificate container, PIN
@@ -18,8 +19,10 @@ import NFCTransport
 ///
 /// `FUZZ_MAKE_SEEDS=DIR` writes the seed corpus (dialogues recorded from the simulator's
 /// security key: OATH, PIV and FIDO applets) and exits.
-let dialogues = ["oath-list", "oath-calculate-all", "piv-read", "piv-pin-status", "fido-get-info", "fido-u2f-version",
-                 "fido-pin-retries", "fido-make-credential", "fido-get-assertion"]
+let dialogues = [
+    "oath-list", "oath-calculate-all", "piv-read", "piv-pin-status", "fido-get-info", "fido-u2f-version",
+    "fido-pin-retries", "fido-make-credential", "fido-get-assertion",
+]
 
 func dialogue(_ operation: Int, _ transmitter: any APDUTransmitter) async throws {
     switch operation {
@@ -118,7 +121,9 @@ public func fuzzApplets(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
 }
 
 @_cdecl("LLVMFuzzerInitialize")
-public func initialize(_ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>) -> Int32 {
+public func initialize(
+    _ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>
+) -> Int32 {
     guard let directory = ProcessInfo.processInfo.environment["FUZZ_MAKE_SEEDS"] else { return 0 }
     let count = runBlocking { () async -> Int in
         var written = 0
@@ -127,17 +132,22 @@ public func initialize(_ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutabl
             guard let tag = try? VirtualTagKind.securityKey.make() else { continue }
             _ = await field.place(tag)
             guard let target = try? await field.targets(matching: .all).first,
-                  let inner = try? await field.connect(to: target, meter: AirTimeMeter()) else { continue }
+                let inner = try? await field.connect(to: target, meter: AirTimeMeter())
+            else { continue }
             let setup = ConnectionTransmitter(connection: inner)
             // Something to list, read and assert: an OATH credential, a PIV certificate, a FIDO credential.
             if index <= 1, let session = try? await OATHSession(transmitter: setup) {
-                _ = try? await session.put(OATHCredentialData(name: OATHCredentialName(issuer: "Example", account: "fuzz@example.org"), secret: Array("12345678901234567890".utf8)))
+                _ = try? await session.put(
+                    OATHCredentialData(
+                        name: OATHCredentialName(issuer: "Example", account: "fuzz@example.org"), secret: Array("12345678901234567890".utf8)
+                    ))
             }
             if index == 8 {
                 let fido = FIDOClient(transmitter: setup)
                 _ = try? await fido.select()
-                _ = try? await fido.makeCredential(clientDataHash: [UInt8](repeating: 7, count: 32), rp: RelyingParty(id: "example.org"),
-                                                   user: UserEntity(id: [1, 2, 3, 4], name: "fuzz"), residentKey: true)
+                _ = try? await fido.makeCredential(
+                    clientDataHash: [UInt8](repeating: 7, count: 32), rp: RelyingParty(id: "example.org"),
+                    user: UserEntity(id: [1, 2, 3, 4], name: "fuzz"), residentKey: true)
             }
             let recorder = RecordingConnection(inner)
             let extended: UInt8 = inner.limits.extendedLengthAPDUs ? 0x80 : 0

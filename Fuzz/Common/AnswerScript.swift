@@ -40,7 +40,10 @@ final class AnswerScript: @unchecked Sendable {
     static func encode(_ answers: [[UInt8]?]) -> [UInt8] {
         var out: [UInt8] = []
         for answer in answers {
-            guard let answer else { out.append(timeoutMarker); continue }
+            guard let answer else {
+                out.append(timeoutMarker)
+                continue
+            }
             if answer.count < Int(timeoutMarker) {
                 out.append(UInt8(answer.count))
             } else {
@@ -102,7 +105,7 @@ final class RecordingConnection: TagConnection, @unchecked Sendable {
             let answer = try await inner.transceive(command, timeout: timeout)
             answers.append(answer)
             return answer
-        } catch where error.code == .timeout {
+        } catch  where error.code == .timeout {
             answers.append(nil)
             throw error
         }

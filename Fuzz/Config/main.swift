@@ -17,13 +17,16 @@ import OpenCoreNFC
 /// deterministic (the same findings twice); an AASA that parses answers `allows` for any URL; an
 /// `--apps` file that parses has a non-empty command for every handler it names, and dispatches a
 /// URI tag for each of its apps' domains.
-let minimalInfo = Data("""
-<?xml version="1.0" encoding="UTF-8"?>
-<plist version="1.0"><dict><key>NFCReaderUsageDescription</key><string>Reads tags</string></dict></plist>
-""".utf8)
+let minimalInfo = Data(
+    """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <plist version="1.0"><dict><key>NFCReaderUsageDescription</key><string>Reads tags</string></dict></plist>
+    """.utf8)
 
 @_cdecl("LLVMFuzzerInitialize")
-public func initialize(_ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>) -> Int32 {
+public func initialize(
+    _ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>
+) -> Int32 {
     _ = minimalInfo.count  // built before the first input, not counted as a leak
     return 0
 }
@@ -60,7 +63,8 @@ let fixedAssociation = Data(#"{"applinks":{"details":[{"appIDs":["ABCDE12345.org
 
 func fuzzAppsFile(_ file: Data) {
     let readFile: (URL) -> Data? = { $0.lastPathComponent.hasSuffix(".json") ? fixedAssociation : nil }
-    guard let configuration = try? BackgroundConfiguration.parse(file, relativeTo: URL(fileURLWithPath: "/nonexistent"), readFile: readFile) else { return }
+    guard let configuration = try? BackgroundConfiguration.parse(file, relativeTo: URL(fileURLWithPath: "/nonexistent"), readFile: readFile)
+    else { return }
     for (name, argv) in configuration.handlers where argv.first?.isEmpty ?? true {
         fatalError("handler \(name) has no program")  // trap-ok: fuzz oracle
     }

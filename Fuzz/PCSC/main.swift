@@ -1,5 +1,6 @@
-@testable import NFCPCSC
 import NFCTransport
+
+@testable import NFCPCSC
 
 /// libFuzzer target for what a PC/SC reader hands the driver: the ATR (PC/SC Part 3 §3.1.3.2.3
 /// contactless ATRs, ISO/IEC 7816-3 ATRs in general), the transparent-exchange answer

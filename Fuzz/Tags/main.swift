@@ -1,8 +1,9 @@
 import Foundation
 import NDEF
 import NFCSimulator
-@testable import NFCTags
 import NFCTransport
+
+@testable import NFCTags
 
 /// libFuzzer target for the NFC Forum tag engines (Type 2, 3, 4, 5) and their parsers.
 ///
@@ -51,13 +52,23 @@ let sample: [UInt8] = [0xD1, 0x01, 0x10, 0x55, 0x04] + Array("example.org/nfc".u
 
 func run(_ operation: Int, _ engine: any NDEFTagEngine, _ connection: any TagConnection) async throws(TagEngineError) -> [UInt8] {
     switch operation {
-    case 0: _ = try await engine.identify(on: connection); return []
-    case 1: _ = try await engine.queryStatus(on: connection); return []
+    case 0:
+        _ = try await engine.identify(on: connection)
+        return []
+    case 1:
+        _ = try await engine.queryStatus(on: connection)
+        return []
     case 2: return try await engine.readNDEF(on: connection).message
     case 3: return try await engine.dump(on: connection).flatMap(\.1)
-    case 4: try await engine.writeNDEF(sample, on: connection); return []
-    case 5: try await engine.format(on: connection); return []
-    default: try await engine.makeReadOnly(on: connection); return []
+    case 4:
+        try await engine.writeNDEF(sample, on: connection)
+        return []
+    case 5:
+        try await engine.format(on: connection)
+        return []
+    default:
+        try await engine.makeReadOnly(on: connection)
+        return []
     }
 }
 
@@ -123,13 +134,16 @@ public func fuzzTags(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
 }
 
 @_cdecl("LLVMFuzzerInitialize")
-public func initialize(_ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>) -> Int32 {
+public func initialize(
+    _ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>
+) -> Int32 {
     kinds = runBlocking { () async -> [Kind] in
         var kinds: [Kind] = []
         for tag in [VirtualTagKind.ntag215, .ultralight, .type4, .slix2, .iso15693_2k, .felicaLiteS, .felica] {
             guard let (_, connection) = try? await connect(tag) else { continue }
             let family = TagFamily(connection.target)
-            kinds.append(Kind(name: tag.rawValue, engine: engine(for: family), target: connection.target, limits: connection.limits, tag: tag))
+            kinds.append(
+                Kind(name: tag.rawValue, engine: engine(for: family), target: connection.target, limits: connection.limits, tag: tag))
         }
         return kinds
     }

@@ -14,7 +14,8 @@ extension CommandAPDU {
 
     /// READ BINARY of the current EF: `00 B0 offset Le` (offset under 32 768, §11.3.3).
     public static func readBinary(offset: Int, length: Int) -> CommandAPDU {
-        CommandAPDU(ins: 0xB0, p1: UInt8(truncatingIfNeeded: offset >> 8) & 0x7F, p2: UInt8(truncatingIfNeeded: offset), expectedLength: length)
+        CommandAPDU(
+            ins: 0xB0, p1: UInt8(truncatingIfNeeded: offset >> 8) & 0x7F, p2: UInt8(truncatingIfNeeded: offset), expectedLength: length)
     }
 
     /// UPDATE BINARY of the current EF: `00 D6 offset Lc data` (offset under 32 768, §11.3.5).

@@ -62,7 +62,8 @@ public struct CommandAPDU: Sendable, Hashable, CustomStringConvertible {
         }
         // Extended: 00 marker then two length bytes.
         guard body >= 3 else {
-            throw APDUError(.invalidLength, at: 4, "a 00 byte after the header starts an extended length, but only \(body) bytes follow the header")
+            throw APDUError(
+                .invalidLength, at: 4, "a 00 byte after the header starts an extended length, but only \(body) bytes follow the header")
         }
         let b23 = Int(bytes[5]) << 8 | Int(bytes[6])
         if body == 3 {  // case 2E
@@ -120,7 +121,12 @@ public struct CommandAPDU: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
-        let hex = { (bytes: [UInt8]) in bytes.map { b in String(b, radix: 16, uppercase: true).count == 1 ? "0" + String(b, radix: 16, uppercase: true) : String(b, radix: 16, uppercase: true) }.joined() }
+        let hex = { (bytes: [UInt8]) in
+            bytes.map { b in
+                String(b, radix: 16, uppercase: true).count == 1
+                    ? "0" + String(b, radix: 16, uppercase: true) : String(b, radix: 16, uppercase: true)
+            }.joined()
+        }
         var text = hex([cla, ins, p1, p2])
         if !data.isEmpty { text += " [\(data.count)] " + hex(data) }
         if let expectedLength { text += " Ne=\(expectedLength)" }

@@ -93,12 +93,13 @@ public enum NDEFJSON {
         o.set("type", sp.type)
         o.set(
             "icons",
-            .array(sp.icons.map { icon in
-                var i = JSONObjectBuilder()
-                i.set("type", icon.mimeType)
-                i.set("data", Hex.encode(icon.data))
-                return i.value
-            }))
+            .array(
+                sp.icons.map { icon in
+                    var i = JSONObjectBuilder()
+                    i.set("type", icon.mimeType)
+                    i.set("data", Hex.encode(icon.data))
+                    return i.value
+                }))
         // Nested records of other types, which a poster may carry (Smart Poster RTD 1.0 §3):
         // without them an encode of this JSON would drop them.
         if !sp.otherRecords.isEmpty { o.set("otherRecords", .array(sp.otherRecords.map(genericRecordJSON))) }
@@ -114,12 +115,13 @@ public enum NDEFJSON {
         o.set("firmwareVersion", di.firmwareVersion)
         o.set(
             "other",
-            .array(di.otherElements.map { e in
-                var x = JSONObjectBuilder()
-                x.set("tag", Int(e.tag))
-                x.set("value", Hex.encode(e.value))
-                return x.value
-            }))
+            .array(
+                di.otherElements.map { e in
+                    var x = JSONObjectBuilder()
+                    x.set("tag", Int(e.tag))
+                    x.set("value", Hex.encode(e.value))
+                    return x.value
+                }))
         return o.value
     }
 

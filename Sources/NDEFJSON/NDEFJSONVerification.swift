@@ -66,18 +66,23 @@ enum NDEFJSONKeys {
     static let nestedKeys: [String: Set<String>] = [
         "smartPoster": ["uri", "titles", "action", "size", "type", "icons", "otherRecords"],
         "deviceInformation": ["manufacturer", "model", "deviceName", "uuid", "firmwareVersion", "other"],
-        "signature": ["version", "signatureType", "hashType", "signature", "signatureURI", "certificateFormat", "certificates", "certificateURI"],
+        "signature": [
+            "version", "signatureType", "hashType", "signature", "signatureURI", "certificateFormat", "certificates", "certificateURI",
+        ],
         "external": ["domain", "type"],
     ]
     static let nestedArrays: [String: [String: Set<String>]] = [
-        "smartPoster": ["titles": ["text", "language", "encoding"], "icons": ["type", "data"], "otherRecords": ["tnf", "type", "id", "payload"]],
+        "smartPoster": [
+            "titles": ["text", "language", "encoding"], "icons": ["type", "data"], "otherRecords": ["tnf", "type", "id", "payload"],
+        ],
         "deviceInformation": ["other": ["tag", "value"]],
     ]
 
     private static func check(_ value: JSONValue, allowed: Set<String>, path: String) throws(NDEFJSONError) {
         guard case .object(let members) = value else { return }
         for (key, _) in members where !allowed.contains(key) {
-            throw NDEFJSONError(.unknownKey, path: "\(path).\(key)", "unknown key (known here: \(allowed.sorted().joined(separator: ", ")))")
+            throw NDEFJSONError(
+                .unknownKey, path: "\(path).\(key)", "unknown key (known here: \(allowed.sorted().joined(separator: ", ")))")
         }
     }
 }

@@ -126,8 +126,10 @@ package func connectivityJSONField(_ record: NDEFRecord, options: NDEFDecodingOp
         case "Hm": return field("handoverMediation") { () throws(NDEFError) in try HandoverMediationRecord(record, options: options).json }
         case "Hi": return field("handoverInitiate") { () throws(NDEFError) in try HandoverInitiateRecord(record, options: options).json }
         case "Hc": return field("handoverCarrier") { () throws(NDEFError) in try HandoverCarrierRecord(record, options: options).json }
-        case "ac": return field("alternativeCarrier") { () throws(NDEFError) in try AlternativeCarrierRecord(record, options: options).json }
-        case "cr": return field("collisionResolution") { () throws(NDEFError) in try CollisionResolutionRecord(record, options: options).json }
+        case "ac":
+            return field("alternativeCarrier") { () throws(NDEFError) in try AlternativeCarrierRecord(record, options: options).json }
+        case "cr":
+            return field("collisionResolution") { () throws(NDEFError) in try CollisionResolutionRecord(record, options: options).json }
         case "err": return field("handoverError") { () throws(NDEFError) in try HandoverErrorRecord(record, options: options).json }
         default: return nil
         }
@@ -172,7 +174,8 @@ package func connectivityRecord(fromJSON object: JSONValue, path: String = "reco
         case "handoverInitiate": return try build(key) { (v, p) throws(TypedJSONError) in try HandoverInitiateRecord(json: v, path: p) }
         case "handoverCarrier": return try build(key) { (v, p) throws(TypedJSONError) in try HandoverCarrierRecord(json: v, path: p) }
         case "alternativeCarrier": return try build(key) { (v, p) throws(TypedJSONError) in try AlternativeCarrierRecord(json: v, path: p) }
-        case "collisionResolution": return try build(key) { (v, p) throws(TypedJSONError) in try CollisionResolutionRecord(json: v, path: p) }
+        case "collisionResolution":
+            return try build(key) { (v, p) throws(TypedJSONError) in try CollisionResolutionRecord(json: v, path: p) }
         case "handoverError": return try build(key) { (v, p) throws(TypedJSONError) in try HandoverErrorRecord(json: v, path: p) }
         case "wifiSimpleConfig": return try build(key) { (v, p) throws(TypedJSONError) in try WiFiSimpleConfiguration(json: v, path: p) }
         case "bluetoothBREDR": return try build(key) { (v, p) throws(TypedJSONError) in try BluetoothOOB.BREDR(json: v, path: p) }

@@ -22,7 +22,8 @@ private func flagNames<T: OptionSet>(_ value: T, _ names: [(T, String)]) -> JSON
         remaining &= ~flag.rawValue
     }
     if remaining != 0 {
-        out.append(.string("0x" + Hex.encode([UInt8(truncatingIfNeeded: remaining >> 8), UInt8(truncatingIfNeeded: remaining)], uppercase: true)))
+        out.append(
+            .string("0x" + Hex.encode([UInt8(truncatingIfNeeded: remaining >> 8), UInt8(truncatingIfNeeded: remaining)], uppercase: true)))
     }
     return .array(out)
 }

@@ -44,7 +44,9 @@ public struct BackgroundConfiguration: Sendable {
     /// Foundation's `JSONSerialization` reads it: key order does not matter here, and the
     /// `nfc` tool checks the syntax with ``NFCJSON`` first so that a broken file says where.
     /// - Throws: ``BackgroundConfigurationError`` naming the key path of what is wrong.
-    public static func parse(_ data: Data, relativeTo directory: URL, readFile: (URL) -> Data? = { FileManager.default.contents(atPath: $0.path) }) throws -> BackgroundConfiguration {
+    public static func parse(
+        _ data: Data, relativeTo directory: URL, readFile: (URL) -> Data? = { FileManager.default.contents(atPath: $0.path) }
+    ) throws -> BackgroundConfiguration {
         guard let root = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
             throw BackgroundConfigurationError("", "expected a JSON object at the top level")
         }
@@ -64,7 +66,8 @@ public struct BackgroundConfiguration: Sendable {
             guard let domains = (app["associatedDomains"] ?? [String]()) as? [String] else {
                 throw BackgroundConfigurationError("\(path).associatedDomains", "expected an array of strings")
             }
-            for (position, domain) in domains.enumerated() where domain.hasPrefix("applinks:") && AssociatedDomain(entitlement: domain) == nil {
+            for (position, domain) in domains.enumerated()
+            where domain.hasPrefix("applinks:") && AssociatedDomain(entitlement: domain) == nil {
                 throw BackgroundConfigurationError("\(path).associatedDomains[\(position)]", "\"\(domain)\" is not a valid applinks: entry")
             }
             apps.append(NFCBackgroundApp(appID: appID, associatedDomains: domains))
@@ -98,7 +101,8 @@ public struct BackgroundConfiguration: Sendable {
         for (name, value) in handlerTable {
             guard NFCSystemApp(rawValue: name) != nil else {
                 let names = NFCSystemApp.allCases.map(\.rawValue).joined(separator: ", ")
-                throw BackgroundConfigurationError("handlers.\(name)", "unknown system app (one of \(names); app handlers go in apps[].handler)")
+                throw BackgroundConfigurationError(
+                    "handlers.\(name)", "unknown system app (one of \(names); app handlers go in apps[].handler)")
             }
             handlers[name] = try command(value, at: "handlers.\(name)")
         }

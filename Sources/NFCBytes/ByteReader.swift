@@ -106,7 +106,8 @@ public struct ByteReader: Sendable {
     public mutating func readUInt24() throws(ByteReaderError) -> UInt32 {
         try require(3)
         let i = remainingBytes.startIndex
-        let value = UInt32(remainingBytes[i]) << 16 | UInt32(remainingBytes[i + 1]) << 8
+        let value =
+            UInt32(remainingBytes[i]) << 16 | UInt32(remainingBytes[i + 1]) << 8
             | UInt32(remainingBytes[i + 2])
         storage = remainingBytes[(i + 3)...]
         return value
@@ -117,7 +118,8 @@ public struct ByteReader: Sendable {
     public mutating func readUInt32() throws(ByteReaderError) -> UInt32 {
         try require(4)
         let i = remainingBytes.startIndex
-        let value = UInt32(remainingBytes[i]) << 24 | UInt32(remainingBytes[i + 1]) << 16
+        let value =
+            UInt32(remainingBytes[i]) << 24 | UInt32(remainingBytes[i + 1]) << 16
             | UInt32(remainingBytes[i + 2]) << 8 | UInt32(remainingBytes[i + 3])
         storage = remainingBytes[(i + 4)...]
         return value

@@ -34,7 +34,8 @@ public final class Guarded<Value>: @unchecked Sendable {
 
     /// Runs `body` with the value while holding the lock (not reentrant: never call `withLock`
     /// on the same instance from inside `body`).
-    public func withLock<Result: ~Copyable, E: Error>(_ body: (inout sending Value) throws(E) -> sending Result) throws(E) -> sending Result {
+    public func withLock<Result: ~Copyable, E: Error>(_ body: (inout sending Value) throws(E) -> sending Result) throws(E) -> sending Result
+    {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value)

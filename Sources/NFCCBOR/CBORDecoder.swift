@@ -60,13 +60,16 @@ public struct CBORDecoder: Sendable {
                 let size = 1 << Int(ai - 24)
                 var value: UInt64 = 0
                 for byte in try take(UInt64(size), itemAt: start) { value = value << 8 | UInt64(byte) }
-                let shortest: UInt64 = switch ai {
-                case 24: 24
-                case 25: 0x100
-                case 26: 0x1_0000
-                default: 0x1_0000_0000
+                let shortest: UInt64 =
+                    switch ai {
+                    case 24: 24
+                    case 25: 0x100
+                    case 26: 0x1_0000
+                    default: 0x1_0000_0000
+                    }
+                guard value >= shortest else {
+                    throw CBORError(.nonShortestInteger, at: start, "argument \(value) in \(size) bytes is not the shortest form")
                 }
-                guard value >= shortest else { throw CBORError(.nonShortestInteger, at: start, "argument \(value) in \(size) bytes is not the shortest form") }
                 return value
             case 31: throw CBORError(.indefiniteLength, at: start, "additional information 31 (indefinite length or break)")
             default: throw CBORError(.reservedAdditionalInfo, at: start, "reserved additional information \(ai)")
@@ -76,7 +79,8 @@ public struct CBORDecoder: Sendable {
         mutating func item(depth: Int) throws(CBORError) -> CBOR {
             let start = offset
             let initial = try byte(itemAt: start)
-            let major = initial >> 5, ai = initial & 0x1F
+            let major = initial >> 5
+            let ai = initial & 0x1F
             if major == 7 { return try simpleOrFloat(ai, itemAt: start) }
             let argument = try argument(ai, itemAt: start)
             switch major {
@@ -90,16 +94,24 @@ public struct CBORDecoder: Sendable {
                 }
                 return .text(text)
             case 4:
-                guard depth <= decoder.maximumDepth else { throw CBORError(.tooDeep, at: start, "nested deeper than \(decoder.maximumDepth) levels") }
+                guard depth <= decoder.maximumDepth else {
+                    throw CBORError(.tooDeep, at: start, "nested deeper than \(decoder.maximumDepth) levels")
+                }
                 // Every item takes at least one byte: a larger count cannot be satisfied.
-                guard argument <= UInt64(bytes.count - offset) else { throw CBORError(.truncated, at: start, "the input ends inside this item") }
+                guard argument <= UInt64(bytes.count - offset) else {
+                    throw CBORError(.truncated, at: start, "the input ends inside this item")
+                }
                 var items: [CBOR] = []
                 items.reserveCapacity(Int(argument))
                 for _ in 0..<argument { items.append(try item(depth: depth + 1)) }
                 return .array(items)
             case 5:
-                guard depth <= decoder.maximumDepth else { throw CBORError(.tooDeep, at: start, "nested deeper than \(decoder.maximumDepth) levels") }
-                guard argument <= UInt64(bytes.count - offset) / 2 else { throw CBORError(.truncated, at: start, "the input ends inside this item") }
+                guard depth <= decoder.maximumDepth else {
+                    throw CBORError(.tooDeep, at: start, "nested deeper than \(decoder.maximumDepth) levels")
+                }
+                guard argument <= UInt64(bytes.count - offset) / 2 else {
+                    throw CBORError(.truncated, at: start, "the input ends inside this item")
+                }
                 var map: [CBOR: CBOR] = [:]
                 var previousKey: [UInt8]?
                 for _ in 0..<argument {
@@ -108,15 +120,21 @@ public struct CBORDecoder: Sendable {
                     let keyBytes = Array(bytes[keyStart..<offset])
                     if let previousKey {
                         if previousKey == keyBytes { throw CBORError(.duplicateMapKey, at: keyStart, "this key appeared already") }
-                        guard CBOR.canonicalOrder(previousKey, keyBytes) else { throw CBORError(.unsortedMapKeys, at: keyStart, "this key sorts before the previous one") }
+                        guard CBOR.canonicalOrder(previousKey, keyBytes) else {
+                            throw CBORError(.unsortedMapKeys, at: keyStart, "this key sorts before the previous one")
+                        }
                     }
                     previousKey = keyBytes
                     map[key] = try item(depth: depth + 1)
                 }
                 return .map(map)
             default:  // 6
-                guard decoder.allowsTags else { throw CBORError(.tagNotAllowed, at: start, "tag \(argument) (CTAP2 canonical form has no tags)") }
-                guard depth <= decoder.maximumDepth else { throw CBORError(.tooDeep, at: start, "nested deeper than \(decoder.maximumDepth) levels") }
+                guard decoder.allowsTags else {
+                    throw CBORError(.tagNotAllowed, at: start, "tag \(argument) (CTAP2 canonical form has no tags)")
+                }
+                guard depth <= decoder.maximumDepth else {
+                    throw CBORError(.tooDeep, at: start, "nested deeper than \(decoder.maximumDepth) levels")
+                }
                 return .tagged(argument, try item(depth: depth + 1))
             }
         }
@@ -150,12 +168,14 @@ public struct CBORDecoder: Sendable {
 
         /// IEEE 754 binary16 to Double (RFC 8949 Appendix D).
         static func halfToDouble(_ half: UInt16) -> Double {
-            let exponent = Int(half >> 10 & 0x1F), mantissa = Double(half & 0x3FF)
-            let magnitude: Double = switch exponent {
-            case 0: mantissa * 0x1p-24
-            case 31: mantissa == 0 ? .infinity : .nan
-            default: (1 + mantissa / 1024) * Double(sign: .plus, exponent: exponent - 15, significand: 1)
-            }
+            let exponent = Int(half >> 10 & 0x1F)
+            let mantissa = Double(half & 0x3FF)
+            let magnitude: Double =
+                switch exponent {
+                case 0: mantissa * 0x1p-24
+                case 31: mantissa == 0 ? .infinity : .nan
+                default: (1 + mantissa / 1024) * Double(sign: .plus, exponent: exponent - 15, significand: 1)
+                }
             return half & 0x8000 != 0 ? -magnitude : magnitude
         }
     }

@@ -54,7 +54,8 @@ extension CBOR {
     /// CTAP2 canonical key order (CTAP 2.1 §8): lower major type first, then shorter encoding,
     /// then lower bytes.
     public static func canonicalOrder(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        let majorA = (a.first ?? 0) >> 5, majorB = (b.first ?? 0) >> 5
+        let majorA = (a.first ?? 0) >> 5
+        let majorB = (b.first ?? 0) >> 5
         if majorA != majorB { return majorA < majorB }
         if a.count != b.count { return a.count < b.count }
         return a.lexicographicallyPrecedes(b)

@@ -36,7 +36,9 @@ public struct AuthenticatorData: Sendable, Hashable {
         signatureCounter = bytes[33..<37].reduce(0) { $0 << 8 | UInt32($1) }
         var offset = 37
         if flags.contains(.attestedCredentialData) {
-            guard bytes.count >= offset + 18 else { throw .malformedResponse(field: "authData.attestedCredentialData", reason: "truncated") }
+            guard bytes.count >= offset + 18 else {
+                throw .malformedResponse(field: "authData.attestedCredentialData", reason: "truncated")
+            }
             let aaguid = Array(bytes[offset..<(offset + 16)])
             let length = Int(bytes[offset + 16]) << 8 | Int(bytes[offset + 17])
             offset += 18

@@ -62,6 +62,7 @@ public enum ES256 {
     /// Verifies a DER (X9.62) signature.
     public static func verify(signature: [UInt8], message: [UInt8], key: P256.Signing.PublicKey, what: String) throws(FIDOError) {
         guard let parsed = try? P256.Signing.ECDSASignature(derRepresentation: signature),
-              key.isValidSignature(parsed, for: message) else { throw .verificationFailed(what) }
+            key.isValidSignature(parsed, for: message)
+        else { throw .verificationFailed(what) }
     }
 }

@@ -33,8 +33,12 @@ public struct AttestationObject: Sendable, Hashable {
 
     public init(_ map: CBOR) throws(FIDOError) {
         guard let format = map[1]?.textValue else { throw .malformedResponse(field: "makeCredential.fmt", reason: "missing or not text") }
-        guard let authData = map[2]?.bytesValue else { throw .malformedResponse(field: "makeCredential.authData", reason: "missing or not bytes") }
-        guard let statement = map[3], statement.mapValue != nil else { throw .malformedResponse(field: "makeCredential.attStmt", reason: "missing or not a map") }
+        guard let authData = map[2]?.bytesValue else {
+            throw .malformedResponse(field: "makeCredential.authData", reason: "missing or not bytes")
+        }
+        guard let statement = map[3], statement.mapValue != nil else {
+            throw .malformedResponse(field: "makeCredential.attStmt", reason: "missing or not a map")
+        }
         self.format = format
         authenticatorData = try AuthenticatorData(parsing: authData)
         self.statement = statement
@@ -62,7 +66,8 @@ public struct AttestationObject: Sendable, Hashable {
         } else {
             key = try credential.publicKey.publicKey
         }
-        try ES256.verify(signature: signature, message: authenticatorData.bytes + clientDataHash, key: key, what: "packed attestation signature")
+        try ES256.verify(
+            signature: signature, message: authenticatorData.bytes + clientDataHash, key: key, what: "packed attestation signature")
     }
 }
 
@@ -94,7 +99,8 @@ public struct Assertion: Sendable, Hashable {
 
     /// Verifies the signature over authData || clientDataHash (WebAuthn §7.2 step 20).
     public func verify(publicKey: P256.Signing.PublicKey, clientDataHash: [UInt8]) throws(FIDOError) {
-        try ES256.verify(signature: signature, message: authenticatorData.bytes + clientDataHash, key: publicKey, what: "assertion signature")
+        try ES256.verify(
+            signature: signature, message: authenticatorData.bytes + clientDataHash, key: publicKey, what: "assertion signature")
     }
 }
 

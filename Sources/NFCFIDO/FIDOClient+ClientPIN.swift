@@ -47,9 +47,9 @@ enum PinProtocolTwo {
     /// HKDF-SHA-256 (salt 32 zero bytes) with "CTAP2 HMAC key" and "CTAP2 AES key".
     static func encapsulate(_ authenticatorKey: CBOR) throws(FIDOError) -> Session {
         guard authenticatorKey[1]?.intValue == 2, authenticatorKey[-1]?.intValue == 1,
-              let x = authenticatorKey[-2]?.bytesValue, let y = authenticatorKey[-3]?.bytesValue,
-              x.count == 32, y.count == 32,
-              let peer = try? P256.KeyAgreement.PublicKey(x963Representation: [0x04] + x + y)
+            let x = authenticatorKey[-2]?.bytesValue, let y = authenticatorKey[-3]?.bytesValue,
+            x.count == 32, y.count == 32,
+            let peer = try? P256.KeyAgreement.PublicKey(x963Representation: [0x04] + x + y)
         else { throw .malformedResponse(field: "clientPIN.keyAgreement", reason: "not a P-256 COSE key") }
         let ours = P256.KeyAgreement.PrivateKey()
         guard let shared = try? ours.sharedSecretFromKeyAgreement(with: peer) else {
@@ -74,15 +74,15 @@ enum PinProtocolTwo {
         var generator = SystemRandomNumberGenerator()
         for index in iv.indices { iv[index] = UInt8.random(in: .min ... .max, using: &generator) }
         guard let cbcIV = try? AES._CBC.IV(ivBytes: iv),
-              let sealed = try? AES._CBC.encrypt(plaintext, using: SymmetricKey(data: key), iv: cbcIV, noPadding: true)
+            let sealed = try? AES._CBC.encrypt(plaintext, using: SymmetricKey(data: key), iv: cbcIV, noPadding: true)
         else { throw .invalidRequest("AES-CBC needs a multiple of 16 bytes") }
         return iv + Array(sealed)
     }
 
     static func decrypt(key: [UInt8], _ message: [UInt8]) throws(FIDOError) -> [UInt8] {
         guard message.count >= 32, message.count % 16 == 0,
-              let iv = try? AES._CBC.IV(ivBytes: message.prefix(16)),
-              let plain = try? AES._CBC.decrypt(message.dropFirst(16), using: SymmetricKey(data: key), iv: iv, noPadding: true)
+            let iv = try? AES._CBC.IV(ivBytes: message.prefix(16)),
+            let plain = try? AES._CBC.decrypt(message.dropFirst(16), using: SymmetricKey(data: key), iv: iv, noPadding: true)
         else { throw .malformedResponse(field: "clientPIN.ciphertext", reason: "not IV + whole AES blocks") }
         return Array(plain)
     }
@@ -124,11 +124,13 @@ extension FIDOClient {
         var session = try await pinSession()
         defer { session.wipe() }
         let newPinEnc = try PinProtocolTwo.encrypt(key: session.aesKey, padded)
-        _ = try await ctap2(0x06, .map([
-            .int(1): 2, .int(2): 3, .int(3): session.platformKey,
-            .int(4): .bytes(PinProtocolTwo.authenticate(key: session.hmacKey, message: newPinEnc)),
-            .int(5): .bytes(newPinEnc),
-        ]), name: "clientPIN.setPIN")
+        _ = try await ctap2(
+            0x06,
+            .map([
+                .int(1): 2, .int(2): 3, .int(3): session.platformKey,
+                .int(4): .bytes(PinProtocolTwo.authenticate(key: session.hmacKey, message: newPinEnc)),
+                .int(5): .bytes(newPinEnc),
+            ]), name: "clientPIN.setPIN")
     }
 
     /// changePIN (0x04).
@@ -144,18 +146,21 @@ extension FIDOClient {
         defer { session.wipe() }
         let newPinEnc = try PinProtocolTwo.encrypt(key: session.aesKey, padded)
         let pinHashEnc = try PinProtocolTwo.encrypt(key: session.aesKey, oldHash)
-        _ = try await ctap2(0x06, .map([
-            .int(1): 2, .int(2): 4, .int(3): session.platformKey,
-            .int(4): .bytes(PinProtocolTwo.authenticate(key: session.hmacKey, message: newPinEnc + pinHashEnc)),
-            .int(5): .bytes(newPinEnc), .int(6): .bytes(pinHashEnc),
-        ]), name: "clientPIN.changePIN")
+        _ = try await ctap2(
+            0x06,
+            .map([
+                .int(1): 2, .int(2): 4, .int(3): session.platformKey,
+                .int(4): .bytes(PinProtocolTwo.authenticate(key: session.hmacKey, message: newPinEnc + pinHashEnc)),
+                .int(5): .bytes(newPinEnc), .int(6): .bytes(pinHashEnc),
+            ]), name: "clientPIN.changePIN")
     }
 
     /// getPinToken (0x05) when `permissions` is `nil`, else
     /// getPinUvAuthTokenUsingPinWithPermissions (0x09) bound to `rpID`.
     /// - Throws: ``FIDOError/ctap2(_:command:)`` with `CTAP2_ERR_PIN_INVALID`,
     ///   `CTAP2_ERR_PIN_AUTH_BLOCKED`, `CTAP2_ERR_PIN_BLOCKED`, `CTAP2_ERR_PIN_NOT_SET`.
-    public func getPinUvAuthToken(pin: String, permissions: PinUvAuthPermissions? = nil, rpID: String? = nil) async throws -> PinUvAuthToken {
+    public func getPinUvAuthToken(pin: String, permissions: PinUvAuthPermissions? = nil, rpID: String? = nil) async throws -> PinUvAuthToken
+    {
         var pinHash = Array(SHA256.hash(data: try Self.pinBytes(pin)).prefix(16))
         defer { for index in pinHash.indices { pinHash[index] = 0 } }
         var session = try await pinSession()
@@ -172,7 +177,9 @@ extension FIDOClient {
         }
         var token = try PinProtocolTwo.decrypt(key: session.aesKey, encrypted)
         defer { for index in token.indices { token[index] = 0 } }
-        guard token.count == 32 else { throw FIDOError.malformedResponse(field: "clientPIN.pinUvAuthToken", reason: "\(token.count) bytes, 32 expected") }
+        guard token.count == 32 else {
+            throw FIDOError.malformedResponse(field: "clientPIN.pinUvAuthToken", reason: "\(token.count) bytes, 32 expected")
+        }
         return PinUvAuthToken(bytes: token)
     }
 }

@@ -29,12 +29,15 @@ extension FIDOClient {
 
     /// AUTHENTICATE. With ``U2FAuthenticateMode/checkOnly`` the answer is `nil` and the key handle
     /// is known (the card answers `6985`); an unknown handle throws `.unexpectedStatus(6A80)`.
-    public func u2fAuthenticate(challenge: [UInt8], application: [UInt8], keyHandle: [UInt8], mode: U2FAuthenticateMode = .enforceUserPresence) async throws -> U2FAuthentication? {
+    public func u2fAuthenticate(
+        challenge: [UInt8], application: [UInt8], keyHandle: [UInt8], mode: U2FAuthenticateMode = .enforceUserPresence
+    ) async throws -> U2FAuthentication? {
         guard challenge.count == 32, application.count == 32, (1...255).contains(keyHandle.count) else {
             throw FIDOError.invalidRequest("U2F parameters have 32 bytes and a key handle 1–255")
         }
-        let response = try await transmitter.send(CommandAPDU(
-            ins: 0x02, p1: mode.rawValue, data: challenge + application + [UInt8(keyHandle.count)] + keyHandle, expectedLength: 256))
+        let response = try await transmitter.send(
+            CommandAPDU(
+                ins: 0x02, p1: mode.rawValue, data: challenge + application + [UInt8(keyHandle.count)] + keyHandle, expectedLength: 256))
         if mode == .checkOnly, response.statusWord == .conditionsNotSatisfied { return nil }
         guard response.statusWord == .success else { throw FIDOError.unexpectedStatus(response.statusWord, command: "U2F AUTHENTICATE") }
         return try U2FAuthentication(parsing: response.data)
@@ -96,6 +99,8 @@ public struct U2FAuthentication: Sendable, Hashable {
             throw .invalidRequest("not a P-256 public key")
         }
         let counterBytes = (0..<4).map { UInt8(truncatingIfNeeded: counter >> (24 - 8 * UInt32($0))) }
-        try ES256.verify(signature: signature, message: application + [userPresence] + counterBytes + challenge, key: key, what: "U2F authentication signature")
+        try ES256.verify(
+            signature: signature, message: application + [userPresence] + counterBytes + challenge, key: key,
+            what: "U2F authentication signature")
     }
 }

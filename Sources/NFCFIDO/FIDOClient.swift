@@ -27,9 +27,10 @@ public struct FIDOClient: Sendable {
     /// SELECT the FIDO AID.
     @discardableResult
     public func select() async throws -> Version {
-        let response = try await transmitter.send(CommandAPDU(ins: 0xA4, p1: 0x04, p2: 0x00, data: FIDOApplication.aid, expectedLength: 256))
+        let response = try await transmitter.send(
+            CommandAPDU(ins: 0xA4, p1: 0x04, p2: 0x00, data: FIDOApplication.aid, expectedLength: 256))
         guard response.statusWord == .success,
-              let text = String(validating: response.data, as: UTF8.self), let version = Version(rawValue: text)
+            let text = String(validating: response.data, as: UTF8.self), let version = Version(rawValue: text)
         else { throw FIDOError.notAFIDOAuthenticator(response.statusWord, answer: response.data) }
         return version
     }
@@ -42,9 +43,10 @@ public struct FIDOClient: Sendable {
     /// - Throws: ``FIDOError`` `.ctap2` for an error status, `.invalidCBOR` for a bad answer.
     public func ctap2(_ command: UInt8, _ parameters: CBOR?, name: String) async throws -> CBOR? {
         let ne = transmitter.supportsExtendedLength ? CommandAPDU.maximumExtendedExpectedLength : 256
-        var response = try await transmitter.send(CommandAPDU(
-            cla: 0x80, ins: 0x10, p1: usesGetResponse ? 0x80 : 0x00, p2: 0x00,
-            data: [command] + (parameters?.encoded ?? []), expectedLength: ne))
+        var response = try await transmitter.send(
+            CommandAPDU(
+                cla: 0x80, ins: 0x10, p1: usesGetResponse ? 0x80 : 0x00, p2: 0x00,
+                data: [command] + (parameters?.encoded ?? []), expectedLength: ne))
         var updates = 0
         while response.statusWord.rawValue == 0x9100 {
             updates += 1

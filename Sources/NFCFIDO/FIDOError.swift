@@ -41,7 +41,10 @@ public struct FIDOError: Error, Hashable, Sendable, CustomStringConvertible {
     /// For people; never holds a secret.
     public let reason: String
 
-    public init(_ code: Code, field: String? = nil, statusWord: StatusWord? = nil, ctap2Status: CTAP2Status? = nil, cborError: CBORError? = nil, _ reason: String) {
+    public init(
+        _ code: Code, field: String? = nil, statusWord: StatusWord? = nil, ctap2Status: CTAP2Status? = nil, cborError: CBORError? = nil,
+        _ reason: String
+    ) {
         self.code = code
         self.field = field
         self.statusWord = statusWord

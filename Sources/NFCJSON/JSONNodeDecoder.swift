@@ -37,13 +37,14 @@ public struct JSONNodeDecoder {
 
     /// A `DecodingError` a type threw itself, in this module's terms.
     static func translate(_ error: DecodingError, root: JSONNode) -> JSONError {
-        let (code, path, reason): (JSONError.Code, [any CodingKey], String) = switch error {
-        case .keyNotFound(let key, let context): (.missingField, context.codingPath + [key], "missing")
-        case .valueNotFound(_, let context): (.invalidValue, context.codingPath, "missing value")
-        case .typeMismatch(let type, let context): (.invalidValue, context.codingPath, "expected \(describe(type))")
-        case .dataCorrupted(let context): (.invalidValue, context.codingPath, ownWords(context, root: root))
-        @unknown default: (.invalidValue, [], "invalid")
-        }
+        let (code, path, reason): (JSONError.Code, [any CodingKey], String) =
+            switch error {
+            case .keyNotFound(let key, let context): (.missingField, context.codingPath + [key], "missing")
+            case .valueNotFound(_, let context): (.invalidValue, context.codingPath, "missing value")
+            case .typeMismatch(let type, let context): (.invalidValue, context.codingPath, "expected \(describe(type))")
+            case .dataCorrupted(let context): (.invalidValue, context.codingPath, ownWords(context, root: root))
+            @unknown default: (.invalidValue, [], "invalid")
+            }
         return JSONError(code, path: render(path), at: locate(path, in: root)?.location, reason)
     }
 
@@ -65,10 +66,12 @@ public struct JSONNodeDecoder {
         case is String.Type: "a string"
         case is Bool.Type: "true or false"
         case is Int.Type, is Int8.Type, is Int16.Type, is Int32.Type, is Int64.Type,
-            is UInt.Type, is UInt8.Type, is UInt16.Type, is UInt32.Type, is UInt64.Type: "an integer"
+            is UInt.Type, is UInt8.Type, is UInt16.Type, is UInt32.Type, is UInt64.Type:
+            "an integer"
         case is Double.Type, is Float.Type: "a number"
         default:
-            String(describing: type).hasPrefix("Array") ? "an array" : String(describing: type).hasPrefix("Dictionary") ? "an object" : "a value of another kind"
+            String(describing: type).hasPrefix("Array")
+                ? "an array" : String(describing: type).hasPrefix("Dictionary") ? "an object" : "a value of another kind"
         }
     }
 
@@ -183,7 +186,8 @@ struct NodeDecoder: Decoder {
     func decodeInteger<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
         guard case .number(let text) = node.value else { throw mismatch("an integer from \(T.min) to \(T.max)") }
         guard let value = T(text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: path, debugDescription: "expected an integer from \(T.min) to \(T.max), found \(text)"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: path, debugDescription: "expected an integer from \(T.min) to \(T.max), found \(text)"))
         }
         return value
     }
@@ -194,23 +198,24 @@ struct NodeDecoder: Decoder {
     }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        let scalar: Any? = switch type {
-        case is Bool.Type: try decodeBool()
-        case is String.Type: try decodeString()
-        case is Int.Type: try decodeInteger(Int.self)
-        case is Int8.Type: try decodeInteger(Int8.self)
-        case is Int16.Type: try decodeInteger(Int16.self)
-        case is Int32.Type: try decodeInteger(Int32.self)
-        case is Int64.Type: try decodeInteger(Int64.self)
-        case is UInt.Type: try decodeInteger(UInt.self)
-        case is UInt8.Type: try decodeInteger(UInt8.self)
-        case is UInt16.Type: try decodeInteger(UInt16.self)
-        case is UInt32.Type: try decodeInteger(UInt32.self)
-        case is UInt64.Type: try decodeInteger(UInt64.self)
-        case is Double.Type: try decodeDouble()
-        case is Float.Type: Float(try decodeDouble())
-        default: nil
-        }
+        let scalar: Any? =
+            switch type {
+            case is Bool.Type: try decodeBool()
+            case is String.Type: try decodeString()
+            case is Int.Type: try decodeInteger(Int.self)
+            case is Int8.Type: try decodeInteger(Int8.self)
+            case is Int16.Type: try decodeInteger(Int16.self)
+            case is Int32.Type: try decodeInteger(Int32.self)
+            case is Int64.Type: try decodeInteger(Int64.self)
+            case is UInt.Type: try decodeInteger(UInt.self)
+            case is UInt8.Type: try decodeInteger(UInt8.self)
+            case is UInt16.Type: try decodeInteger(UInt16.self)
+            case is UInt32.Type: try decodeInteger(UInt32.self)
+            case is UInt64.Type: try decodeInteger(UInt64.self)
+            case is Double.Type: try decodeDouble()
+            case is Float.Type: Float(try decodeDouble())
+            default: nil
+            }
         if let scalar, let value = scalar as? T { return value }
         return try T(from: self)
     }
@@ -271,7 +276,8 @@ struct NodeUnkeyedContainer: UnkeyedDecodingContainer {
 
     private mutating func next() throws -> NodeDecoder {
         guard currentIndex < items.count else {
-            throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "expected more elements (\(items.count) given)"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: codingPath, debugDescription: "expected more elements (\(items.count) given)"))
         }
         defer { currentIndex += 1 }
         return decoder.child(items[currentIndex], key: IndexKey(currentIndex))

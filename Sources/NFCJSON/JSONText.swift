@@ -148,13 +148,17 @@ public struct JSONText {
         if bytes[index] == UInt8(ascii: "-") { index += 1 }
         func digits(_ parser: inout JSONText) -> Int {
             let from = parser.index
-            while parser.index < parser.bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(parser.bytes[parser.index]) { parser.index += 1 }
+            while parser.index < parser.bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(parser.bytes[parser.index]) {
+                parser.index += 1
+            }
             return parser.index - from
         }
         guard index < bytes.count else { throw fail("expected digits") }
         if bytes[index] == UInt8(ascii: "0") {
             index += 1
-            if index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { throw fail("a number cannot start with 0") }
+            if index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) {
+                throw fail("a number cannot start with 0")
+            }
         } else if digits(&self) == 0 {
             throw fail("expected digits")
         }

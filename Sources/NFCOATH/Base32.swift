@@ -23,7 +23,10 @@ public enum Base32 {
         var sawPadding = false
         for (offset, byte) in text.utf8.enumerated() {
             if byte == 0x20 || byte == 0x2D { continue }
-            if byte == 0x3D { sawPadding = true; continue }
+            if byte == 0x3D {
+                sawPadding = true
+                continue
+            }
             guard !sawPadding else { throw .invalidCharacter(offset: offset) }
             let upper = (0x61...0x7A).contains(byte) ? byte - 0x20 : byte
             guard let value = alphabet.firstIndex(of: upper) else { throw .invalidCharacter(offset: offset) }

@@ -28,7 +28,8 @@ public struct OATHCredentialName: Sendable, Hashable, CustomStringConvertible {
             let digits = rest[rest.startIndex..<slash]
             // Only a leading run of decimal digits followed by more text is a period.
             if !digits.isEmpty, digits.count <= 9, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
-               let value = Int(digits), value > 0, rest.index(after: slash) < rest.endIndex {
+                let value = Int(digits), value > 0, rest.index(after: slash) < rest.endIndex
+            {
                 period = value
                 rest = rest[rest.index(after: slash)...]
             }

@@ -104,7 +104,8 @@ public actor OATHSession {
         let challenge = Self.randomBytes(8)
         var keyObject = [OATHType.totp.rawValue | algorithm.rawValue] + key
         defer { for i in keyObject.indices { keyObject[i] = 0 } }
-        let data = OATHTLV.encode(OATHTag.key, keyObject) + OATHTLV.encode(OATHTag.challenge, challenge)
+        let data =
+            OATHTLV.encode(OATHTag.key, keyObject) + OATHTLV.encode(OATHTag.challenge, challenge)
             + OATHTLV.encode(OATHTag.response, algorithm.hmac(key: key, message: challenge))
         _ = try await command(.setCode, ins: 0x03, data: data)
     }
@@ -143,8 +144,12 @@ public actor OATHSession {
         if credential.touchRequired { data += [OATHTag.property, 0x02] }  // tag and value, no length
         if credential.type == .hotp && credential.counter > 0 {
             let c = credential.counter
-            data += OATHTLV.encode(OATHTag.imf, [UInt8(truncatingIfNeeded: c >> 24), UInt8(truncatingIfNeeded: c >> 16),
-                                                 UInt8(truncatingIfNeeded: c >> 8), UInt8(truncatingIfNeeded: c)])
+            data += OATHTLV.encode(
+                OATHTag.imf,
+                [
+                    UInt8(truncatingIfNeeded: c >> 24), UInt8(truncatingIfNeeded: c >> 16),
+                    UInt8(truncatingIfNeeded: c >> 8), UInt8(truncatingIfNeeded: c),
+                ])
         }
         defer { for i in data.indices { data[i] = 0 } }
         _ = try await command(.put, ins: 0x01, data: data)
@@ -192,7 +197,8 @@ public actor OATHSession {
         let data = OATHTLV.encode(OATHTag.name, credential.id) + OATHTLV.encode(OATHTag.challenge, challenge)
         let answer = try await command(.calculate, ins: 0xA2, p2: 0x01, data: data)
         let objects = try OATHTLV.parse(answer, operation: .calculate)
-        let truncated = try objects.require(OATHTag.truncatedResponse, "truncated response", operation: .calculate, responseLength: answer.count)
+        let truncated = try objects.require(
+            OATHTag.truncatedResponse, "truncated response", operation: .calculate, responseLength: answer.count)
         let code = try Self.code(from: truncated, operation: .calculate)
         return OATHCode(value: code, validFrom: validFrom, validTo: validTo)
     }
@@ -221,7 +227,8 @@ public actor OATHSession {
         while index < objects.count {
             let nameObject = objects[index]
             guard nameObject.tag == OATHTag.name else {
-                throw OATHError.malformedResponse(.calculateAll, offset: nameObject.offset, "expected a name (tag 71), found \(OATHTLV.hex(nameObject.tag))")
+                throw OATHError.malformedResponse(
+                    .calculateAll, offset: nameObject.offset, "expected a name (tag 71), found \(OATHTLV.hex(nameObject.tag))")
             }
             guard index + 1 < objects.count else {
                 throw OATHError.malformedResponse(.calculateAll, offset: answer.count, "name without a response")
@@ -235,14 +242,20 @@ public actor OATHSession {
                 if credential.name.period == OATHCredentialName.defaultPeriod {
                     let value = try Self.code(from: result, operation: .calculateAll)
                     let step = Self.floorDivide(time, 30)
-                    rows.append(OATHCalculation(credential: credential, code: OATHCode(value: value, validFrom: step * 30, validTo: (step + 1) * 30)))
+                    rows.append(
+                        OATHCalculation(
+                            credential: credential, code: OATHCode(value: value, validFrom: step * 30, validTo: (step + 1) * 30)))
                 } else {
                     rows.append(OATHCalculation(credential: credential, code: try await calculate(credential, time: time)))
                 }
             case OATHTag.hotp, OATHTag.touch:
-                rows.append(OATHCalculation(credential: OATHCredential(id: nameObject.value, type: type, touchRequired: result.tag == OATHTag.touch), code: nil))
+                rows.append(
+                    OATHCalculation(
+                        credential: OATHCredential(id: nameObject.value, type: type, touchRequired: result.tag == OATHTag.touch), code: nil)
+                )
             default:
-                throw OATHError.malformedResponse(.calculateAll, offset: result.offset, "unexpected tag \(OATHTLV.hex(result.tag)) after a name")
+                throw OATHError.malformedResponse(
+                    .calculateAll, offset: result.offset, "unexpected tag \(OATHTLV.hex(result.tag)) after a name")
             }
         }
         return rows
@@ -282,7 +295,9 @@ public actor OATHSession {
         try await Self.exchange(transmitter, operation, CommandAPDU(ins: ins, p1: p1, p2: p2, data: data), maximumParts)
     }
 
-    private static func exchange(_ transmitter: any APDUTransmitter, _ operation: OATHOperation, _ apdu: CommandAPDU, _ maximumParts: Int) async throws -> [UInt8] {
+    private static func exchange(_ transmitter: any APDUTransmitter, _ operation: OATHOperation, _ apdu: CommandAPDU, _ maximumParts: Int)
+        async throws -> [UInt8]
+    {
         let options = APDUExchangeOptions(followGetResponse: false)
         var response = try await transmitter.send(apdu, options: options)
         var data = response.data

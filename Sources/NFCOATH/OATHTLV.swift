@@ -54,7 +54,8 @@ struct OATHTLV: Sendable, Hashable {
                 length = bytes[index..<index + count].reduce(0) { $0 << 8 | Int($1) }
                 index += count
             } else if length > 0x7F {
-                throw .malformedResponse(operation, offset: index - 1, "tag \(hex(tag)): length byte \(hex(UInt8(length))) is not a YKOATH length")
+                throw .malformedResponse(
+                    operation, offset: index - 1, "tag \(hex(tag)): length byte \(hex(UInt8(length))) is not a YKOATH length")
             }
             guard length <= bytes.count - index else {
                 throw .malformedResponse(operation, offset: start, "tag \(hex(tag)) says \(length) bytes, \(bytes.count - index) remain")

@@ -80,9 +80,12 @@ public struct BERTLV: Sendable, Hashable {
         if first >= 0x80 {
             let count = Int(first & 0x7F)
             guard (1...3).contains(count) else {
-                throw BERTLVError(offset: baseOffset + index - 1, reason: "length byte \(hex(UInt32(first))) is not a definite length of 1–3 bytes")
+                throw BERTLVError(
+                    offset: baseOffset + index - 1, reason: "length byte \(hex(UInt32(first))) is not a definite length of 1–3 bytes")
             }
-            guard index + count <= bytes.count else { throw BERTLVError(offset: baseOffset + index, reason: "the length of tag \(hex(tag)) is cut short") }
+            guard index + count <= bytes.count else {
+                throw BERTLVError(offset: baseOffset + index, reason: "the length of tag \(hex(tag)) is cut short")
+            }
             for byte in bytes[index..<(index + count)] { length = length << 8 | Int(byte) }
             index += count
         } else {

@@ -5,7 +5,8 @@ extension PIVClient {
     /// The contents of a data object (the value of its `53`, or the whole `7E` for the discovery
     /// object); `nil` when the card has no such object (`6A82`).
     public func getObject(_ object: PIVDataObject) async throws -> [UInt8]? {
-        let command = CommandAPDU(ins: 0xCB, p1: 0x3F, p2: 0xFF, data: BERTLV(tag: 0x5C, value: object.tagBytes).encoded, expectedLength: 65_536)
+        let command = CommandAPDU(
+            ins: 0xCB, p1: 0x3F, p2: 0xFF, data: BERTLV(tag: 0x5C, value: object.tagBytes).encoded, expectedLength: 65_536)
         let response = try await transmitter.send(command)
         switch response.statusWord {
         case .success: break

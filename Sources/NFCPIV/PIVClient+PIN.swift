@@ -47,8 +47,9 @@ extension PIVClient {
 
     /// Changes the PIN or the PUK.
     public func changeReferenceData(_ reference: PIVReference, old: String, new: String) async throws {
-        var command = CommandAPDU(ins: 0x24, p1: 0x00, p2: reference.rawValue,
-                                  data: try Self.block(old, reference) + Self.block(new, reference == .pin ? .pin : .puk))
+        var command = CommandAPDU(
+            ins: 0x24, p1: 0x00, p2: reference.rawValue,
+            data: try Self.block(old, reference) + Self.block(new, reference == .pin ? .pin : .puk))
         defer { Self.wipe(&command.data) }
         let response = try await transmitter.send(command)
         try Self.check(response.statusWord, reference: reference, command: "CHANGE REFERENCE DATA")
@@ -56,7 +57,8 @@ extension PIVClient {
 
     /// Unblocks (and sets) the PIN with the PUK.
     public func unblockPIN(puk: String, newPIN: String) async throws {
-        var command = CommandAPDU(ins: 0x2C, p1: 0x00, p2: PIVReference.pin.rawValue, data: try Self.block(puk, .puk) + Self.block(newPIN, .pin))
+        var command = CommandAPDU(
+            ins: 0x2C, p1: 0x00, p2: PIVReference.pin.rawValue, data: try Self.block(puk, .puk) + Self.block(newPIN, .pin))
         defer { Self.wipe(&command.data) }
         let response = try await transmitter.send(command)
         try Self.check(response.statusWord, reference: .puk, command: "RESET RETRY COUNTER")

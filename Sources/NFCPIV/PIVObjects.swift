@@ -32,7 +32,9 @@ public struct PIVApplicationProperties: Sendable, Hashable {
         if let list = inner.first(tag: 0xAC) {
             for item in try PIVParse.objects(list.value, command: "SELECT", field: "61/AC") where item.tag == 0x80 {
                 guard item.value.count == 1 else {
-                    throw .malformedResponse(command: "SELECT", field: "61/AC/80", offset: nil, reason: "an algorithm identifier has 1 byte, not \(item.value.count)")
+                    throw .malformedResponse(
+                        command: "SELECT", field: "61/AC/80", offset: nil,
+                        reason: "an algorithm identifier has 1 byte, not \(item.value.count)")
                 }
                 algorithms.append(item.value[0])
             }
@@ -161,8 +163,9 @@ enum PIVParse {
     static func single(_ tag: UInt32, in bytes: [UInt8], command: String) throws(PIVError) -> BERTLV {
         let list = try objects(bytes, command: command, field: BERTLV.hex(tag))
         guard let object = list.first(tag: tag) else {
-            throw .malformedResponse(command: command, field: BERTLV.hex(tag), offset: 0,
-                                     reason: list.isEmpty ? "empty response" : "expected tag \(BERTLV.hex(tag)), found \(BERTLV.hex(list[0].tag))")
+            throw .malformedResponse(
+                command: command, field: BERTLV.hex(tag), offset: 0,
+                reason: list.isEmpty ? "empty response" : "expected tag \(BERTLV.hex(tag)), found \(BERTLV.hex(list[0].tag))")
         }
         return object
     }

@@ -1,10 +1,11 @@
+import NFCTransport
+
 #if Simulator
 import NFCSimulator
 #endif
 #if PCSC
 import NFCPCSC
 #endif
-import NFCTransport
 
 /// Opens the reader a ``ReaderName`` names, with the backends this build includes.
 ///

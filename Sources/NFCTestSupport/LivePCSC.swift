@@ -1,13 +1,14 @@
+import Foundation
+import NFCBytes
+import NFCPCSC
+import NFCSimulator
+import NFCTransport
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-import NFCPCSC
-import NFCSimulator
-import NFCTransport
-import NFCBytes
 
 /// Whether the tests that need a real pcscd with vsmartcard's vpcd can run here, and why not.
 ///
@@ -83,7 +84,10 @@ public final class LiveCard: Sendable {
             }
         }
         let final = front
-        state.withLock { $0.front = final; $0.finished = true }
+        state.withLock {
+            $0.front = final
+            $0.finished = true
+        }
         done.signal()
     }
 

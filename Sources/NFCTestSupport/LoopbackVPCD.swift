@@ -145,4 +145,3 @@ private func posixAccept(_ fd: Int32) -> Int32 {
 private func posixSend(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int, _ flags: Int32) -> Int {
     send(fd, buffer, count, flags)
 }
-

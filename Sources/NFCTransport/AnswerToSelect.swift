@@ -63,9 +63,18 @@ public struct AnswerToSelect: Sendable, Hashable {
     public var bytes: [UInt8] {
         var t0 = fsci & 0x0F
         var body: [UInt8] = []
-        if let ta { t0 |= 0x10; body.append(ta) }
-        if let tb { t0 |= 0x20; body.append(tb) }
-        if let tc { t0 |= 0x40; body.append(tc) }
+        if let ta {
+            t0 |= 0x10
+            body.append(ta)
+        }
+        if let tb {
+            t0 |= 0x20
+            body.append(tb)
+        }
+        if let tc {
+            t0 |= 0x40
+            body.append(tc)
+        }
         let all = [t0] + body + historicalBytes
         return [UInt8(truncatingIfNeeded: all.count + 1)] + all
     }
@@ -93,7 +102,8 @@ public struct AnswerToSelect: Sendable, Hashable {
     public var maximumBitRate: BitRate {
         guard let ta else { return .kbps106 }
         // b7..b5: DS 848/424/212 (tag→reader), b3..b1: DR 848/424/212 (reader→tag).
-        let ds = (ta >> 4) & 0x07, dr = ta & 0x07
+        let ds = (ta >> 4) & 0x07
+        let dr = ta & 0x07
         let both = ds & dr
         if both & 0x04 != 0 { return .kbps848 }
         if both & 0x02 != 0 { return .kbps424 }

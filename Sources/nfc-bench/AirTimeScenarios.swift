@@ -25,10 +25,13 @@ enum AirTimeScenarios {
     }
 
     static var scenarios: [Scenario] {
-        let fastRead888 = microseconds(AirTimeModel.duration(of: AirFrame(reader: .bytes(3), tag: .bytes(888)), technology: .iso14443A, bitRate: .kbps106))
+        let fastRead888 = microseconds(
+            AirTimeModel.duration(of: AirFrame(reader: .bytes(3), tag: .bytes(888)), technology: .iso14443A, bitRate: .kbps106))
         // Addressed Extended Read Multiple Blocks: flags, 33, UID(8), first(2), count(2); answer flags + data.
         func rmb(_ bytes: Int, extended: Bool) -> Double {
-            microseconds(AirTimeModel.duration(of: AirFrame(reader: .bytes(extended ? 14 : 12), tag: .bytes(1 + bytes)), technology: .iso15693, bitRate: .kbps106))
+            microseconds(
+                AirTimeModel.duration(
+                    of: AirFrame(reader: .bytes(extended ? 14 : 12), tag: .bytes(1 + bytes)), technology: .iso15693, bitRate: .kbps106))
         }
         let type4 = { try Type4Tag(configuration: Type4Tag.Configuration(ndefFileSize: 8192, extendedLength: true)) as any VirtualTag }
         return [
@@ -101,7 +104,9 @@ enum AirTimeScenarios {
         print("|---|---|---|---|---|---|---|")
         for scenario in scenarios {
             let (ours, common, size) = try await measure(scenario)
-            let o = microseconds(ours.airTime) / 1000, c = microseconds(common.airTime) / 1000, m = scenario.minimum.0 / 1000
+            let o = microseconds(ours.airTime) / 1000
+            let c = microseconds(common.airTime) / 1000
+            let m = scenario.minimum.0 / 1000
             print(
                 "| \(scenario.name) | \(size) B | \(ours.commands), \(format(o)) ms | \(scenario.commonLabel): \(common.commands), \(format(c)) ms "
                     + "| \(format(m)) ms (\(scenario.minimum.1)) | \(format(o / m, digits: 3))× | \(format(c / o))× |"

@@ -25,7 +25,9 @@ enum ImageLoading {
             let whole = try measure(seconds: seconds) {
                 try TagImageFile.decode(bytes).identifier.count
             }
-            print("| \(kind.rawValue) | \(bytes.count) | \(Int(ours))/s | \(Int(peer))/s | \(String(format: "%.2f", ours / peer))x | \(Int(whole))/s |")
+            print(
+                "| \(kind.rawValue) | \(bytes.count) | \(Int(ours))/s | \(Int(peer))/s | \(String(format: "%.2f", ours / peer))x | \(Int(whole))/s |"
+            )
         }
     }
 }

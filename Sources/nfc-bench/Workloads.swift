@@ -22,8 +22,10 @@ enum Workload: String, CaseIterable {
         switch self {
         case .a:
             return (0..<5).flatMap { i -> [NDEFTypedRecord] in
-                [.uri(URIRecord(uri: "https://www.example.com/path/\(i)")),
-                 .text(TextRecord(text: "Hello, world \(i)", languageCode: "en"))]
+                [
+                    .uri(URIRecord(uri: "https://www.example.com/path/\(i)")),
+                    .text(TextRecord(text: "Hello, world \(i)", languageCode: "en")),
+                ]
             }
         case .b:
             let data = (0..<8192).map { UInt8($0 % 251) }

@@ -127,7 +127,8 @@ if asJSON {
     print("{\"opencorenfc\": {" + entries.joined(separator: ", ") + "}}")
 } else {
     for r in rows {
-        print("\(r.workload.title) [\(r.bytes) B]: decode \(Int(r.decode)) msg/s, encode \(Int(r.encode)) msg/s"
-              + (r.copy.map { ", plain copy \(Int($0))/s" } ?? ""))
+        print(
+            "\(r.workload.title) [\(r.bytes) B]: decode \(Int(r.decode)) msg/s, encode \(Int(r.encode)) msg/s"
+                + (r.copy.map { ", plain copy \(Int($0))/s" } ?? ""))
     }
 }

@@ -1,9 +1,10 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
 
 /// Resident memory and open file descriptors of this process, read from `/proc/self`
 /// (`statm`'s second field is resident pages; `fd` has one entry per open descriptor).
@@ -55,7 +56,8 @@ struct SampleLog {
     var summary: String {
         guard let first = samples.first, let last = samples.last else { return "\(phase): no samples" }
         let middle = samples[samples.count / 2]
-        return "\(phase): RSS start \(first.sample.residentKiB) KiB, middle \(middle.sample.residentKiB) KiB, end \(last.sample.residentKiB) KiB; "
+        return
+            "\(phase): RSS start \(first.sample.residentKiB) KiB, middle \(middle.sample.residentKiB) KiB, end \(last.sample.residentKiB) KiB; "
             + "fds start \(first.sample.openDescriptors), middle \(middle.sample.openDescriptors), end \(last.sample.openDescriptors)"
     }
 }

@@ -44,7 +44,8 @@ enum SessionSoak {
         if simulatedClock { NFCSessionEnvironment.shared.clock = clock }
         NFCSessionEnvironment.shared.sessionLifetime = lifetime
         NFCSessionEnvironment.shared.appConfiguration = NFCAppConfiguration(
-            usageDescription: "Soak test.", readerSessionFormats: [.tag], iso7816SelectIdentifiers: ["D2760000850101"], felicaSystemCodes: ["12FC"]
+            usageDescription: "Soak test.", readerSessionFormats: [.tag], iso7816SelectIdentifiers: ["D2760000850101"],
+            felicaSystemCodes: ["12FC"]
         )
         var log = SampleLog(phase: "sessions")
         log.take(after: 0)
@@ -58,7 +59,9 @@ enum SessionSoak {
             }
             session.begin()
             var iterator = delegate.events.makeAsyncIterator()
-            guard case .active? = await iterator.next() else { throw SimulatedSoak.Failure(description: "session \(number) did not become active") }
+            guard case .active? = await iterator.next() else {
+                throw SimulatedSoak.Failure(description: "session \(number) did not become active")
+            }
             if number % 10 == 0 {
                 guard case .tags(let tags)? = await iterator.next(), let tag = tags.first, case .miFare(let mifare) = tag else {
                     throw SimulatedSoak.Failure(description: "session \(number) did not detect the NTAG")

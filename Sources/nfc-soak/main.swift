@@ -28,7 +28,9 @@ let maxFDGrowth = value("--max-fd-growth").flatMap { Int($0) } ?? 0
 func judge(_ log: SampleLog, rate: Double, unit: String) -> Bool {
     let growth = log.growth
     print(log.summary)
-    print("\(log.phase): \(Int(rate)) \(unit)/s; growth after warm-up: RSS \(growth.rssKiB) KiB (bound \(maxRSSGrowth)), fds \(growth.descriptors) (bound \(maxFDGrowth))")
+    print(
+        "\(log.phase): \(Int(rate)) \(unit)/s; growth after warm-up: RSS \(growth.rssKiB) KiB (bound \(maxRSSGrowth)), fds \(growth.descriptors) (bound \(maxFDGrowth))"
+    )
     if growth.rssKiB > maxRSSGrowth || growth.descriptors > maxFDGrowth {
         print("\(log.phase): FAILED — grew beyond the bound")
         return false
@@ -45,7 +47,8 @@ do {
         let cyclesOK = judge(cycleLog, rate: cycleRate, unit: "cycles")
         let simulatedClock = value("--session-clock") == "simulated"
         let lifetime = Duration.milliseconds(Int((value("--session-lifetime").flatMap { Double($0) } ?? 60) * 1000))
-        let (sessionLog, sessionRate) = try await SessionSoak.run(sessions: sessions, samples: samples, simulatedClock: simulatedClock, lifetime: lifetime)
+        let (sessionLog, sessionRate) = try await SessionSoak.run(
+            sessions: sessions, samples: samples, simulatedClock: simulatedClock, lifetime: lifetime)
         let sessionsOK = judge(sessionLog, rate: sessionRate, unit: "sessions")
         exit(cyclesOK && sessionsOK ? 0 : 1)
     case "pcsc":

@@ -84,11 +84,14 @@ final class ScriptedCard: APDUTransmitter {
     }
 
     @Test func boundsEndlessGetResponse() async {
-        let card = ScriptedCard((0..<5).map { _ in ("", "6101") }.enumerated().map { index, _ in
-            (index == 0 ? "00b0000010" : "00c0000001", "016101")
-        })
+        let card = ScriptedCard(
+            (0..<5).map { _ in ("", "6101") }.enumerated().map { index, _ in
+                (index == 0 ? "00b0000010" : "00c0000001", "016101")
+            })
         var options = APDUExchangeOptions.standard
         options.maximumExchanges = 4
-        await #expect(throws: APDUError(.tooManyExchanges, "")) { try await card.send(.readBinary(offset: 0, length: 16), options: options) }
+        await #expect(throws: APDUError(.tooManyExchanges, "")) {
+            try await card.send(.readBinary(offset: 0, length: 16), options: options)
+        }
     }
 }

@@ -27,7 +27,9 @@ import Testing
         #expect(try apdu.encoded(extended: extended) == bytes)
     }
 
-    @Test(arguments: ["", "00", "00a400", "00a4000c03e103", "00a4000c01e1e2e3", "000000000001", "000000000000", "00d6000000000301", "00d6000000000201"])
+    @Test(arguments: [
+        "", "00", "00a400", "00a4000c03e103", "00a4000c01e1e2e3", "000000000001", "000000000000", "00d6000000000301", "00d6000000000201",
+    ])
     func rejectsInconsistentLengths(hex: String) {
         #expect(throws: APDUError.self) { try CommandAPDU(parsing: hexBytes(hex)) }
     }

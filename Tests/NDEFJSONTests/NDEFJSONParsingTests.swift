@@ -15,8 +15,11 @@ struct NDEFJSONParsingTests {
     }
 
     @Test func buildsTheRecordsItDescribes() throws {
-        let message = try NDEFJSON.message(parsing: Array(#"{"records": [{"uri": "https://example.com"}, {"text": "Hi", "language": "de"}]}"#.utf8))
-        #expect(try message.encoded() == [0x91, 0x01, 0x0C, 0x55, 0x04] + Array("example.com".utf8) + [0x51, 0x01, 0x05, 0x54, 0x02] + Array("deHi".utf8))
+        let message = try NDEFJSON.message(
+            parsing: Array(#"{"records": [{"uri": "https://example.com"}, {"text": "Hi", "language": "de"}]}"#.utf8))
+        #expect(
+            try message.encoded() == [0x91, 0x01, 0x0C, 0x55, 0x04] + Array("example.com".utf8) + [0x51, 0x01, 0x05, 0x54, 0x02]
+                + Array("deHi".utf8))
     }
 
     @Test func notJSONSaysWhereItStops() throws {

@@ -19,7 +19,10 @@ struct BackgroundConfigurationTests {
              "associations": {"shop.example.com": "shop-aasa.json"},
              "handlers": {"mail": ["thunderbird", "-compose"]}}
             """#,
-            files: ["/config/shop-aasa.json": #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.shop"], "components": [{"/": "/*"}]}]}}"#]
+            files: [
+                "/config/shop-aasa.json":
+                    #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.shop"], "components": [{"/": "/*"}]}]}}"#
+            ]
         )
         #expect(configuration.reader.apps.map(\.appID) == ["ABCDE12345.com.example.shop"])
         #expect(configuration.reader.associations.keys.sorted() == ["shop.example.com"])
@@ -54,7 +57,9 @@ struct BackgroundConfigurationTests {
     /// Association files are read through the given reader, relative to the file's folder.
     @Test func relativeAssociationPathsAreResolvedAgainstTheFolder() throws {
         var asked: [String] = []
-        _ = try? BackgroundConfiguration.parse(Data(#"{"associations": {"a.com": "sub/a.json"}}"#.utf8), relativeTo: URL(fileURLWithPath: "/etc/nfc")) { url in
+        _ = try? BackgroundConfiguration.parse(
+            Data(#"{"associations": {"a.com": "sub/a.json"}}"#.utf8), relativeTo: URL(fileURLWithPath: "/etc/nfc")
+        ) { url in
             asked.append(url.path)
             return nil
         }

@@ -3,8 +3,10 @@ import Testing
 
 /// Every malformed or non-canonical input is refused with its reason and offset.
 @Suite struct CBORRejectionTests {
-    private func expectRejection(_ bytes: [UInt8], _ code: CBORError.Code, at offset: Int, decoder: CBORDecoder = CBORDecoder(),
-                                 sourceLocation: SourceLocation = #_sourceLocation) {
+    private func expectRejection(
+        _ bytes: [UInt8], _ code: CBORError.Code, at offset: Int, decoder: CBORDecoder = CBORDecoder(),
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         do {
             let value = try decoder.decode(bytes)
             Issue.record("decoded \(value) from \(bytes)", sourceLocation: sourceLocation)

@@ -18,18 +18,18 @@ import Testing
     func malformedCommands() async throws {
         let transmitter = AppletTransmitter()
         let cases: [([UInt8], UInt8)] = [
-            ([0x01, 0xA2, 0x02, 0x00, 0x01, 0x00], 0x12),   // unsorted keys
-            ([0x01, 0xA1, 0x01], 0x12),                     // truncated
-            ([0x01, 0xBF, 0xFF], 0x12),                     // indefinite map
-            ([0x01, 0xA1, 0x18, 0x01, 0x00], 0x12),         // non-shortest key
-            ([0x01, 0x80], 0x11),                           // not a map
-            ([0x01, 0xA0], 0x14),                           // nothing
-            ([0x02, 0xA1, 0x01, 0x01], 0x11),               // rpId of the wrong type
-            ([0x02, 0xA1, 0x01, 0x61, 0x61], 0x14),         // clientDataHash missing
-            ([0x06, 0xA2, 0x01, 0x01, 0x02, 0x01], 0x02),   // PIN protocol 1 is not offered
-            ([0x06, 0xA2, 0x01, 0x02, 0x02, 0x0F], 0x3E),   // unknown subcommand
-            ([0x0A], 0x01),                                 // unknown command
-            ([0x0B], 0x00),                                 // authenticatorSelection: the tap selected it
+            ([0x01, 0xA2, 0x02, 0x00, 0x01, 0x00], 0x12),  // unsorted keys
+            ([0x01, 0xA1, 0x01], 0x12),  // truncated
+            ([0x01, 0xBF, 0xFF], 0x12),  // indefinite map
+            ([0x01, 0xA1, 0x18, 0x01, 0x00], 0x12),  // non-shortest key
+            ([0x01, 0x80], 0x11),  // not a map
+            ([0x01, 0xA0], 0x14),  // nothing
+            ([0x02, 0xA1, 0x01, 0x01], 0x11),  // rpId of the wrong type
+            ([0x02, 0xA1, 0x01, 0x61, 0x61], 0x14),  // clientDataHash missing
+            ([0x06, 0xA2, 0x01, 0x01, 0x02, 0x01], 0x02),  // PIN protocol 1 is not offered
+            ([0x06, 0xA2, 0x01, 0x02, 0x02, 0x0F], 0x3E),  // unknown subcommand
+            ([0x0A], 0x01),  // unknown command
+            ([0x0B], 0x00),  // authenticatorSelection: the tap selected it
             ([], 0x03),
         ]
         for (message, status) in cases {
@@ -38,7 +38,9 @@ import Testing
             #expect(response.data == [status], "\(message)")
         }
         // An unsupported algorithm.
-        let request: CBOR = [1: .bytes(Array(repeating: 0, count: 32)), 2: ["id": "a"], 3: ["id": .bytes([1])], 4: [["alg": -257, "type": "public-key"]]]
+        let request: CBOR = [
+            1: .bytes(Array(repeating: 0, count: 32)), 2: ["id": "a"], 3: ["id": .bytes([1])], 4: [["alg": -257, "type": "public-key"]],
+        ]
         #expect(try await raw(transmitter, [0x01] + request.encoded).data == [0x26])
     }
 
@@ -47,7 +49,9 @@ import Testing
         var applet = FIDOAuthenticator()
         applet.processingUpdates = 2
         let transmitter = AppletTransmitter(applet)
-        let request: CBOR = [1: .bytes(Array(repeating: 0, count: 32)), 2: ["id": "a"], 3: ["id": .bytes([1])], 4: [["alg": -7, "type": "public-key"]]]
+        let request: CBOR = [
+            1: .bytes(Array(repeating: 0, count: 32)), 2: ["id": "a"], 3: ["id": .bytes([1])], 4: [["alg": -7, "type": "public-key"]],
+        ]
         var response = try await raw(transmitter, [0x01] + request.encoded, p1: 0x80)
         #expect(response.statusWord.rawValue == 0x9100 && response.data == [0x01])
         response = try await transmitter.send(CommandAPDU(cla: 0x80, ins: 0x11, expectedLength: 65_536))
@@ -78,7 +82,9 @@ import Testing
         try await client.setPIN("246810")
         let token = try await client.getPinUvAuthToken(pin: "246810", permissions: [.makeCredential], rpID: "keep.example")
         let cdh = Array(SHA256.hash(data: [1]))
-        let attestation = try await client.makeCredential(clientDataHash: cdh, rp: RelyingParty(id: "keep.example"), user: UserEntity(id: [4], name: "dora"), residentKey: true, pinUvAuthToken: token)
+        let attestation = try await client.makeCredential(
+            clientDataHash: cdh, rp: RelyingParty(id: "keep.example"), user: UserEntity(id: [4], name: "dora"), residentKey: true,
+            pinUvAuthToken: token)
         let credential = try attestation.credential
 
         let image = try #require(transmitter.authenticator.appletImage)
@@ -100,7 +106,10 @@ import Testing
         }
 
         // Invalid fields are named.
-        guard case .fido(var bad) = image else { Issue.record("not a fido image"); return }
+        guard case .fido(var bad) = image else {
+            Issue.record("not a fido image")
+            return
+        }
         bad.wrappingKey = [1, 2]
         #expect(throws: TagImageError.self) { try FIDOAuthenticator(image: bad) }
         do {
@@ -125,7 +134,10 @@ import Testing
                 if status == .pinAuthBlocked { transmitter.powerCycle() }
             }
         }
-        #expect(statuses == [.pinInvalid, .pinInvalid, .pinAuthBlocked, .pinInvalid, .pinInvalid, .pinAuthBlocked, .pinInvalid, .pinBlocked, .pinBlocked])
+        #expect(
+            statuses == [
+                .pinInvalid, .pinInvalid, .pinAuthBlocked, .pinInvalid, .pinInvalid, .pinAuthBlocked, .pinInvalid, .pinBlocked, .pinBlocked,
+            ])
         #expect(try await client.getPINRetries() == 0)
         await #expect(throws: FIDOError.ctap2(.pinBlocked, command: "clientPIN.getPinUvAuthToken")) {
             try await client.getPinUvAuthToken(pin: "1357")
@@ -136,12 +148,14 @@ import Testing
     func attestationCertificate() async throws {
         let transmitter = AppletTransmitter()
         let client = FIDOClient(transmitter: transmitter)
-        let registration = try await client.u2fRegister(challenge: Array(repeating: 2, count: 32), application: Array(repeating: 3, count: 32))
+        let registration = try await client.u2fRegister(
+            challenge: Array(repeating: 2, count: 32), application: Array(repeating: 3, count: 32))
         #expect(registration.certificate == transmitter.authenticator.attestationCertificate)
         try registration.verify(challenge: Array(repeating: 2, count: 32), application: Array(repeating: 3, count: 32))
         // U2F rules: wrong lengths and P1.
         #expect(try await transmitter.send(CommandAPDU(ins: 0x01, data: [1, 2, 3])).statusWord == .wrongLength)
-        #expect(try await transmitter.send(CommandAPDU(ins: 0x02, p1: 0x05, data: Array(repeating: 0, count: 66))).statusWord == .incorrectP1P2)
+        #expect(
+            try await transmitter.send(CommandAPDU(ins: 0x02, p1: 0x05, data: Array(repeating: 0, count: 66))).statusWord == .incorrectP1P2)
         #expect(try await transmitter.send(CommandAPDU(ins: 0x04)).statusWord == .instructionNotSupported)
         #expect(try await transmitter.send(CommandAPDU(cla: 0x40, ins: 0x03)).statusWord == .classNotSupported)
     }

@@ -1,8 +1,9 @@
 import Crypto
 import ISO7816
 import NFCCBOR
-@testable import NFCFIDO
 import Testing
+
+@testable import NFCFIDO
 
 /// The client against scripted answers: every malformed answer is a typed error naming the field.
 @Suite struct FIDOClientResponseTests {
@@ -19,7 +20,10 @@ import Testing
         let transmitter = ScriptedTransmitter([[0x01, 0x91, 0x00], [0x02, 0x91, 0x00], [0x00] + info.encoded + [0x90, 0x00]])
         let got = try await FIDOClient(transmitter: transmitter).getInfo()
         #expect(got.versions == ["FIDO_2_0"])
-        #expect(transmitter.sent.map { Array($0.prefix(4)) } == [[0x80, 0x10, 0x80, 0x00], [0x80, 0x11, 0x00, 0x00], [0x80, 0x11, 0x00, 0x00]])
+        #expect(
+            transmitter.sent.map { Array($0.prefix(4)) } == [
+                [0x80, 0x10, 0x80, 0x00], [0x80, 0x11, 0x00, 0x00], [0x80, 0x11, 0x00, 0x00],
+            ])
         #expect(transmitter.sent.first?.dropFirst(7).first == 0x04)  // extended Lc, then the command byte
 
         let withoutGetResponse = ScriptedTransmitter([[0x00] + info.encoded + [0x90, 0x00]])
@@ -51,11 +55,11 @@ import Testing
             #expect(error.cborError?.code == .unsortedMapKeys && error.cborError?.offset == 3)
         }
         let cases: [[UInt8]] = [
-            [0x90, 0x00],                                 // no status byte
-            [0x00, 0x90, 0x00],                           // no map
-            [0x00, 0x01, 0x90, 0x00],                     // not a map
+            [0x90, 0x00],  // no status byte
+            [0x00, 0x90, 0x00],  // no map
+            [0x00, 0x01, 0x90, 0x00],  // not a map
             [0x00] + CBOR.map([1: ["FIDO_2_0"], 3: .bytes([1])]).encoded + [0x90, 0x00],  // short AAGUID
-            [0x00, 0xA0, 0x6A, 0x80],                     // SW error
+            [0x00, 0xA0, 0x6A, 0x80],  // SW error
         ]
         for answer in cases {
             await #expect(throws: FIDOError.self) { try await FIDOClient(transmitter: ScriptedTransmitter([answer])).getInfo() }
@@ -89,7 +93,9 @@ import Testing
 
     @Test("an implausible numberOfCredentials is refused instead of polled")
     func numberOfCredentials() async throws {
-        let assertion: CBOR = [1: ["id": .bytes([1]), "type": "public-key"], 2: .bytes(Array(repeating: 0, count: 37)), 3: .bytes([0x30]), 5: 100_000]
+        let assertion: CBOR = [
+            1: ["id": .bytes([1]), "type": "public-key"], 2: .bytes(Array(repeating: 0, count: 37)), 3: .bytes([0x30]), 5: 100_000,
+        ]
         let client = FIDOClient(transmitter: ScriptedTransmitter([[0x00] + assertion.encoded + [0x90, 0x00]]))
         do {
             _ = try await client.getAssertions(rpID: "a", clientDataHash: Array(repeating: 0, count: 32))
@@ -128,10 +134,13 @@ import Testing
 /// CTAP 2.1 §6.5.1: a PIN is at least 4 Unicode code points and at most 63 bytes of UTF-8 (it is
 /// padded to 64 bytes with at least one zero before it is encrypted).
 @Suite struct FIDOPINLengthTests {
-    @Test("PIN length limits: 4 code points, 63 bytes", arguments: [
-        (String(repeating: "a", count: 63), true), (String(repeating: "a", count: 64), false),
-        ("abc", false), ("abcd", true), ("äöüß", true), (String(repeating: "ü", count: 31) + "a", true), (String(repeating: "ü", count: 32), false),
-    ])
+    @Test(
+        "PIN length limits: 4 code points, 63 bytes",
+        arguments: [
+            (String(repeating: "a", count: 63), true), (String(repeating: "a", count: 64), false),
+            ("abc", false), ("abcd", true), ("äöüß", true), (String(repeating: "ü", count: 31) + "a", true),
+            (String(repeating: "ü", count: 32), false),
+        ])
     func pinLimits(pin: String, accepted: Bool) throws {
         if accepted {
             #expect(try FIDOClient.pinBytes(pin) == Array(pin.utf8))

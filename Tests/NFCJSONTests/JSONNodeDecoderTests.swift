@@ -23,7 +23,8 @@ struct JSONNodeDecoderTests {
     }
 
     @Test func decodes() throws {
-        let image = try JSONNodeDecoder().decode(Image.self, from: Array(#"{"uid": "04", "counters": [0, 4294967295], "inner": {"flag": true}}"#.utf8))
+        let image = try JSONNodeDecoder().decode(
+            Image.self, from: Array(#"{"uid": "04", "counters": [0, 4294967295], "inner": {"flag": true}}"#.utf8))
         #expect(image == Image(uid: "04", counters: [0, 4_294_967_295], inner: .init(flag: true)))
     }
 
@@ -54,7 +55,8 @@ struct JSONNodeDecoderTests {
         let error = try #require(failure(#"{"uid": "04", "counters": [], "inner": {"flag": true, "flga": false}}"#))
         #expect(error.code == .unknownField)
         #expect(error.path == "inner.flga")
-        let lenient = try JSONNodeDecoder(rejectUnknownFields: false).decode(Image.self, from: Array(#"{"uid": "04", "counters": [], "x": 1}"#.utf8))
+        let lenient = try JSONNodeDecoder(rejectUnknownFields: false).decode(
+            Image.self, from: Array(#"{"uid": "04", "counters": [], "x": 1}"#.utf8))
         #expect(lenient.uid == "04")
     }
 

@@ -5,11 +5,17 @@ import Testing
 struct JSONTextTests {
     @Test func parsesEveryKindAndKeepsLocations() throws {
         let node = try JSONText.parse(Array("{\n  \"a\": [1, -2.5e3, true, null],\n  \"b\": \"\\u00e9\\ud83d\\ude00\"\n}".utf8))
-        guard case .object(let members) = node.value else { Issue.record("not an object"); return }
+        guard case .object(let members) = node.value else {
+            Issue.record("not an object")
+            return
+        }
         #expect(members.map(\.0) == ["a", "b"])
         #expect(node["b"]?.value == .string("é😀"))
         #expect(node["a"]?.location == JSONLocation(offset: 9, line: 2, column: 8))
-        guard case .array(let items)? = node["a"]?.value else { Issue.record("not an array"); return }
+        guard case .array(let items)? = node["a"]?.value else {
+            Issue.record("not an array")
+            return
+        }
         #expect(items.map(\.value) == [.number("1"), .number("-2.5e3"), .bool(true), .null])
     }
 
@@ -54,7 +60,9 @@ struct JSONTextTests {
     @Test func depthIsLimited() {
         let deep = String(repeating: "[", count: 65) + String(repeating: "]", count: 65)
         #expect(throws: JSONError(.tooDeep, at: nil, "")) { try JSONText.parse(Array(deep.utf8)) }
-        #expect(throws: Never.self) { try JSONText.parse(Array((String(repeating: "[", count: 64) + String(repeating: "]", count: 64)).utf8)) }
+        #expect(throws: Never.self) {
+            try JSONText.parse(Array((String(repeating: "[", count: 64) + String(repeating: "]", count: 64)).utf8))
+        }
     }
 
     @Test func everyProperPrefixOfADocumentIsRefused() {

@@ -1,15 +1,18 @@
 import ISO7816
-@testable import NFCOATH
 import Testing
+
+@testable import NFCOATH
 
 /// The client's pieces without a card: key derivation, Base32, names, truncation.
 @Suite("OATH client: building blocks")
 struct OATHClientBuildingBlockTests {
     /// The YubiKey OATH applet's data objects take BER lengths (ISO/IEC 7816-4 §5.2.2, X.690
     /// §8.1.3): one byte below 128, `81 xx` up to 255, `82 xx xx` above.
-    @Test("TLV lengths at the BER boundaries: 127, 128, 255, 256", arguments: [
-        (127, [UInt8(0x7F)]), (128, [0x81, 0x80]), (255, [0x81, 0xFF]), (256, [0x82, 0x01, 0x00]),
-    ])
+    @Test(
+        "TLV lengths at the BER boundaries: 127, 128, 255, 256",
+        arguments: [
+            (127, [UInt8(0x7F)]), (128, [0x81, 0x80]), (255, [0x81, 0xFF]), (256, [0x82, 0x01, 0x00]),
+        ])
     func tlvLengthBoundaries(count: Int, length: [UInt8]) throws {
         let value = [UInt8](repeating: 0x5A, count: count)
         let encoded = OATHTLV.encode(0x71, value)
@@ -31,12 +34,22 @@ struct OATHClientBuildingBlockTests {
 
     @Test("PBKDF2-HMAC-SHA1: RFC 6070 test vectors")
     func pbkdf2() throws {
-        let password = Array("password".utf8), salt = Array("salt".utf8)
-        #expect(try PBKDF2.sha1(password: password, salt: salt, iterations: 1, length: 20) == Self.hex("0c60c80f961f0e71f3a9b524af6012062fe037a6"))
-        #expect(try PBKDF2.sha1(password: password, salt: salt, iterations: 2, length: 20) == Self.hex("ea6c014dc72d6f8ccd1ed92ace1d41f0d8de8957"))
-        #expect(try PBKDF2.sha1(password: password, salt: salt, iterations: 4096, length: 20) == Self.hex("4b007901b765489abead49d926f721d065a429c1"))
-        #expect(try PBKDF2.sha1(password: Array("passwordPASSWORDpassword".utf8), salt: Array("saltSALTsaltSALTsaltSALTsaltSALTsalt".utf8), iterations: 4096, length: 25)
-            == Self.hex("3d2eec4fe41c849b80c8d83662c0e44a8b291a964cf2f07038"))
+        let password = Array("password".utf8)
+        let salt = Array("salt".utf8)
+        #expect(
+            try PBKDF2.sha1(password: password, salt: salt, iterations: 1, length: 20)
+                == Self.hex("0c60c80f961f0e71f3a9b524af6012062fe037a6"))
+        #expect(
+            try PBKDF2.sha1(password: password, salt: salt, iterations: 2, length: 20)
+                == Self.hex("ea6c014dc72d6f8ccd1ed92ace1d41f0d8de8957"))
+        #expect(
+            try PBKDF2.sha1(password: password, salt: salt, iterations: 4096, length: 20)
+                == Self.hex("4b007901b765489abead49d926f721d065a429c1"))
+        #expect(
+            try PBKDF2.sha1(
+                password: Array("passwordPASSWORDpassword".utf8), salt: Array("saltSALTsaltSALTsaltSALTsaltSALTsalt".utf8),
+                iterations: 4096, length: 25)
+                == Self.hex("3d2eec4fe41c849b80c8d83662c0e44a8b291a964cf2f07038"))
     }
 
     @Test("the access key is PBKDF2(password, salt, 1000, 16)")
@@ -49,7 +62,9 @@ struct OATHClientBuildingBlockTests {
 
     @Test("Base32: RFC 4648 §10 vectors, lower case, spaces, padding; bad input is typed")
     func base32() throws {
-        let vectors = [("", ""), ("f", "MY"), ("fo", "MZXQ"), ("foo", "MZXW6"), ("foob", "MZXW6YQ"), ("fooba", "MZXW6YTB"), ("foobar", "MZXW6YTBOI")]
+        let vectors = [
+            ("", ""), ("f", "MY"), ("fo", "MZXQ"), ("foo", "MZXW6"), ("foob", "MZXW6YQ"), ("fooba", "MZXW6YTB"), ("foobar", "MZXW6YTBOI"),
+        ]
         for (plain, encoded) in vectors {
             #expect(Base32.encode(Array(plain.utf8)) == encoded)
             #expect(try Base32.decode(encoded) == Array(plain.utf8))
@@ -173,7 +188,9 @@ struct OATHClientResponseTests {
         let (session, _) = try await makeSession([[0x72, 0x04, 0x21, 0x61, 0x3A, 0x62, 0x72, 0x02, 0x13, 0x63, 0x90, 0x00]])
         let credentials = try await session.list()
         #expect(credentials.count == 2)
-        #expect(credentials[0].type == .totp && credentials[0].algorithm == .sha1 && credentials[0].name == OATHCredentialName(issuer: "a", account: "b"))
+        #expect(
+            credentials[0].type == .totp && credentials[0].algorithm == .sha1
+                && credentials[0].name == OATHCredentialName(issuer: "a", account: "b"))
         #expect(credentials[1].type == .hotp && credentials[1].algorithm == .sha512 && credentials[1].id == [0x63])
         for bad: [UInt8] in [[0x71, 0x01, 0x21], [0x72, 0x00], [0x72, 0x02, 0x31, 0x61], [0x72, 0x02, 0x24, 0x61], [0x72, 0x05, 0x21]] {
             let (s, _) = try await makeSession([bad + [0x90, 0x00]])
@@ -214,11 +231,13 @@ struct OATHClientResponseTests {
 
     @Test("CALCULATE ALL: rows for 76, 77 and 7C; pairs that do not fit are malformed")
     func calculateAll() async throws {
-        let (session, _) = try await makeSession([[
-            0x71, 0x01, 0x61, 0x76, 0x05, 0x06, 0x4C, 0x93, 0xCF, 0x18,
-            0x71, 0x01, 0x62, 0x77, 0x01, 0x06,
-            0x71, 0x01, 0x63, 0x7C, 0x01, 0x08, 0x90, 0x00,
-        ]])
+        let (session, _) = try await makeSession([
+            [
+                0x71, 0x01, 0x61, 0x76, 0x05, 0x06, 0x4C, 0x93, 0xCF, 0x18,
+                0x71, 0x01, 0x62, 0x77, 0x01, 0x06,
+                0x71, 0x01, 0x63, 0x7C, 0x01, 0x08, 0x90, 0x00,
+            ]
+        ])
         let rows = try await session.calculateAll(time: 0)
         #expect(rows.map(\.code?.value) == ["755224", nil, nil])
         #expect(rows.map(\.credential.type) == [.totp, .hotp, .totp])
@@ -232,7 +251,9 @@ struct OATHClientResponseTests {
     @Test("status words become typed errors naming the command")
     func statusErrors() async throws {
         let (session, _) = try await makeSession([[0x69, 0x82], [0x69, 0x84], [0x6A, 0x84]])
-        await #expect(throws: OATHError.status(.authenticationRequired, StatusWord(rawValue: 0x6982), .list)) { _ = try await session.list() }
+        await #expect(throws: OATHError.status(.authenticationRequired, StatusWord(rawValue: 0x6982), .list)) {
+            _ = try await session.list()
+        }
         await #expect(throws: OATHError.status(.noSuchObject, StatusWord(rawValue: 0x6984), .delete)) { try await session.delete([0x61]) }
         let data = OATHCredentialData(name: OATHCredentialName(account: "x"), secret: [1])
         await #expect(throws: OATHError.status(.noSpace, StatusWord(rawValue: 0x6A84), .put)) { try await session.put(data) }
@@ -241,13 +262,23 @@ struct OATHClientResponseTests {
     @Test("PUT: arguments are checked before sending; the encoding pads the secret and adds 78 and 7A")
     func put() async throws {
         let (session, card) = try await makeSession([[0x90, 0x00]])
-        await #expect(throws: OATHError.self) { try await session.put(OATHCredentialData(name: OATHCredentialName(account: String(repeating: "n", count: 65)), secret: [1])) }
-        await #expect(throws: OATHError.self) { try await session.put(OATHCredentialData(name: OATHCredentialName(account: "n"), secret: [1], digits: 9)) }
-        await #expect(throws: OATHError.self) { try await session.put(OATHCredentialData(name: OATHCredentialName(account: "n"), secret: [])) }
+        await #expect(throws: OATHError.self) {
+            try await session.put(OATHCredentialData(name: OATHCredentialName(account: String(repeating: "n", count: 65)), secret: [1]))
+        }
+        await #expect(throws: OATHError.self) {
+            try await session.put(OATHCredentialData(name: OATHCredentialName(account: "n"), secret: [1], digits: 9))
+        }
+        await #expect(throws: OATHError.self) {
+            try await session.put(OATHCredentialData(name: OATHCredentialName(account: "n"), secret: []))
+        }
         #expect(card.commands.count == 1)
-        try await session.put(OATHCredentialData(name: OATHCredentialName(account: "h"), type: .hotp, algorithm: .sha256, secret: [0xAA], digits: 8, counter: 5, touchRequired: true))
+        try await session.put(
+            OATHCredentialData(
+                name: OATHCredentialName(account: "h"), type: .hotp, algorithm: .sha256, secret: [0xAA], digits: 8, counter: 5,
+                touchRequired: true))
         let sent = try #require(card.commands.last)
-        let expectedData: [UInt8] = [0x71, 0x01, 0x68, 0x73, 0x10, 0x12, 0x08, 0xAA] + [UInt8](repeating: 0, count: 13)
+        let expectedData: [UInt8] =
+            [0x71, 0x01, 0x68, 0x73, 0x10, 0x12, 0x08, 0xAA] + [UInt8](repeating: 0, count: 13)
             + [0x78, 0x02, 0x7A, 0x04, 0x00, 0x00, 0x00, 0x05]
         #expect(sent == [0x00, 0x01, 0x00, 0x00, UInt8(expectedData.count)] + expectedData)
     }
@@ -257,7 +288,10 @@ struct OATHClientResponseTests {
         let (plain, plainCard) = try await makeSession([])
         await #expect(throws: OATHError.self) { try await plain.validate(key: [1]) }
         #expect(plainCard.commands.count == 1)
-        let card = ScriptedCard([ScriptedCard.selectAnswer(challenge: [1, 2, 3, 4, 5, 6, 7, 8]), [0x75, 0x14] + [UInt8](repeating: 0, count: 20) + [0x90, 0x00]])
+        let card = ScriptedCard([
+            ScriptedCard.selectAnswer(challenge: [1, 2, 3, 4, 5, 6, 7, 8]),
+            [0x75, 0x14] + [UInt8](repeating: 0, count: 20) + [0x90, 0x00],
+        ])
         let session = try await OATHSession(transmitter: card)
         await #expect(throws: OATHError.cardAuthenticationFailed) { try await session.validate(key: [1, 2, 3]) }
         // The command carried HMAC-SHA1(key, card challenge) then our 8-byte challenge.

@@ -2,14 +2,17 @@ import NFCBytes
 import NFCTestSupport
 import NFCTransport
 import Testing
+
 @testable import NFCPCSC
 
 @Suite struct ContactlessATRTests {
-    @Test("storage-card ATRs give the PC/SC Part 3 standard and card name", arguments: [
-        ("3B8F8001804F0CA0000003060300030000000068", UInt8(0x03), UInt16(0x0003)),
-        ("3B8F8001804F0CA00000030611003B0000000042", UInt8(0x11), UInt16(0x003B)),
-        ("3B8F8001804F0CA0000003060B00140000000077", UInt8(0x0B), UInt16(0x0014)),
-    ])
+    @Test(
+        "storage-card ATRs give the PC/SC Part 3 standard and card name",
+        arguments: [
+            ("3B8F8001804F0CA0000003060300030000000068", UInt8(0x03), UInt16(0x0003)),
+            ("3B8F8001804F0CA00000030611003B0000000042", UInt8(0x11), UInt16(0x003B)),
+            ("3B8F8001804F0CA0000003060B00140000000077", UInt8(0x0B), UInt16(0x0014)),
+        ])
     func storage(hex: String, standard: UInt8, name: UInt16) throws {
         #expect(try ContactlessATR(atr: hexBytes(hex)) == .storage(standard: standard, cardName: name))
     }
@@ -21,9 +24,11 @@ import Testing
         #expect(try ContactlessATR(atr: atr) == .isoDEP(historicalBytes: [1, 2, 3, 4]))
     }
 
-    @Test("malformed ATRs are refused with a reason", arguments: [
-        "", "3B", "3C00", "3B8F8001804F0CA00000030603000300000000", "3B8F8001804F0CA0000003060300030000000069", "3B80", "3BF0",
-    ])
+    @Test(
+        "malformed ATRs are refused with a reason",
+        arguments: [
+            "", "3B", "3C00", "3B8F8001804F0CA00000030603000300000000", "3B8F8001804F0CA0000003060300030000000069", "3B80", "3BF0",
+        ])
     func malformed(hex: String) {
         #expect(throws: TransportError.self) { try ContactlessATR(atr: hexBytes(hex)) }
     }
@@ -78,10 +83,14 @@ import Testing
         for _ in 0..<5_000 {
             let standard = UInt8.random(in: 0...255, using: &generator)
             let name = UInt16.random(in: 0...0xFFFF, using: &generator)
-            let storage: [UInt8] = [0x80, 0x4F, 0x0C, 0xA0, 0x00, 0x00, 0x03, 0x06, standard, UInt8(name >> 8), UInt8(name & 0xFF), 0, 0, 0, 0]
+            let storage: [UInt8] = [
+                0x80, 0x4F, 0x0C, 0xA0, 0x00, 0x00, 0x03, 0x06, standard, UInt8(name >> 8), UInt8(name & 0xFF), 0, 0, 0, 0,
+            ]
             var historical = (0..<Int.random(in: 0...15, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
             if historical.first == 0x80 { historical[0] = 0x81 }  // keep it unlike a storage card's
-            for (bytes, expected) in [(storage, ContactlessATR.storage(standard: standard, cardName: name)), (historical, .isoDEP(historicalBytes: historical))] {
+            for (bytes, expected) in [
+                (storage, ContactlessATR.storage(standard: standard, cardName: name)), (historical, .isoDEP(historicalBytes: historical)),
+            ] {
                 var atr: [UInt8] = [0x3B, 0x80 | UInt8(bytes.count), 0x80, 0x01] + bytes
                 atr.append(atr.dropFirst().reduce(0, ^))
                 #expect(try ContactlessATR(atr: atr) == expected, "\(Hex.encode(atr))")

@@ -2,6 +2,7 @@ import NFCBytes
 import NFCTestSupport
 import NFCTransport
 import Testing
+
 @testable import NFCPCSC
 
 @Suite struct TransparentExchangeTests {
@@ -12,13 +13,15 @@ import Testing
         #expect(PseudoAPDU.transceive([UInt8](repeating: 0, count: 250), timeout: .zero) == nil, "does not fit a short APDU")
     }
 
-    @Test("answers: a frame, a 4-bit ACK, no answer, a reader error", arguments: [
-        ("c003009000960200009703a1b2c3", TransparentExchangeAnswer.frame([0xA1, 0xB2, 0xC3])),
-        ("c0030090009201049701fa960200 00".replacingOccurrences(of: " ", with: ""), .frame([0x0A])),
-        ("c003016401", .noResponse),
-        ("c003016a81", .readerError(status: 0x01, sw: 0x6A81)),
-        ("c00300900096020100970100", .readerError(status: 0x02, sw: 0x0100)),
-    ])
+    @Test(
+        "answers: a frame, a 4-bit ACK, no answer, a reader error",
+        arguments: [
+            ("c003009000960200009703a1b2c3", TransparentExchangeAnswer.frame([0xA1, 0xB2, 0xC3])),
+            ("c0030090009201049701fa960200 00".replacingOccurrences(of: " ", with: ""), .frame([0x0A])),
+            ("c003016401", .noResponse),
+            ("c003016a81", .readerError(status: 0x01, sw: 0x6A81)),
+            ("c00300900096020100970100", .readerError(status: 0x02, sw: 0x0100)),
+        ])
     func answers(hex: String, expected: TransparentExchangeAnswer) throws {
         #expect(try TransparentExchangeAnswer(hexBytes(hex)) == expected)
     }
@@ -30,7 +33,9 @@ import Testing
 
     /// PC/SC Part 3 §3.2.2.1.9: the frame travels in data object `95`, whose BER length (X.690
     /// §8.1.3) is one byte below 128 and `81 xx` from 128 on (`80` alone would be the indefinite form).
-    @Test("the frame object's length at the BER boundary: 127 bytes in one, 128 as 81 80", arguments: [(127, [UInt8(0x7F)]), (128, [0x81, 0x80]), (200, [0x81, 0xC8])])
+    @Test(
+        "the frame object's length at the BER boundary: 127 bytes in one, 128 as 81 80",
+        arguments: [(127, [UInt8(0x7F)]), (128, [0x81, 0x80]), (200, [0x81, 0xC8])])
     func frameLengthForm(count: Int, length: [UInt8]) throws {
         let frame = [UInt8](repeating: 0x30, count: count)
         let apdu = try #require(PseudoAPDU.transceive(frame, timeout: .milliseconds(5)))
@@ -44,7 +49,8 @@ import Testing
     /// §3.2.2.1.9 allows (short, `81 xx`, `82 xx xx`).
     static func object(_ tag: [UInt8], _ value: [UInt8], using generator: inout SeededGenerator) -> [UInt8] {
         let n = value.count
-        let forms: [[UInt8]] = n < 0x80 ? [[UInt8(n)], [0x81, UInt8(n)], [0x82, 0, UInt8(n)]] : [[0x81, UInt8(n)], [0x82, 0, UInt8(n)]]
+        let forms: [[UInt8]] =
+            n < 0x80 ? [[UInt8(n)], [0x81, UInt8(n)], [0x82, 0, UInt8(n)]] : [[0x81, UInt8(n)], [0x82, 0, UInt8(n)]]
         return tag + forms[Int.random(in: 0..<forms.count, using: &generator)] + value
     }
 
@@ -58,7 +64,8 @@ import Testing
             // and objects the parser must step over (a timer echo 5F46, a vendor tag FF6D).
             let failed = Int.random(in: 0..<5, using: &generator) == 0
             let status: [UInt8] = failed ? [UInt8.random(in: 1...3, using: &generator)] + bytes(2) : [0x00, 0x90, 0x00]
-            let responseStatus: [UInt8]? = Bool.random(using: &generator) ? (Int.random(in: 0..<4, using: &generator) == 0 ? bytes(2) : [0, 0]) : nil
+            let responseStatus: [UInt8]? =
+                Bool.random(using: &generator) ? (Int.random(in: 0..<4, using: &generator) == 0 ? bytes(2) : [0, 0]) : nil
             let framing: UInt8? = Bool.random(using: &generator) ? UInt8.random(in: 0...7, using: &generator) : nil
             let frame: [UInt8]? = Int.random(in: 0..<6, using: &generator) == 0 ? nil : bytes(Int.random(in: 0...200, using: &generator))
             var objects: [[UInt8]] = [Self.object([0xC0], status, using: &generator)]
@@ -66,7 +73,9 @@ import Testing
             if let framing { objects.append(Self.object([0x92], [framing], using: &generator)) }
             if let frame { objects.append(Self.object([0x97], frame, using: &generator)) }
             if Bool.random(using: &generator) { objects.append(Self.object([0x5F, 0x46], bytes(4), using: &generator)) }
-            if Bool.random(using: &generator) { objects.append(Self.object([0xFF, 0x6D], bytes(Int.random(in: 0...3, using: &generator)), using: &generator)) }
+            if Bool.random(using: &generator) {
+                objects.append(Self.object([0xFF, 0x6D], bytes(Int.random(in: 0...3, using: &generator)), using: &generator))
+            }
             objects.shuffle(using: &generator)
             let answer = objects.flatMap { $0 }
 
@@ -135,15 +144,18 @@ import Testing
         #expect(extended.apdus == [hexBytes("ffb0012c00")], "block 300")
         let multiple = try PseudoAPDUTranslation.plan([0x02, 0x23, 0x04, 0x02], technology: .iso15693)
         #expect(multiple.apdus == [hexBytes("ffb0000400"), hexBytes("ffb0000500"), hexBytes("ffb0000600")])
-        #expect(PseudoAPDUTranslation.answer([([1], 0x9000), ([2], 0x6A82)], plan: multiple) == [0x01, 0x10], "error: block not available")
+        #expect(
+            PseudoAPDUTranslation.answer([([1], 0x9000), ([2], 0x6A82)], plan: multiple) == [0x01, 0x10], "error: block not available")
         let write = try PseudoAPDUTranslation.plan([0x02, 0x21, 0x03, 9, 9, 9, 9], technology: .iso15693)
         #expect(write.apdus == [hexBytes("ffd600030409090909")])
     }
 
-    @Test("commands a pseudo-APDU cannot carry are unsupportedCommand", arguments: [
-        ([UInt8]([0x3A, 0x00, 0x10]), Technology.iso14443A), ([0x60], .iso14443A), ([], .iso14443A),
-        ([0x02, 0x2B], .iso15693), ([0x02], .iso15693), ([0x22, 0x20, 1, 2], .iso15693), ([0x06, 1, 2], .felica),
-    ])
+    @Test(
+        "commands a pseudo-APDU cannot carry are unsupportedCommand",
+        arguments: [
+            ([UInt8]([0x3A, 0x00, 0x10]), Technology.iso14443A), ([0x60], .iso14443A), ([], .iso14443A),
+            ([0x02, 0x2B], .iso15693), ([0x02], .iso15693), ([0x22, 0x20, 1, 2], .iso15693), ([0x06, 1, 2], .felica),
+        ])
     func unsupported(frame: [UInt8], technology: Technology) {
         #expect(throws: TransportError.self) { try PseudoAPDUTranslation.plan(frame, technology: technology) }
     }
@@ -187,7 +199,8 @@ import Testing
 
     @Test func feliCaPMmComesFromPollingInATransparentSession() throws {
         // The answer frame as on the air: LEN (20), response code 01, IDm, PMm, system code.
-        let idm = "0116010203040506", pmm = "0120220427674eff"
+        let idm = "0116010203040506"
+        let pmm = "0120220427674eff"
         let identification = Self.reader([
             "ffca000000": idm + "9000",
             "ffc20000028100" + "00": "c0030090009000",

@@ -4,9 +4,12 @@ import Testing
 @Suite struct BERTLVTests {
     /// X.690 §8.1.3: the short form holds lengths up to 127; from 128 on the long form, `81 xx`
     /// up to 255, `82 xx xx` up to 65,535.
-    @Test("length forms at their boundaries", arguments: [
-        (127, [UInt8(0x7F)]), (128, [0x81, 0x80]), (255, [0x81, 0xFF]), (256, [0x82, 0x01, 0x00]), (65_535, [0x82, 0xFF, 0xFF]), (65_536, [0x83, 0x01, 0x00, 0x00]),
-    ])
+    @Test(
+        "length forms at their boundaries",
+        arguments: [
+            (127, [UInt8(0x7F)]), (128, [0x81, 0x80]), (255, [0x81, 0xFF]), (256, [0x82, 0x01, 0x00]), (65_535, [0x82, 0xFF, 0xFF]),
+            (65_536, [0x83, 0x01, 0x00, 0x00]),
+        ])
     func lengthForms(length: Int, expected: [UInt8]) throws {
         #expect(BERTLV.lengthBytes(length) == expected)
         let value = [UInt8](repeating: 0x11, count: length)
@@ -25,14 +28,15 @@ import Testing
         #expect(Array(objects[1].encoded.prefix(4)) == [0x53, 0x82, 0x01, 0x2C])
     }
 
-    @Test(arguments: [
-        ([0x53, 0x05, 0x01], 2),             // length beyond the data
-        ([0x5F], 1),                          // tag cut short
-        ([0x53], 1),                          // no length
-        ([0x53, 0x84, 0, 0, 0, 1], 1),        // four length bytes
-        ([0x53, 0x82, 0x01], 2),              // length bytes cut short
-        ([0x5F, 0xC1, 0x82, 0x83, 0x01], 0),  // tag longer than three bytes
-    ] as [([UInt8], Int)])
+    @Test(
+        arguments: [
+            ([0x53, 0x05, 0x01], 2),  // length beyond the data
+            ([0x5F], 1),  // tag cut short
+            ([0x53], 1),  // no length
+            ([0x53, 0x84, 0, 0, 0, 1], 1),  // four length bytes
+            ([0x53, 0x82, 0x01], 2),  // length bytes cut short
+            ([0x5F, 0xC1, 0x82, 0x83, 0x01], 0),  // tag longer than three bytes
+        ] as [([UInt8], Int)])
     func malformedInputThrowsWithOffset(bytes: [UInt8], offset: Int) {
         #expect(throws: BERTLVError.self) { try BERTLV.parseAll(bytes) }
         do {

@@ -53,7 +53,8 @@ extension Array where Element == UInt8 {
         calendar.timeZone = try #require(TimeZone(identifier: "UTC"))
         let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: Date(timeIntervalSince1970: Double(seconds)))
         let year = try #require(c.year)
-        let text = (year < 2050 && year >= 1950 ? String(format: "%02d", year % 100) : String(format: "%04d", year))
+        let text =
+            (year < 2050 && year >= 1950 ? String(format: "%02d", year % 100) : String(format: "%04d", year))
             + String(format: "%02d%02d%02d%02d%02dZ", c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0, c.second ?? 0)
         let builder = PIVCertificateBuilder(commonName: "t", publicKey: [4], serialNumber: [1], notBefore: seconds, notAfter: seconds)
         let tag: [UInt8] = text.count == 13 ? [0x17, 0x0D] : [0x18, 0x0F]  // UTCTime or GeneralizedTime

@@ -13,15 +13,16 @@ import Testing
         return nil
     }
 
-    @Test(arguments: [
-        ([0x61, 0x05, 0x4F, 0x06, 0x00, 0x90, 0x00], "application property template"),  // 61 overruns the data
-        ([0x6F, 0x02, 0x84, 0x00, 0x90, 0x00], "61"),                // not an application property template
-        ([0x61, 0x03, 0x50, 0x01, 0x41, 0x90, 0x00], "61/4F"),       // no AID
-        ([0x61, 0x0A, 0x4F, 0x01, 0x00, 0xAC, 0x05, 0x80, 0x02, 0x11, 0x11, 0x06, 0x90, 0x00], "61/AC"),
-        ([0x61, 0x09, 0x4F, 0x01, 0x00, 0xAC, 0x04, 0x80, 0x02, 0x11, 0x11, 0x90, 0x00], "61/AC/80"),
-        ([0x61, 0x03, 0x4F, 0x05, 0x00, 0x90, 0x00], "61"),          // 4F overruns the template
-        ([0x90, 0x00], "61"),                                        // nothing at all
-    ] as [([UInt8], String)])
+    @Test(
+        arguments: [
+            ([0x61, 0x05, 0x4F, 0x06, 0x00, 0x90, 0x00], "application property template"),  // 61 overruns the data
+            ([0x6F, 0x02, 0x84, 0x00, 0x90, 0x00], "61"),  // not an application property template
+            ([0x61, 0x03, 0x50, 0x01, 0x41, 0x90, 0x00], "61/4F"),  // no AID
+            ([0x61, 0x0A, 0x4F, 0x01, 0x00, 0xAC, 0x05, 0x80, 0x02, 0x11, 0x11, 0x06, 0x90, 0x00], "61/AC"),
+            ([0x61, 0x09, 0x4F, 0x01, 0x00, 0xAC, 0x04, 0x80, 0x02, 0x11, 0x11, 0x90, 0x00], "61/AC/80"),
+            ([0x61, 0x03, 0x4F, 0x05, 0x00, 0x90, 0x00], "61"),  // 4F overruns the template
+            ([0x90, 0x00], "61"),  // nothing at all
+        ] as [([UInt8], String)])
     func selectAnswers(response: [UInt8], field: String) async throws {
         let client = PIVClient(transmitter: ScriptedTransmitter([response]))
         do {
@@ -111,7 +112,8 @@ import Testing
     @Test func generateAnswers() async throws {
         // A point that is not on the curve.
         let point = [0x04] + [UInt8](repeating: 0x01, count: 64)
-        var client = PIVClient(transmitter: ScriptedTransmitter([BERTLV(tag: 0x7F49, value: BERTLV(tag: 0x86, value: point).encoded).encoded + [0x90, 0x00]]))
+        var client = PIVClient(
+            transmitter: ScriptedTransmitter([BERTLV(tag: 0x7F49, value: BERTLV(tag: 0x86, value: point).encoded).encoded + [0x90, 0x00]]))
         do {
             _ = try await client.generateKey(slot: .authentication)
             Issue.record("expected an error")
@@ -148,7 +150,9 @@ import Testing
     @Test("a PIN of 5 characters is refused without a command; 6 is sent as its padded block")
     func pinLength() async throws {
         let short = ScriptedTransmitter([])
-        await #expect(throws: PIVError.invalidArgument("a PIN has 6–8 characters")) { try await PIVClient(transmitter: short).verifyPIN("12345") }
+        await #expect(throws: PIVError.invalidArgument("a PIN has 6–8 characters")) {
+            try await PIVClient(transmitter: short).verifyPIN("12345")
+        }
         #expect(short.commands.isEmpty)
         let six = ScriptedTransmitter([[0x90, 0x00]])
         try await PIVClient(transmitter: six).verifyPIN("123456")

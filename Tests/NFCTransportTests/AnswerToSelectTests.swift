@@ -16,15 +16,17 @@ import Testing
     /// ISO/IEC 14443-4 §5.2.4: TA(1) lists the divisors the card supports from card to reader
     /// (DS, b7–b5: 848, 424, 212 kbps) and from reader to card (DR, b3–b1). A rate is usable in
     /// both directions only when both lists hold it.
-    @Test("the highest rate in both directions is the highest both DS and DR list", arguments: [
-        (UInt8(0x41), BitRate.kbps106),  // DS 848 only, DR 212 only: nothing in common above 106
-        (0x14, .kbps106),                 // DS 212, DR 424
-        (0x33, .kbps424),                 // DS 424 + 212, DR 424 + 212
-        (0x73, .kbps424),                 // DS all, DR 424 + 212
-        (0x11, .kbps212),
-        (0x77, .kbps848),
-        (0xF7, .kbps848),                 // b8 (same rate both ways) does not change the lists
-    ])
+    @Test(
+        "the highest rate in both directions is the highest both DS and DR list",
+        arguments: [
+            (UInt8(0x41), BitRate.kbps106),  // DS 848 only, DR 212 only: nothing in common above 106
+            (0x14, .kbps106),  // DS 212, DR 424
+            (0x33, .kbps424),  // DS 424 + 212, DR 424 + 212
+            (0x73, .kbps424),  // DS all, DR 424 + 212
+            (0x11, .kbps212),
+            (0x77, .kbps848),
+            (0xF7, .kbps848),  // b8 (same rate both ways) does not change the lists
+        ])
     func bitRateInBothDirections(ta: UInt8, expected: BitRate) throws {
         let ats = try AnswerToSelect(bytes: [0x03, 0x18, ta])
         #expect(ats.maximumBitRate == expected)

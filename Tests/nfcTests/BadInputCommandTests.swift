@@ -1,11 +1,12 @@
+import Foundation
+import NFCTestSupport
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-import NFCTestSupport
-import Testing
 
 /// Issue 16, items 5–8: nothing blocks on a FIFO, partial results say so, the encoder writes only
 /// what reads back, and every error says where, with a documented exit status (and as JSON under --json).
@@ -50,7 +51,8 @@ import Testing
         let scan = try await NFCTool.run(["scan", "--reader", reader])
         #expect(scan.status == 6, "incomplete: \(scan.stderr)")
         #expect(scan.stdout.hasPrefix("NTAG213") && scan.stdout.contains("UID") && scan.stdout.contains("memory       180 bytes"))
-        #expect(scan.stdout.contains("NDEF         unavailable: protected: 04h–2Ch (41 pages) refused without the password"), "\(scan.stdout)")
+        #expect(
+            scan.stdout.contains("NDEF         unavailable: protected: 04h–2Ch (41 pages) refused without the password"), "\(scan.stdout)")
         let scanJSON = try await NFCTool.run(["scan", "--reader", reader, "--json"])
         #expect(scanJSON.status == 6)
         #expect((json(scanJSON.stdout)?["ndef"] as? [String: Any])?["state"] as? String == "unavailable")
@@ -64,11 +66,15 @@ import Testing
         let object = try #require(json(dumpJSON.stdout))
         #expect(object["complete"] as? Bool == false && (object["rows"] as? [Any])?.count == 4)
         #expect(((object["unreadable"] as? [[String: Any]])?.first?["count"] as? Int) == 41)
-        let whole = try await NFCTool.run(["dump", "--reader", "sim:" + (try await {
-            let path = directory.appendingPathComponent("open.json").path
-            _ = try await NFCTool.run(["tag", "new", "ntag213", "-o", path])
-            return path
-        }())])
+        let whole = try await NFCTool.run([
+            "dump", "--reader",
+            "sim:"
+                + (try await {
+                    let path = directory.appendingPathComponent("open.json").path
+                    _ = try await NFCTool.run(["tag", "new", "ntag213", "-o", path])
+                    return path
+                }()),
+        ])
         #expect(whole.status == 0 && !whole.stdout.contains("unreadable"))
     }
 
@@ -112,9 +118,13 @@ import Testing
         // A record that would not read back is refused for its own reason, not for its keys.
         try Data(#"{"records": [{"text": "x", "language": ""}]}"#.utf8).write(to: message)
         let invalid = try await NFCTool.run(["ndef", "encode", "--json", message.path])
-        #expect(invalid.status == 2 && invalid.stderr.contains("would not read back") && !invalid.stderr.contains("unknown key"), "\(invalid.stderr)")
+        #expect(
+            invalid.status == 2 && invalid.stderr.contains("would not read back") && !invalid.stderr.contains("unknown key"),
+            "\(invalid.stderr)")
         // What nfc read --json prints is accepted back as it is.
-        #expect(try await NFCTool.run(["write", "--reader", "sim:" + image, "--text", "round trip", "--uri", "https://example.com"]).status == 0)
+        #expect(
+            try await NFCTool.run(["write", "--reader", "sim:" + image, "--text", "round trip", "--uri", "https://example.com"]).status == 0
+        )
         let read = try await NFCTool.run(["read", "--reader", "sim:" + image, "--json"])
         try Data(read.stdout.utf8).write(to: message)
         #expect(try await NFCTool.run(["ndef", "encode", "--json", message.path]).status == 0)
@@ -132,13 +142,16 @@ import Testing
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         let shown = try await NFCTool.run(["tag", "show", path])
         #expect(shown.status == 2)
-        #expect(shown.stderr.contains("tag.counters[0]") && shown.stderr.contains("found -1") && shown.stderr.contains("line "), "\(shown.stderr)")
+        #expect(
+            shown.stderr.contains("tag.counters[0]") && shown.stderr.contains("found -1") && shown.stderr.contains("line "),
+            "\(shown.stderr)")
         let read = try await NFCTool.run(["read", "--reader", "sim:" + path, "--json"])
         #expect(read.status == 2)
         let error = try #require(json(read.stdout)?["error"] as? [String: Any], "a JSON error object on stdout: \(read.stdout)")
         #expect(error["code"] as? String == "badInput" && error["exitStatus"] as? Int == 2)
         #expect(error["field"] as? String == "tag.counters[0]" && error["offset"] is Int && error["file"] as? String == path)
-        try Data(#"{"format": "opencorenfc-tag-image", "version": 1, "type": "ntag213", "tag": []}"#.utf8).write(to: URL(fileURLWithPath: path))
+        try Data(#"{"format": "opencorenfc-tag-image", "version": 1, "type": "ntag213", "tag": []}"#.utf8).write(
+            to: URL(fileURLWithPath: path))
         let wrongShape = try await NFCTool.run(["tag", "show", path])
         #expect(wrongShape.stderr.contains("expected an object, found an array"))
         #expect(!wrongShape.stderr.contains("Dictionary") && !wrongShape.stderr.contains("Swift"))
@@ -155,14 +168,17 @@ import Testing
         let missingJSON = try await NFCTool.run(["scan", "--json", "--reader", "sim:" + directory.path + "/none.json"])
         #expect((json(missingJSON.stdout)?["error"] as? [String: Any])?["code"] as? String == "notFound")
         let dispatchJSON = try await NFCTool.run(["dispatch", "d10120", "--json"])
-        #expect(dispatchJSON.status == 2 && (json(dispatchJSON.stdout)?["error"] as? [String: Any])?["code"] as? String == "badInput", "\(dispatchJSON.stdout)")
+        #expect(
+            dispatchJSON.status == 2 && (json(dispatchJSON.stdout)?["error"] as? [String: Any])?["code"] as? String == "badInput",
+            "\(dispatchJSON.stdout)")
         let path = directory.appendingPathComponent("t.json").path
         #expect(try await NFCTool.run(["tag", "new", "ntag213", "-o", path]).status == 0)
         // Another process holds the image: a command waits its lock timeout, then says busy.
         let fd = open(path, O_RDONLY)
         defer { close(fd) }
         #expect(flock(fd, LOCK_EX) == 0)
-        let busy = try await NFCTool.run(["write", "--reader", "sim:" + path, "--text", "x"], environment: ["OPENCORENFC_LOCK_TIMEOUT": "0.2"])
+        let busy = try await NFCTool.run(
+            ["write", "--reader", "sim:" + path, "--text", "x"], environment: ["OPENCORENFC_LOCK_TIMEOUT": "0.2"])
         #expect(busy.status == 5 && busy.stderr.contains("in use by another command"), "\(busy.stderr)")
         flock(fd, LOCK_UN)
         #expect(try await NFCTool.run(["write", "--reader", "sim:" + path, "--text", "x"]).status == 0)
@@ -174,9 +190,11 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let fifo = directory.appendingPathComponent("fifo.json").path
         #expect(mkfifo(fifo, 0o600) == 0)
-        for arguments in [["read", "--reader", "sim:" + fifo], ["tag", "show", fifo], ["ndef", "decode", "--file", fifo],
-                          ["ndef", "decode", "--file", directory.path], ["dispatch", "d1010655052b31353535", "--apps", fifo],
-                          ["tag", "show", "/dev/zero"]] {
+        for arguments in [
+            ["read", "--reader", "sim:" + fifo], ["tag", "show", fifo], ["ndef", "decode", "--file", fifo],
+            ["ndef", "decode", "--file", directory.path], ["dispatch", "d1010655052b31353535", "--apps", fifo],
+            ["tag", "show", "/dev/zero"],
+        ] {
             let result = try await NFCTool.run(arguments)
             #expect(result.status == 2 && result.stderr.contains("not a regular file"), "\(arguments): \(result.stderr)")
         }

@@ -62,7 +62,8 @@ import Testing
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let apps = try Self.configuration(in: directory)
-        let object = try json(try await NFCTool.run(["dispatch", try encode(["--uri", "https://shop.example.com/cart"]), "--apps", apps, "--json"]).stdout)
+        let object = try json(
+            try await NFCTool.run(["dispatch", try encode(["--uri", "https://shop.example.com/cart"]), "--apps", apps, "--json"]).stdout)
         #expect(object["target"] as? String == "system:safari")
     }
 
@@ -106,7 +107,10 @@ import Testing
         (#"{"apps": [{"appID": "T.x", "associatedDomains": ["applinks:bad host"]}]}"#, "apps[0].associatedDomains[0]"),
         (#"{"handlers": {"browser": ["x"]}}"#, "handlers.browser"),
         (#"{"handlers": {"mail": []}}"#, "handlers.mail"),
-        (#"{"associations": {"a.com": {"applinks": {"details": [{"appIDs": [1]}]}}}}"#, "associations.a.com: applinks.details[0].appIDs[0]"),
+        (
+            #"{"associations": {"a.com": {"applinks": {"details": [{"appIDs": [1]}]}}}}"#,
+            "associations.a.com: applinks.details[0].appIDs[0]"
+        ),
         (#"{"associations": {"a.com": "missing.json"}}"#, "associations.a.com: cannot read"),
         (#"{"app": []}"#, "app: unknown key"),
         ("not json", "not valid JSON: expected null at line 1, column 2, offset 1"),

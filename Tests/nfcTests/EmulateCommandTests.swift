@@ -73,7 +73,9 @@ struct EmulateCommandTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let image = try await newImage("ntag216", in: directory)
         let vpcd = try LoopbackVPCD()
-        let emulator = try RunningTool.start(["emulate", "--image", image, "--pcsc", "--vpcd", "127.0.0.1:\(vpcd.port)", "--remove-after", "2"])
+        let emulator = try RunningTool.start([
+            "emulate", "--image", image, "--pcsc", "--vpcd", "127.0.0.1:\(vpcd.port)", "--remove-after", "2",
+        ])
         try vpcd.accept()
         try vpcd.send([0x01])
         #expect(try vpcd.transmit([0x04]) == hexBytes("3B8F8001804F0CA0000003060300030000000068"))
@@ -128,7 +130,7 @@ struct EmulateCommandTests {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let image = try await newImage("slix2", in: directory)
-        let port = try LoopbackVPCD().port                    // free now, listened on later
+        let port = try LoopbackVPCD().port  // free now, listened on later
         let emulator = try RunningTool.start(["emulate", "--image", image, "--pcsc", "--vpcd", "127.0.0.1:\(port)", "--basic-reader"])
         let waiting = await emulator.readStandardError(until: "waiting for vpcd")
         #expect(waiting.contains("connection refused — is pcscd running with vsmartcard-vpcd?"))
@@ -164,7 +166,8 @@ struct RunningTool: @unchecked Sendable {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        let output = Pipe(), error = Pipe()
+        let output = Pipe()
+        let error = Pipe()
         process.standardOutput = output
         process.standardError = error
         process.standardInput = FileHandle.nullDevice
@@ -196,6 +199,7 @@ struct RunningTool: @unchecked Sendable {
         let out = output.fileHandleForReading.readDataToEndOfFile()
         let err = error.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return NFCTool.Result(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
+        return NFCTool.Result(
+            status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
     }
 }

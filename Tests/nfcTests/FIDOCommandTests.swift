@@ -32,7 +32,9 @@ import Testing
         let (directory, reader) = try await securityKey()
         defer { try? FileManager.default.removeItem(at: directory) }
         let keyFile = directory.appendingPathComponent("cred.json").path
-        let register = try await NFCTool.run(["fido", "register", "--reader", reader, "--rp", "example.com", "--user", "alice", "--key-file", keyFile, "--json"])
+        let register = try await NFCTool.run([
+            "fido", "register", "--reader", reader, "--rp", "example.com", "--user", "alice", "--key-file", keyFile, "--json",
+        ])
         #expect(register.status == 0, "\(register.stderr)")
         let registered = try json(register.stdout)
         #expect(registered["attestation"] as? String == "packed")
@@ -55,9 +57,11 @@ import Testing
 
         // Another credential's public key does not verify this one's signature.
         let other = try json(try await NFCTool.run(["fido", "register", "--reader", reader, "--rp", "example.com", "--json"]).stdout)
-        let wrong = try await NFCTool.run(["fido", "assert", "--reader", reader, "--rp", "example.com",
-                                     "--credential", try #require(registered["credentialId"] as? String),
-                                     "--public-key", try #require(other["publicKey"] as? String)])
+        let wrong = try await NFCTool.run([
+            "fido", "assert", "--reader", reader, "--rp", "example.com",
+            "--credential", try #require(registered["credentialId"] as? String),
+            "--public-key", try #require(other["publicKey"] as? String),
+        ])
         #expect(wrong.status != 0)
         #expect(wrong.stderr.contains("verification failed: assertion signature"))
         // The credential is scoped to its RP.
@@ -70,9 +74,14 @@ import Testing
     func residentAssertion() async throws {
         let (directory, reader) = try await securityKey()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let registered = try json(try await NFCTool.run(["fido", "register", "--reader", reader, "--rp", "rk.example", "--user", "bob", "--resident", "--json"]).stdout)
+        let registered = try json(
+            try await NFCTool.run(["fido", "register", "--reader", reader, "--rp", "rk.example", "--user", "bob", "--resident", "--json"])
+                .stdout)
         #expect(registered["resident"] as? Bool == true)
-        let assert = try await NFCTool.run(["fido", "assert", "--reader", reader, "--rp", "rk.example", "--public-key", try #require(registered["publicKey"] as? String), "--json"])
+        let assert = try await NFCTool.run([
+            "fido", "assert", "--reader", reader, "--rp", "rk.example", "--public-key", try #require(registered["publicKey"] as? String),
+            "--json",
+        ])
         #expect(assert.status == 0, "\(assert.stderr)")
         let asserted = try json(assert.stdout)
         #expect(asserted["credentialId"] as? String == registered["credentialId"] as? String)
@@ -98,7 +107,9 @@ import Testing
         #expect((info["options"] as? [String: Any])?["clientPin"] as? Bool == true)
 
         let keyFile = directory.appendingPathComponent("cred.json").path
-        let register = try await NFCTool.run(["fido", "register", "--reader", reader, "--rp", "pin.example", "--pin", "8642", "--key-file", keyFile, "--json"])
+        let register = try await NFCTool.run([
+            "fido", "register", "--reader", reader, "--rp", "pin.example", "--pin", "8642", "--key-file", keyFile, "--json",
+        ])
         #expect(register.status == 0, "\(register.stderr)")
         #expect(try json(register.stdout)["flags"] as? [String] == ["UP", "UV", "AT"])
         #expect(!register.stdout.contains("8642"))
@@ -113,7 +124,9 @@ import Testing
         let (directory, reader) = try await securityKey()
         defer { try? FileManager.default.removeItem(at: directory) }
         let keyFile = directory.appendingPathComponent("u2f.json").path
-        let register = try await NFCTool.run(["fido", "register", "--reader", reader, "--rp", "u2f.example", "--u2f", "--key-file", keyFile])
+        let register = try await NFCTool.run([
+            "fido", "register", "--reader", reader, "--rp", "u2f.example", "--u2f", "--key-file", keyFile,
+        ])
         #expect(register.status == 0, "\(register.stderr)")
         #expect(register.stdout.contains("attestation:   fido-u2f, verified"))
         let assert = try await NFCTool.run(["fido", "assert", "--reader", reader, "--key-file", keyFile, "--json"])

@@ -1,11 +1,12 @@
+import Foundation
+import NFCTestSupport
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-import NFCTestSupport
-import Testing
 
 /// Issue 16, items 1–3 and 9: concurrent commands lose nothing, key images stay private, reading
 /// needs no write access, and no temporary file survives a signal — run as a user would.
@@ -48,12 +49,16 @@ import Testing
             group.addTask {
                 var undone: [String] = []
                 for round in 1...12 {
-                    guard let written = try? await NFCTool.run(["write", "--reader", reader, "--text", "round \(round)"]), written.status == 0 else {
+                    guard let written = try? await NFCTool.run(["write", "--reader", reader, "--text", "round \(round)"]),
+                        written.status == 0
+                    else {
                         undone.append("write \(round) failed")
                         continue
                     }
                     let read = try? await NFCTool.run(["read", "--reader", reader, "--json"])
-                    if read?.stdout.contains("\"text\" : \"round \(round)\"") != true && read?.stdout.contains("\"text\": \"round \(round)\"") != true {
+                    if read?.stdout.contains("\"text\" : \"round \(round)\"") != true
+                        && read?.stdout.contains("\"text\": \"round \(round)\"") != true
+                    {
                         undone.append("round \(round) acknowledged, then read back as: \(read?.stdout.prefix(300) ?? "nothing")")
                     }
                 }
@@ -81,15 +86,27 @@ import Testing
         let parties = ["a.example", "b.example", "c.example"]
         let statuses = await withTaskGroup(of: (String, Int32).self) { group in
             for name in names {
-                group.addTask { (name, (try? await NFCTool.run(["oath", "add", name, "--secret", "JBSWY3DPEHPK3PXP", "--reader", reader]))?.status ?? -1) }
+                group.addTask {
+                    (
+                        name,
+                        (try? await NFCTool.run(["oath", "add", name, "--secret", "JBSWY3DPEHPK3PXP", "--reader", reader]))?.status ?? -1
+                    )
+                }
             }
             for slot in slots {
-                group.addTask { (slot, (try? await NFCTool.run(["piv", "generate", slot, "--pin", "123456", "--reader", reader]))?.status ?? -1) }
+                group.addTask {
+                    (slot, (try? await NFCTool.run(["piv", "generate", slot, "--pin", "123456", "--reader", reader]))?.status ?? -1)
+                }
             }
             for party in parties {
                 let keyFile = directory.appendingPathComponent("\(party).key.json").path
                 group.addTask {
-                    (party, (try? await NFCTool.run(["fido", "register", "--rp", party, "--resident", "--key-file", keyFile, "--reader", reader]))?.status ?? -1)
+                    (
+                        party,
+                        (try? await NFCTool.run([
+                            "fido", "register", "--rp", party, "--resident", "--key-file", keyFile, "--reader", reader,
+                        ]))?.status ?? -1
+                    )
                 }
             }
             for _ in 0..<3 {
@@ -102,7 +119,9 @@ import Testing
         let list = try await NFCTool.run(["oath", "list", "--reader", reader])
         for name in names { #expect(list.stdout.contains(name), "\(name) acknowledged but lost: \(list.stdout)") }
         let status = try await NFCTool.run(["piv", "status", "--reader", reader, "--json"])
-        #expect(status.stdout.components(separatedBy: "\"subject\"").count - 1 == slots.count, "every generated slot kept its certificate: \(status.stdout)")
+        #expect(
+            status.stdout.components(separatedBy: "\"subject\"").count - 1 == slots.count,
+            "every generated slot kept its certificate: \(status.stdout)")
         for party in parties {
             let keyFile = directory.appendingPathComponent("\(party).key.json").path
             let assertion = try await NFCTool.run(["fido", "assert", "--key-file", keyFile, "--reader", reader])
@@ -158,7 +177,10 @@ import Testing
         chmod(directory.path, 0o555)
         // As root the folder's mode does not apply; run the commands as nobody, as a user is.
         let asUser: [String] = geteuid() == 0 ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"] : []
-        guard let nfc = NFCTool.executable?.path else { Issue.record("nfc not built"); return }
+        guard let nfc = NFCTool.executable?.path else {
+            Issue.record("nfc not built")
+            return
+        }
         for command in [["read"], ["scan"], ["dump"]] {
             let result = try await runProcess(asUser + [nfc] + command + ["--reader", "sim:" + tag])
             #expect(result.status == 0, "\(command): \(result.stderr)")
@@ -181,7 +203,8 @@ func runProcess(_ arguments: [String]) async throws -> NFCTool.Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: arguments[0])
         process.arguments = Array(arguments.dropFirst())
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
@@ -189,6 +212,7 @@ func runProcess(_ arguments: [String]) async throws -> NFCTool.Result {
         let o = out.fileHandleForReading.readDataToEndOfFile()
         let e = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return NFCTool.Result(status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+        return NFCTool.Result(
+            status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
     }
 }

@@ -3,26 +3,31 @@ import Testing
 
 @Suite(.serialized) struct NDEFCommandTests {
     @Test func encodeKeepsTheOrderOfRecordOptions() async throws {
-        let r = try await NFCTool.run(["ndef", "encode", "--text", "Hi", "--lang", "fr", "--uri", "https://example.com",
-                                 "--external", "example.com:t", "--hex", "0102", "--mime", "text/plain", "--hex", "6869"])
+        let r = try await NFCTool.run([
+            "ndef", "encode", "--text", "Hi", "--lang", "fr", "--uri", "https://example.com",
+            "--external", "example.com:t", "--hex", "0102", "--mime", "text/plain", "--hex", "6869",
+        ])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stdout == "9101055402667248691101 0c55046578616d706c652e636f6d" .replacingOccurrences(of: " ", with: "")
+        #expect(
+            r.stdout == "9101055402667248691101 0c55046578616d706c652e636f6d".replacingOccurrences(of: " ", with: "")
                 + "140d026578616d706c652e636f6d3a740102" + "520a02746578742f706c61696e6869\n")
     }
 
     @Test func decodePrintsRecordsForAPerson() async throws {
         let r = try await NFCTool.run(["ndef", "decode", "d1010855016e66632e636f6d"])
         #expect(r.status == 0)
-        #expect(r.stdout == """
-            NDEF message: 1 record, 12 bytes
-            [0] wellKnown "U", 8 byte payload
-                URI: http://www.nfc.com
+        #expect(
+            r.stdout == """
+                NDEF message: 1 record, 12 bytes
+                [0] wellKnown "U", 8 byte payload
+                    URI: http://www.nfc.com
 
-            """)
+                """)
     }
 
     @Test func decodeJSONIsTheDocumentedForm() async throws {
-        let r = try await NFCTool.run(["ndef", "decode", "--json", "-"], stdin: "d1 01 10 54 02 65 6e 48 65 6c 6c 6f 2c 20 77 6f 72 6c 64 21\n")
+        let r = try await NFCTool.run(
+            ["ndef", "decode", "--json", "-"], stdin: "d1 01 10 54 02 65 6e 48 65 6c 6c 6f 2c 20 77 6f 72 6c 64 21\n")
         #expect(r.status == 0)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
         let record = try #require((json["records"] as? [[String: Any]])?.first)
@@ -35,7 +40,8 @@ import Testing
     }
 
     @Test func encodeFromJSONRoundTripsDecode() async throws {
-        let hex = "d102225370910 10e5503 6e66632d666f72756d2e6f7267510 10c5402656e48656c6c6f204e4643".replacingOccurrences(of: " ", with: "")
+        let hex = "d102225370910 10e5503 6e66632d666f72756d2e6f7267510 10c5402656e48656c6c6f204e4643".replacingOccurrences(
+            of: " ", with: "")
         let decoded = try await NFCTool.run(["ndef", "decode", "--json", hex])
         let encoded = try await NFCTool.run(["ndef", "encode", "--json", "-"], stdin: decoded.stdout)
         #expect(encoded.status == 0, "\(encoded.stderr)")

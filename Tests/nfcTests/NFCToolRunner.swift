@@ -37,7 +37,9 @@ struct NFCTool {
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
-        let out = Pipe(), err = Pipe(), inp = Pipe()
+        let out = Pipe()
+        let err = Pipe()
+        let inp = Pipe()
         process.standardOutput = out
         process.standardError = err
         process.standardInput = inp
@@ -47,6 +49,7 @@ struct NFCTool {
         let o = out.fileHandleForReading.readDataToEndOfFile()
         let e = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
     }
 }

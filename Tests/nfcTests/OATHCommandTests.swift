@@ -25,7 +25,9 @@ import Testing
         let add = try await NFCTool.run(["oath", "add", "Example:alice", "--secret", Self.seed, "--digits", "8", "--reader", reader])
         #expect(add.status == 0, "\(add.stderr)")
         #expect(add.stdout == "added Example:alice (totp, sha1, 8 digits, 30s)\n")
-        let hotp = try await NFCTool.run(["oath", "add", "bob", "--issuer", "Ex", "--hotp", "--secret", Self.seed.lowercased(), "--reader", reader, "--json"])
+        let hotp = try await NFCTool.run([
+            "oath", "add", "bob", "--issuer", "Ex", "--hotp", "--secret", Self.seed.lowercased(), "--reader", reader, "--json",
+        ])
         #expect(hotp.status == 0, "\(hotp.stderr)")
         let added = try #require(try json(hotp.stdout)["added"] as? [String: Any])
         #expect(added["name"] as? String == "Ex:bob" && added["type"] as? String == "hotp" && added["issuer"] as? String == "Ex")
@@ -63,8 +65,12 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         // Base32 of the 32-byte SHA-256 seed of RFC 6238.
         let seed256 = "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQGEZA"
-        #expect(try await NFCTool.run(["oath", "add", "s", "--secret", seed256, "--algorithm", "sha256", "--digits", "8", "--reader", reader]).status == 0)
-        #expect(try await NFCTool.run(["oath", "add", "slow", "--secret", Self.seed, "--period", "60", "--touch", "--reader", reader]).status == 0)
+        #expect(
+            try await NFCTool.run(["oath", "add", "s", "--secret", seed256, "--algorithm", "sha256", "--digits", "8", "--reader", reader])
+                .status == 0)
+        #expect(
+            try await NFCTool.run(["oath", "add", "slow", "--secret", Self.seed, "--period", "60", "--touch", "--reader", reader]).status
+                == 0)
         let code = try await NFCTool.run(["oath", "code", "--time", "59", "--reader", reader])
         #expect(code.status == 0, "\(code.stderr)")
         // sha256 at 59: 46119246 (RFC 6238); the 60 s touch credential at step 0: 755224.

@@ -36,7 +36,9 @@ import Testing
         let chuid = try #require(before["chuid"] as? [String: Any])
         #expect((chuid["guid"] as? String)?.count == 32)
 
-        let generated = try await NFCTool.run(["piv", "generate", "9a", "--pin", "123456", "--subject", "CLI Test", "--reader", reader, "--json"])
+        let generated = try await NFCTool.run([
+            "piv", "generate", "9a", "--pin", "123456", "--subject", "CLI Test", "--reader", reader, "--json",
+        ])
         #expect(generated.status == 0, "\(generated.stderr)")
         let generation = try json(generated.stdout)
         let publicKey = try P256.Signing.PublicKey(x963Representation: bytes(try #require(generation["publicKey"] as? String)))
@@ -49,7 +51,8 @@ import Testing
 
         let signed = try await NFCTool.run(["piv", "sign", "9a", "--pin", "123456", "--hex", "01020304", "--reader", reader, "--json"])
         #expect(signed.status == 0, "\(signed.stderr)")
-        let signature = try P256.Signing.ECDSASignature(derRepresentation: bytes(try #require(try json(signed.stdout)["signature"] as? String)))
+        let signature = try P256.Signing.ECDSASignature(
+            derRepresentation: bytes(try #require(try json(signed.stdout)["signature"] as? String)))
         #expect(publicKey.isValidSignature(signature, for: SHA256.hash(data: [1, 2, 3, 4])))
         #expect(!publicKey.isValidSignature(signature, for: SHA256.hash(data: [1, 2, 3, 5])))
     }
@@ -62,7 +65,9 @@ import Testing
         #expect(noKey.stderr.contains("6A88"))
         let wrongPIN = try await NFCTool.run(["piv", "sign", "9a", "--pin", "999999", "--hex", "00", "--reader", reader])
         #expect(wrongPIN.stderr.contains("wrong PIN, 2 tries left"), "\(wrongPIN.stderr)")
-        let wrongKey = try await NFCTool.run(["piv", "generate", "9e", "--management-key", String(repeating: "00", count: 24), "--reader", reader])
+        let wrongKey = try await NFCTool.run([
+            "piv", "generate", "9e", "--management-key", String(repeating: "00", count: 24), "--reader", reader,
+        ])
         #expect(wrongKey.status != 0)
         #expect(wrongKey.stderr.contains("rejected the management key"), "\(wrongKey.stderr)")
         let needsPIN = try await NFCTool.run(["piv", "generate", "9c", "--reader", reader])

@@ -22,7 +22,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let image = directory.appendingPathComponent("key.json").path
         #expect(try await NFCTool.run(["tag", "new", "security-key", "-o", image]).status == 0)
-        let added = try await NFCTool.run(["oath", "add", "rfc4226", "--secret", "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ", "--hotp", "--reader", "sim:" + image])
+        let added = try await NFCTool.run([
+            "oath", "add", "rfc4226", "--secret", "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ", "--hotp", "--reader", "sim:" + image,
+        ])
         #expect(added.status == 0, "\(added.stderr)")
         var codes: [String] = []
         for _ in Self.rfc4226 {
@@ -32,12 +34,14 @@ import Testing
         #expect(codes == Self.rfc4226)
     }
 
-    @Test("Every record option means the same as --opt value and --opt=value", arguments: [
-        ["--uri", "https://example.com/a=b"],
-        ["--text", "x=y", "--lang", "fr"],
-        ["--mime", "text/plain", "--hex", "3d3d"],
-        ["--external", "example.com:t", "--hex", "01"],
-    ])
+    @Test(
+        "Every record option means the same as --opt value and --opt=value",
+        arguments: [
+            ["--uri", "https://example.com/a=b"],
+            ["--text", "x=y", "--lang", "fr"],
+            ["--mime", "text/plain", "--hex", "3d3d"],
+            ["--external", "example.com:t", "--hex", "01"],
+        ])
     func equalsSpelling(arguments: [String]) async throws {
         var joined: [String] = []
         var index = 0

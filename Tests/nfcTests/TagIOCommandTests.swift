@@ -16,7 +16,9 @@ import Testing
     func writeThenReadAcrossRuns(type: String) async throws {
         let (directory, reader) = try await image(type)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let write = try await NFCTool.run(["write", "--reader", reader, "--uri", "https://example.com/\(type)", "--text", "hello", "--lang", "en"])
+        let write = try await NFCTool.run([
+            "write", "--reader", reader, "--uri", "https://example.com/\(type)", "--text", "hello", "--lang", "en",
+        ])
         #expect(write.status == 0, "\(type): \(write.stderr)")
         let read = try await NFCTool.run(["read", "--reader", reader, "--json", "--stats"])
         #expect(read.status == 0, "\(type): \(read.stderr)")
@@ -60,7 +62,9 @@ import Testing
         let (directory, reader) = try await image("ntag216")
         defer { try? FileManager.default.removeItem(at: directory) }
         #expect(try await NFCTool.run(["write", "--reader", reader, "--text", "old message"]).status == 0)
-        let cut = try await NFCTool.run(["write", "--reader", reader, "--remove-after", "3", "--text", String(repeating: "new ", count: 60)])
+        let cut = try await NFCTool.run([
+            "write", "--reader", reader, "--remove-after", "3", "--text", String(repeating: "new ", count: 60),
+        ])
         #expect(cut.status != 0)
         #expect(cut.stderr.contains("tagLost"))
         let read = try await NFCTool.run(["read", "--reader", reader])

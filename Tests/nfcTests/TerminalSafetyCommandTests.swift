@@ -16,7 +16,9 @@ import Testing
                 (scalar.value < 0x20 && scalar != "\n" && scalar != "\t") || (0x7F...0x9F).contains(scalar.value)
                     || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
             }
-            #expect(raw.isEmpty, "\(what) \(name) holds raw control characters: \(raw.map { String($0.value, radix: 16) })", sourceLocation: sourceLocation)
+            #expect(
+                raw.isEmpty, "\(what) \(name) holds raw control characters: \(raw.map { String($0.value, radix: 16) })",
+                sourceLocation: sourceLocation)
         }
         let forged = (result.stdout + result.stderr).split(separator: "\n").contains { $0.hasPrefix("forged") }
         #expect(!forged, "\(what): a line was forged", sourceLocation: sourceLocation)
@@ -84,7 +86,8 @@ import Testing
         let directory = try folder()
         defer { try? FileManager.default.removeItem(at: directory) }
         let uri = "https://example.org/\u{202E}gpj.exe"
-        let hex = try await NFCTool.run(["ndef", "encode", "--uri", uri, "--text", Self.hostile]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let hex = try await NFCTool.run(["ndef", "encode", "--uri", uri, "--text", Self.hostile]).stdout.trimmingCharacters(
+            in: .whitespacesAndNewlines)
         expectInert(try await NFCTool.run(["dispatch", hex]), "nfc dispatch")
         let field = directory.appendingPathComponent("field")
         try FileManager.default.createDirectory(at: field, withIntermediateDirectories: true)
@@ -104,13 +107,15 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let plist = directory.appendingPathComponent("Info.plist")
         let aid = "A0\u{1B}[2J"
-        try Data("""
+        try Data(
+            """
             <?xml version="1.0" encoding="UTF-8"?>
             <plist version="1.0"><dict>
             <key>NFCReaderUsageDescription</key><string>x</string>
             <key>com.apple.developer.nfc.readersession.iso7816.select-identifiers</key><array><string>\(aid)</string></array>
             </dict></plist>
-            """.utf8).write(to: plist)
+            """.utf8
+        ).write(to: plist)
         let result = try await NFCTool.run(["lint", plist.path])
         #expect(result.status != 0)
         expectInert(result, "nfc lint")

@@ -1,10 +1,11 @@
+import Foundation
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-import Testing
 
 /// `nfc watch` on simulated readers (directories of tag images): taps, tags held, removals,
 /// handlers that fail or hang, several readers at once, Ctrl-C.
@@ -83,7 +84,8 @@ struct WatchCommandTests {
     func failingHandler() async throws {
         let reader = try field("reader")
         let record = directory.appendingPathComponent("argument.txt")
-        let config = try configuration("""
+        let config = try configuration(
+            """
             {"handlers": {"phone": ["/bin/sh", "-c", "exit 3"],
                           "safari": ["/bin/sh", "-c", "printf '%s' \\"$0\\" > '\(record.path)'"]}}
             """)
@@ -115,8 +117,9 @@ struct WatchCommandTests {
         await #expect(watch.next()?["event"] as? String == "tap")
         try tap(next, on: reader)
         let second = try await #require(watch.next())
-        #expect(second["event"] as? String == "tap" && second["uid"] as? String == "04F1F2F3F4F5F6",
-                "the next tap is reported while the first handler still runs")
+        #expect(
+            second["event"] as? String == "tap" && second["uid"] as? String == "04F1F2F3F4F5F6",
+            "the next tap is reported while the first handler still runs")
         let killed = try await #require(watch.next())
         #expect(killed["event"] as? String == "handler" && killed["status"] as? String == "timeout", "\(killed)")
         await #expect(watch.interrupt().status == 0)
@@ -124,11 +127,14 @@ struct WatchCommandTests {
 
     @Test("Readers are watched independently")
     func severalReaders() async throws {
-        let east = try field("east"), west = try field("west")
+        let east = try field("east")
+        let west = try field("west")
         let config = try configuration(#"{"handlers": {"phone": ["/bin/sh", "-c", "sleep 60"]}}"#)
         let a = try await image("a", uid: "04010203040506", uri: "tel:+1")
         let b = try await image("b", uid: "04111213141516", uri: "sms:+2")
-        let watch = try WatchProcess(["--reader", "sim:" + east.path, "--reader", "sim:" + west.path, "--apps", config, "--json", "--handler-timeout", "60"])
+        let watch = try WatchProcess([
+            "--reader", "sim:" + east.path, "--reader", "sim:" + west.path, "--apps", config, "--json", "--handler-timeout", "60",
+        ])
         try tap(a, on: east)
         let first = try await #require(watch.next())
         #expect(first["reader"] as? String == "sim:" + east.path)
@@ -155,7 +161,8 @@ struct WatchCommandTests {
         #expect(try await NFCTool.run(["tag", "new", "ntag213", "--uid", "04212223242526", "-o", empty.path]).status == 0)
         try tap(empty, on: reader)
         let nothing = try await #require(watch.next())
-        #expect(nothing["event"] as? String == "tap" && nothing["delivered"] as? Bool == false && nothing["reason"] as? String == "no-message")
+        #expect(
+            nothing["event"] as? String == "tap" && nothing["delivered"] as? Bool == false && nothing["reason"] as? String == "no-message")
         await #expect(watch.interrupt().status == 0)
     }
 
@@ -176,7 +183,9 @@ struct WatchCommandTests {
         #expect(mkfifo(reader.appendingPathComponent("trap.json").path, 0o600) == 0)
         let watch = try WatchProcess(["--reader", "sim:" + reader.path, "--json"])
         let warning = try #require(await watch.next())
-        #expect(warning["event"] as? String == "error" && (warning["reason"] as? String)?.contains("not a regular file; skipped") == true, "\(warning)")
+        #expect(
+            warning["event"] as? String == "error" && (warning["reason"] as? String)?.contains("not a regular file; skipped") == true,
+            "\(warning)")
         try await tap(try image("f", uid: "04414243444546", uri: "https://example.org/f"), on: reader)
         let tapped = try #require(await watch.next())
         #expect(tapped["event"] as? String == "tap" && tapped["url"] as? String == "https://example.org/f", "\(tapped)")

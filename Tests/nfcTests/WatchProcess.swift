@@ -28,7 +28,10 @@ final class WatchProcess: @unchecked Sendable {
 
     private func receive(_ data: Data) {
         condition.lock()
-        defer { condition.unlock(); condition.broadcast() }
+        defer {
+            condition.unlock()
+            condition.broadcast()
+        }
         if data.isEmpty {
             ended = true
             return

@@ -117,7 +117,8 @@ public struct NDEFDecoder: Sendable {
                     throw NDEFError(.missingMessageBegin, "first record lacks the MB flag", offset: base + start, recordIndex: index)
                 }
                 if rawCount > 1 && flags.contains(.messageBegin) {
-                    throw NDEFError(.unexpectedMessageBegin, "MB flag on a record after the first", offset: base + start, recordIndex: index)
+                    throw NDEFError(
+                        .unexpectedMessageBegin, "MB flag on a record after the first", offset: base + start, recordIndex: index)
                 }
             }
             if format == .reserved {

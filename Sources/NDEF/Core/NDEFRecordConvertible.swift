@@ -23,7 +23,8 @@ extension NDEFRecord {
         guard typeNameFormat == format, self.type == type else {
             throw NDEFError(
                 .unexpectedRecordType,
-                "expected a \(name) record (\(format) \"\(String(decoding: type, as: UTF8.self))\"), found \(typeNameFormat) \"\(typeString)\"")
+                "expected a \(name) record (\(format) \"\(String(decoding: type, as: UTF8.self))\"), found \(typeNameFormat) \"\(typeString)\""
+            )
         }
     }
 }

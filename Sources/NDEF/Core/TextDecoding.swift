@@ -19,10 +19,11 @@ enum TextCoding {
 
     /// Whether `type` is a valid RTD name: URN "other" characters (NFC Forum RTD 1.0 §2.1, RFC 2141 §2.2).
     static func isRTDName(_ type: [UInt8]) -> Bool {
-        !type.isEmpty && type.allSatisfy { b in
-            (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A)
-                || "()+,-.:=@;$_!*'%/?#".utf8.contains(b)
-        }
+        !type.isEmpty
+            && type.allSatisfy { b in
+                (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A)
+                    || "()+,-.:=@;$_!*'%/?#".utf8.contains(b)
+            }
     }
 
     /// Whether `type` starts with an RFC 3986 §3.1 scheme and a colon, and is printable ASCII.

@@ -51,13 +51,15 @@ public struct ExternalRecord: NDEFRecordConvertible, Hashable, Sendable {
             }
             return ("", String(decoding: type, as: UTF8.self))
         }
-        let domain = type[..<colon], name = type[(colon + 1)...]
+        let domain = type[..<colon]
+        let name = type[(colon + 1)...]
         if strict {
             guard !domain.isEmpty, domain.allSatisfy(isDomainByte) else {
                 throw NDEFError(.invalidValue, "external type domain \"\(String(decoding: domain, as: UTF8.self))\" is not a domain name")
             }
             guard !name.isEmpty, name.allSatisfy(isURNOtherByte) else {
-                throw NDEFError(.invalidValue, "external type name \"\(String(decoding: name, as: UTF8.self))\" has characters RFC 2141 does not allow")
+                throw NDEFError(
+                    .invalidValue, "external type name \"\(String(decoding: name, as: UTF8.self))\" has characters RFC 2141 does not allow")
             }
         }
         return (String(decoding: domain, as: UTF8.self), String(decoding: name, as: UTF8.self))

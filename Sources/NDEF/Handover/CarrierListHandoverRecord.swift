@@ -22,7 +22,8 @@ extension CarrierListHandoverRecord {
     public init(_ record: NDEFRecord, options: NDEFDecodingOptions) throws(NDEFError) {
         let body = try HandoverPayload.decode(record, type: Self.recordType, name: Self.recordName, options: options)
         let (carriers, others) = try HandoverPayload.splitCarriers(
-            body.records, name: Self.recordName, options: options) { (_, _) throws(NDEFError) in false }
+            body.records, name: Self.recordName, options: options
+        ) { (_, _) throws(NDEFError) in false }
         self.init(version: body.version, alternativeCarriers: carriers, otherRecords: others)
     }
 

@@ -59,10 +59,11 @@ extension BluetoothOOB {
 
         /// Creates LE OOB data with the mandatory address and role first, then `other` structures.
         public init(address: Address, addressType: AddressType, role: Role, other: [DataStructure] = []) {
-            self.structures = [
-                DataStructure(type: .leBluetoothDeviceAddress, data: address.littleEndian + [addressType.rawValue]),
-                DataStructure(type: .leRole, data: [role.rawValue]),
-            ] + other
+            self.structures =
+                [
+                    DataStructure(type: .leBluetoothDeviceAddress, data: address.littleEndian + [addressType.rawValue]),
+                    DataStructure(type: .leRole, data: [role.rawValue]),
+                ] + other
             self.padding = 0
         }
 

@@ -47,7 +47,8 @@ public struct MIMERecord: NDEFRecordConvertible, Hashable, Sendable {
         let end = type.firstIndex(of: UInt8(ascii: ";")) ?? type.endIndex
         let essence = type[..<end]
         guard let slash = essence.firstIndex(of: UInt8(ascii: "/")) else { return false }
-        let major = essence[..<slash], minor = essence[(slash + 1)...]
+        let major = essence[..<slash]
+        let minor = essence[(slash + 1)...]
         return !major.isEmpty && !minor.isEmpty && major.allSatisfy(isTokenByte) && minor.allSatisfy(isTokenByte)
             && TextCoding.isPrintableASCII(type)
     }

@@ -44,13 +44,15 @@ public struct DeviceInformationRecord: NDEFRecordConvertible, Hashable, Sendable
         let strict = options.isStrict
         let p = record.payload
         var i = 0
-        var manufacturer: String? = nil, model: String? = nil
+        var manufacturer: String? = nil
+        var model: String? = nil
         self.init(manufacturer: "", model: "")
         while i < p.count {
             guard i + 2 <= p.count else {
                 throw NDEFError(.invalidPayload, "Device Information element at byte \(i) is cut short (no length)")
             }
-            let tag = p[i], length = Int(p[i + 1])
+            let tag = p[i]
+            let length = Int(p[i + 1])
             guard i + 2 + length <= p.count else {
                 throw NDEFError(
                     .invalidPayload, "Device Information element \(tag) at byte \(i) claims \(length) bytes, \(p.count - i - 2) remain")

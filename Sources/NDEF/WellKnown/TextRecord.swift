@@ -105,7 +105,8 @@ public struct TextRecord: NDEFRecordConvertible, Hashable, Sendable {
         var layout = UTF16Layout.bigEndian
         var body = bytes
         if bytes.count >= 2 {
-            let b0 = bytes[bytes.startIndex], b1 = bytes[bytes.startIndex + 1]
+            let b0 = bytes[bytes.startIndex]
+            let b1 = bytes[bytes.startIndex + 1]
             if b0 == 0xFE && b1 == 0xFF {
                 layout = .bigEndianWithBOM
                 body = bytes.dropFirst(2)
@@ -118,7 +119,8 @@ public struct TextRecord: NDEFRecordConvertible, Hashable, Sendable {
         units.reserveCapacity(body.count / 2)
         var i = body.startIndex
         while i < body.endIndex {
-            let a = UInt16(body[i]), b = UInt16(body[i + 1])
+            let a = UInt16(body[i])
+            let b = UInt16(body[i + 1])
             units.append(layout == .littleEndianWithBOM ? b << 8 | a : a << 8 | b)
             i += 2
         }

@@ -29,20 +29,24 @@ final class PCSCConnection: TagConnection {
         self.target = target
         self.mode = mode
         self.meter = meter
-        bitRate = switch target.parameters {
-        case .felica(let f): f.maximumBitRate
-        default: .kbps106  // PC/SC does not say; ISO/IEC 15693 has no BitRate value
-        }
-        limits = switch mode {
-        case .passThrough:
-            ExchangeLimits(maxCommandLength: 65_544, maxResponseLength: PCSCCard.maxResponse, extendedLengthAPDUs: true, nativeCommands: .all)
-        case .transparentSession:
-            // A short APDU of 255 bytes less the time limit and the transceive object's header.
-            ExchangeLimits(maxCommandLength: 240, maxResponseLength: 240, extendedLengthAPDUs: false, nativeCommands: .all)
-        case .pseudoAPDUs:
-            ExchangeLimits(maxCommandLength: 255, maxResponseLength: 256, extendedLengthAPDUs: false,
-                           nativeCommands: .readAndWriteOnly(readLength: target.technology == .iso15693 ? 4 : 16))
-        }
+        bitRate =
+            switch target.parameters {
+            case .felica(let f): f.maximumBitRate
+            default: .kbps106  // PC/SC does not say; ISO/IEC 15693 has no BitRate value
+            }
+        limits =
+            switch mode {
+            case .passThrough:
+                ExchangeLimits(
+                    maxCommandLength: 65_544, maxResponseLength: PCSCCard.maxResponse, extendedLengthAPDUs: true, nativeCommands: .all)
+            case .transparentSession:
+                // A short APDU of 255 bytes less the time limit and the transceive object's header.
+                ExchangeLimits(maxCommandLength: 240, maxResponseLength: 240, extendedLengthAPDUs: false, nativeCommands: .all)
+            case .pseudoAPDUs:
+                ExchangeLimits(
+                    maxCommandLength: 255, maxResponseLength: 256, extendedLengthAPDUs: false,
+                    nativeCommands: .readAndWriteOnly(readLength: target.technology == .iso15693 ? 4 : 16))
+            }
     }
 
     func transceive(_ command: [UInt8], timeout: Duration) async throws(TransportError) -> [UInt8] {
@@ -101,7 +105,8 @@ final class PCSCConnection: TagConnection {
         case .noResponse:
             throw TransportError(.timeout, "the tag did not answer within \(timeout)")
         case .readerError(let status, let sw):
-            throw TransportError(.transmission, "the reader reports error \(Hex.encode([status])) (\(String(sw, radix: 16))) for the exchange")
+            throw TransportError(
+                .transmission, "the reader reports error \(Hex.encode([status])) (\(String(sw, radix: 16))) for the exchange")
         }
     }
 
@@ -121,7 +126,10 @@ final class PCSCConnection: TagConnection {
             // error, which a contactless reader gives when the tag left mid-command (pcscd may
             // not have polled the slot yet, so the card can still look present).
             if status == .notTransacted || [.removedCard, .noSmartcard, .resetCard, .unresponsiveCard, .invalidHandle].contains(now) {
-                throw TransportError(.tagLost, "the tag left \(card.reader) during the command (\(status == .success ? "empty answer" : status.name), then \(now.name))")
+                throw TransportError(
+                    .tagLost,
+                    "the tag left \(card.reader) during the command (\(status == .success ? "empty answer" : status.name), then \(now.name))"
+                )
             }
             guard status == .success else { throw status.transportError("transmit to the tag on \(card.reader)") }
             // Every answer carries a status word (ISO/IEC 7816-4 §5.1): nothing at all is a tag

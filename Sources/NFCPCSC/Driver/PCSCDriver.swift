@@ -99,7 +99,8 @@ public final class PCSCDriver: ReaderDriver {
             let event = PCSCABI.ReaderState(rawValue: states.eventState(index) & 0xFFFF)
             guard event.contains(.present), !event.contains(.mute) else { continue }
             do {
-                let entry = try identify(reader: reader, atr: states.atr(index), eventCounter: states.eventState(index) >> 16, context: context)
+                let entry = try identify(
+                    reader: reader, atr: states.atr(index), eventCounter: states.eventState(index) >> 16, context: context)
                 if mask.contains(entry.target.technology) { found.append(entry.target) }
             } catch {
                 failure = failure ?? error
@@ -114,7 +115,11 @@ public final class PCSCDriver: ReaderDriver {
     func identify(reader: String, atr: [UInt8], eventCounter: UInt32, context: PCSCContext) throws(TransportError) -> Entry {
         // pcsc-lite counts card events per reader; where the count is not kept (0), another tag
         // with the same ATR could have replaced this one, so it is identified again.
-        if eventCounter != 0, let known = state.withLock({ $0.entries.values.first { $0.reader == reader && $0.atr == atr && $0.eventCounter == eventCounter } }) {
+        if eventCounter != 0,
+            let known = state.withLock({
+                $0.entries.values.first { $0.reader == reader && $0.atr == atr && $0.eventCounter == eventCounter }
+            })
+        {
             return known
         }
         let card = try context.connect(reader: reader)
@@ -168,7 +173,8 @@ public final class PCSCDriver: ReaderDriver {
 
     public func events(matching mask: TechnologyMask) async -> AsyncStream<ReaderEvent> {
         let (stream, continuation) = AsyncStream<ReaderEvent>.makeStream(bufferingPolicy: .unbounded)
-        let monitor = PCSCEventMonitor(driver: self, mask: mask, emit: { event in continuation.yield(event) }, finish: { continuation.finish() })
+        let monitor = PCSCEventMonitor(
+            driver: self, mask: mask, emit: { event in continuation.yield(event) }, finish: { continuation.finish() })
         continuation.onTermination = { _ in monitor.stop() }
         monitor.start()
         return stream

@@ -1,11 +1,12 @@
+import Foundation
+import NFCBytes
+import NFCTransport
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-import NFCTransport
-import NFCBytes
 
 /// Watches readers with `SCardGetStatusChange` on a thread of its own and reports tags
 /// arriving and leaving: first what is present, then one arrival per tap (pcsc-lite's event
@@ -22,7 +23,8 @@ final class PCSCEventMonitor: Sendable {
     private let running = Guarded<(stopped: Bool, context: PCSCContext?)>((false, nil))
 
     /// `finish` runs when the monitor ends: stopped, or no PC/SC library on this machine.
-    init(driver: PCSCDriver, mask: TechnologyMask, emit: @escaping @Sendable (ReaderEvent) -> Void, finish: @escaping @Sendable () -> Void) {
+    init(driver: PCSCDriver, mask: TechnologyMask, emit: @escaping @Sendable (ReaderEvent) -> Void, finish: @escaping @Sendable () -> Void)
+    {
         self.driver = driver
         self.mask = mask
         self.emit = emit
@@ -63,7 +65,10 @@ final class PCSCEventMonitor: Sendable {
                 lastState = [:]
                 context = try? PCSCContext(library: library)
                 running.withLock { $0.context = context }
-                if context == nil { pause(milliseconds: 250); continue }
+                if context == nil {
+                    pause(milliseconds: 250)
+                    continue
+                }
             }
             guard let current = context else { continue }
             let readers: [String]

@@ -14,7 +14,10 @@ enum PseudoAPDU {
 
     /// UPDATE BINARY of one block or page at `address` (§3.2.2.1.9).
     static func updateBinary(address: Int, data: [UInt8]) -> [UInt8] {
-        [0xFF, 0xD6, UInt8(truncatingIfNeeded: address >> 8) & 0x7F, UInt8(truncatingIfNeeded: address), UInt8(truncatingIfNeeded: data.count)] + data
+        [
+            0xFF, 0xD6, UInt8(truncatingIfNeeded: address >> 8) & 0x7F, UInt8(truncatingIfNeeded: address),
+            UInt8(truncatingIfNeeded: data.count),
+        ] + data
     }
 
     /// Manage Session: start a transparent session (data object `81`).
@@ -26,9 +29,11 @@ enum PseudoAPDU {
     /// microseconds, least significant byte first). `nil` when the frame does not fit a short APDU.
     static func transceive(_ frame: [UInt8], timeout: Duration) -> [UInt8]? {
         let microseconds = UInt32(clamping: timeout.components.seconds * 1_000_000 + timeout.components.attoseconds / 1_000_000_000_000)
-        var data: [UInt8] = [0x5F, 0x46, 0x04,
-                             UInt8(truncatingIfNeeded: microseconds), UInt8(truncatingIfNeeded: microseconds >> 8),
-                             UInt8(truncatingIfNeeded: microseconds >> 16), UInt8(truncatingIfNeeded: microseconds >> 24)]
+        var data: [UInt8] = [
+            0x5F, 0x46, 0x04,
+            UInt8(truncatingIfNeeded: microseconds), UInt8(truncatingIfNeeded: microseconds >> 8),
+            UInt8(truncatingIfNeeded: microseconds >> 16), UInt8(truncatingIfNeeded: microseconds >> 24),
+        ]
         if frame.count < 0x80 {
             data += [0x95, UInt8(frame.count)]
         } else {

@@ -18,16 +18,23 @@ enum PseudoAPDUTranslation {
 
     static func plan(_ frame: [UInt8], technology: Technology) throws(TransportError) -> Plan {
         func unsupported() -> TransportError {
-            TransportError(.unsupportedCommand, "this reader only carries READ and WRITE (PC/SC pseudo-APDUs), not \(frame.first.map { Hex.encode([$0]) } ?? "an empty frame")")
+            TransportError(
+                .unsupportedCommand,
+                "this reader only carries READ and WRITE (PC/SC pseudo-APDUs), not \(frame.first.map { Hex.encode([$0]) } ?? "an empty frame")"
+            )
         }
         switch technology {
         case .iso14443A, .iso14443B:
             guard let code = frame.first else { throw unsupported() }
             if code == 0x30, frame.count == 2 {
-                return Plan(apdus: [PseudoAPDU.readBinary(address: Int(frame[1]), length: 16)], technology: technology, isWrite: false, blockSecurityStatus: false)
+                return Plan(
+                    apdus: [PseudoAPDU.readBinary(address: Int(frame[1]), length: 16)], technology: technology, isWrite: false,
+                    blockSecurityStatus: false)
             }
             if code == 0xA2, frame.count == 6 {
-                return Plan(apdus: [PseudoAPDU.updateBinary(address: Int(frame[1]), data: Array(frame[2...]))], technology: technology, isWrite: true, blockSecurityStatus: false)
+                return Plan(
+                    apdus: [PseudoAPDU.updateBinary(address: Int(frame[1]), data: Array(frame[2...]))], technology: technology,
+                    isWrite: true, blockSecurityStatus: false)
             }
             throw unsupported()
         case .iso15693:
@@ -42,7 +49,9 @@ enum PseudoAPDUTranslation {
             let options = flags & 0x40 != 0
             switch frame[1] {
             case 0x20, 0x30:
-                return Plan(apdus: [PseudoAPDU.readBinary(address: address, length: 0)], technology: .iso15693, isWrite: false, blockSecurityStatus: options)
+                return Plan(
+                    apdus: [PseudoAPDU.readBinary(address: address, length: 0)], technology: .iso15693, isWrite: false,
+                    blockSecurityStatus: options)
             case 0x23, 0x33:
                 guard frame.count >= index + addressWidth else { throw unsupported() }
                 let count = (extended ? Int(frame[index]) | Int(frame[index + 1]) << 8 : Int(frame[index])) + 1
@@ -50,12 +59,16 @@ enum PseudoAPDUTranslation {
                 return Plan(apdus: apdus, technology: .iso15693, isWrite: false, blockSecurityStatus: options)
             case 0x21, 0x31:
                 guard frame.count > index else { throw unsupported() }
-                return Plan(apdus: [PseudoAPDU.updateBinary(address: address, data: Array(frame[index...]))], technology: .iso15693, isWrite: true, blockSecurityStatus: false)
+                return Plan(
+                    apdus: [PseudoAPDU.updateBinary(address: address, data: Array(frame[index...]))], technology: .iso15693, isWrite: true,
+                    blockSecurityStatus: false)
             default:
                 throw unsupported()
             }
         case .felica:
-            throw TransportError(.unsupportedCommand, "FeliCa commands need a reader with a transparent session (PC/SC Part 3 §3.2.2.1.9); this one has none")
+            throw TransportError(
+                .unsupportedCommand, "FeliCa commands need a reader with a transparent session (PC/SC Part 3 §3.2.2.1.9); this one has none"
+            )
         }
     }
 

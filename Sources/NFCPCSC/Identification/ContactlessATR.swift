@@ -20,7 +20,8 @@ public enum ContactlessATR: Sendable, Hashable {
     public init(atr: [UInt8]) throws(TransportError) {
         let historical = try Self.historicalBytes(of: atr)
         if historical.count >= 11, historical[0] == 0x80, historical[1] == 0x4F, historical[2] >= 0x0C,
-           Array(historical[3..<8]) == Self.pcscRID {
+            Array(historical[3..<8]) == Self.pcscRID
+        {
             self = .storage(standard: historical[8], cardName: UInt16(historical[9]) << 8 | UInt16(historical[10]))
         } else if atr.count >= 4, atr[1] & 0xF0 == 0x80, atr[2] == 0x80, atr[3] == 0x01 {
             // `3B 8n 80 01`: TD1 = T=0 with TD2 following, TD2 = T=1 and nothing else (§3.1.3.2.3.2).

@@ -67,9 +67,10 @@ struct TargetIdentification {
         guard let started = try? answer(PseudoAPDU.startTransparentSession), started.sw == 0x9000 else { return (nil, nil, nil) }
         defer { _ = try? transmit(PseudoAPDU.endTransparentSession) }
         guard let apdu = PseudoAPDU.transceive([0x06, 0x00, 0xFF, 0xFF, 0x01, 0x00], timeout: .milliseconds(20)),
-              let raw = try? answer(apdu), raw.sw == 0x9000,
-              case .frame(let frame)? = try? TransparentExchangeAnswer(raw.data),
-              frame.count >= 18, frame[1] == 0x01 else { return (nil, nil, nil) }
+            let raw = try? answer(apdu), raw.sw == 0x9000,
+            case .frame(let frame)? = try? TransparentExchangeAnswer(raw.data),
+            frame.count >= 18, frame[1] == 0x01
+        else { return (nil, nil, nil) }
         let systemCode = frame.count >= 20 ? UInt16(frame[18]) << 8 | UInt16(frame[19]) : nil
         return (Array(frame[2..<10]), Array(frame[10..<18]), systemCode)
     }
@@ -80,7 +81,7 @@ struct TargetIdentification {
         case 0x0001: (0x0004, 0x08)  // MIFARE Classic 1K
         case 0x0002: (0x0002, 0x18)  // MIFARE Classic 4K
         case 0x0026: (0x0004, 0x09)  // MIFARE Mini
-        default: (0x0044, 0x00)      // Ultralight family, NTAG
+        default: (0x0044, 0x00)  // Ultralight family, NTAG
         }
     }
 }

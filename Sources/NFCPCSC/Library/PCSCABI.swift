@@ -50,13 +50,24 @@ enum PCSCABI {
 
     typealias EstablishContext = @convention(c) (DWORD, UnsafeRawPointer?, UnsafeRawPointer?, UnsafeMutablePointer<SCARDCONTEXT>?) -> LONG
     typealias ReleaseContext = @convention(c) (SCARDCONTEXT) -> LONG
-    typealias ListReaders = @convention(c) (SCARDCONTEXT, UnsafePointer<CChar>?, UnsafeMutablePointer<CChar>?, UnsafeMutablePointer<DWORD>?) -> LONG
+    typealias ListReaders =
+        @convention(c) (SCARDCONTEXT, UnsafePointer<CChar>?, UnsafeMutablePointer<CChar>?, UnsafeMutablePointer<DWORD>?) -> LONG
     typealias GetStatusChange = @convention(c) (SCARDCONTEXT, DWORD, UnsafeMutableRawPointer?, DWORD) -> LONG
-    typealias Connect = @convention(c) (SCARDCONTEXT, UnsafePointer<CChar>?, DWORD, DWORD, UnsafeMutablePointer<SCARDHANDLE>?, UnsafeMutablePointer<DWORD>?) -> LONG
+    typealias Connect =
+        @convention(c) (SCARDCONTEXT, UnsafePointer<CChar>?, DWORD, DWORD, UnsafeMutablePointer<SCARDHANDLE>?, UnsafeMutablePointer<DWORD>?)
+        -> LONG
     typealias Reconnect = @convention(c) (SCARDHANDLE, DWORD, DWORD, DWORD, UnsafeMutablePointer<DWORD>?) -> LONG
     typealias Disconnect = @convention(c) (SCARDHANDLE, DWORD) -> LONG
-    typealias Transmit = @convention(c) (SCARDHANDLE, UnsafeRawPointer?, UnsafePointer<UInt8>?, DWORD, UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<DWORD>?) -> LONG
-    typealias Status = @convention(c) (SCARDHANDLE, UnsafeMutablePointer<CChar>?, UnsafeMutablePointer<DWORD>?, UnsafeMutablePointer<DWORD>?, UnsafeMutablePointer<DWORD>?, UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<DWORD>?) -> LONG
+    typealias Transmit =
+        @convention(c) (
+            SCARDHANDLE, UnsafeRawPointer?, UnsafePointer<UInt8>?, DWORD, UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?,
+            UnsafeMutablePointer<DWORD>?
+        ) -> LONG
+    typealias Status =
+        @convention(c) (
+            SCARDHANDLE, UnsafeMutablePointer<CChar>?, UnsafeMutablePointer<DWORD>?, UnsafeMutablePointer<DWORD>?,
+            UnsafeMutablePointer<DWORD>?, UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<DWORD>?
+        ) -> LONG
     typealias Cancel = @convention(c) (SCARDCONTEXT) -> LONG
 }
 

@@ -36,7 +36,9 @@ final class PCSCCard: Sendable {
         let status = request.storage.withUnsafeBytes { pci in
             command.withUnsafeBufferPointer { sent in
                 answer.withUnsafeMutableBufferPointer { received in
-                    PCSCStatus(library.transmit(handle, pci.baseAddress, sent.baseAddress, PCSCABI.DWORD(sent.count), nil, received.baseAddress, &length))
+                    PCSCStatus(
+                        library.transmit(
+                            handle, pci.baseAddress, sent.baseAddress, PCSCABI.DWORD(sent.count), nil, received.baseAddress, &length))
                 }
             }
         }
@@ -47,7 +49,9 @@ final class PCSCCard: Sendable {
     /// `SCardReconnect` with a reset: the reader deactivates and reactivates the tag.
     func reconnect(reset: Bool) -> PCSCStatus {
         var active: PCSCABI.DWORD = 0
-        let status = PCSCStatus(library.reconnect(handle, share, PCSCABI.protocolT0 | PCSCABI.protocolT1, reset ? PCSCABI.resetCard : PCSCABI.leaveCard, &active))
+        let status = PCSCStatus(
+            library.reconnect(
+                handle, share, PCSCABI.protocolT0 | PCSCABI.protocolT1, reset ? PCSCABI.resetCard : PCSCABI.leaveCard, &active))
         if status == .success { state.withLock { $0.protocol = active } }
         return status
     }

@@ -1,9 +1,10 @@
+import NFCTransport
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import NFCTransport
 
 /// The PC/SC library, loaded at run time with `dlopen` so that building needs nothing but the
 /// toolchain and a machine without PC/SC runs everything else.

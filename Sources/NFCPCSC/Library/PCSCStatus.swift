@@ -78,17 +78,18 @@ public struct PCSCStatus: Hashable, Sendable, CustomStringConvertible {
 
     /// The transport error a user sees for this code, prefixed with what was being done.
     func transportError(_ doing: String) -> TransportError {
-        let code: TransportError.Code = switch self {
-        case .noService, .serviceStopped, .communicationError: .serviceUnavailable
-        case .noReadersAvailable, .readerUnavailable: .readerRemoved
-        case .unknownReader: .noSuchTarget
-        case .removedCard, .noSmartcard, .unresponsiveCard, .unpoweredCard, .resetCard, .invalidHandle: .tagLost
-        case .sharingViolation: .sharingViolation
-        case .timeout: .timeout
-        case .cancelled, .systemCancelled: .cancelled
-        case .unsupportedCard, .protocolMismatch: .unsupportedCommand
-        default: .transmission
-        }
+        let code: TransportError.Code =
+            switch self {
+            case .noService, .serviceStopped, .communicationError: .serviceUnavailable
+            case .noReadersAvailable, .readerUnavailable: .readerRemoved
+            case .unknownReader: .noSuchTarget
+            case .removedCard, .noSmartcard, .unresponsiveCard, .unpoweredCard, .resetCard, .invalidHandle: .tagLost
+            case .sharingViolation: .sharingViolation
+            case .timeout: .timeout
+            case .cancelled, .systemCancelled: .cancelled
+            case .unsupportedCard, .protocolMismatch: .unsupportedCommand
+            default: .transmission
+            }
         return TransportError(code, "\(doing): \(description)")
     }
 }

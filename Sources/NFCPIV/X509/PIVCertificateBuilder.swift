@@ -36,7 +36,8 @@ public struct PIVCertificateBuilder: Sendable {
             let text = String(value)
             return String(repeating: "0", count: max(0, width - text.count)) + text
         }
-        let rest = digits(month, 2) + digits(day, 2) + digits(secondOfDay / 3600, 2) + digits(secondOfDay / 60 % 60, 2)
+        let rest =
+            digits(month, 2) + digits(day, 2) + digits(secondOfDay / 3600, 2) + digits(secondOfDay / 60 % 60, 2)
             + digits(secondOfDay % 60, 2) + "Z"
         if (1950..<2050).contains(year) { return DER.tlv(0x17, Array((digits(year % 100, 2) + rest).utf8)) }
         return DER.tlv(0x18, Array((digits(year, 4) + rest).utf8))
@@ -71,7 +72,8 @@ public struct PIVCertificateBuilder: Sendable {
         )
         let basicConstraints = DER.sequence(DER.objectIdentifier([2, 5, 29, 19]) ?? [], DER.boolean(true), DER.octetString(DER.sequence()))
         // keyUsage: digitalSignature (bit 0) and keyAgreement (bit 4): 0x88, 3 unused bits.
-        let keyUsage = DER.sequence(DER.objectIdentifier([2, 5, 29, 15]) ?? [], DER.boolean(true), DER.octetString(DER.tlv(0x03, [0x03, 0x88])))
+        let keyUsage = DER.sequence(
+            DER.objectIdentifier([2, 5, 29, 15]) ?? [], DER.boolean(true), DER.octetString(DER.tlv(0x03, [0x03, 0x88])))
         return DER.sequence(
             DER.explicit(0, DER.integer(unsigned: [2])),
             DER.integer(unsigned: serialNumber),

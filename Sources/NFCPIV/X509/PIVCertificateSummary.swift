@@ -12,12 +12,14 @@ public struct PIVCertificateSummary: Sendable, Hashable {
     /// Reads a DER certificate; nil when it is not one.
     public init?(der: [UInt8]) {
         guard let outer = try? BERTLV.parseAll(der), outer.count == 1, outer[0].tag == 0x30,
-              let parts = try? BERTLV.parseAll(outer[0].value), let tbs = parts.first, tbs.tag == 0x30,
-              var fields = try? BERTLV.parseAll(tbs.value) else { return nil }
+            let parts = try? BERTLV.parseAll(outer[0].value), let tbs = parts.first, tbs.tag == 0x30,
+            var fields = try? BERTLV.parseAll(tbs.value)
+        else { return nil }
         if fields.first?.tag == 0xA0 { fields.removeFirst() }
         guard fields.count >= 6, fields[0].tag == 0x02, fields[2].tag == 0x30, fields[4].tag == 0x30, fields[5].tag == 0x30,
-              let issuer = Self.name(fields[2].value), let subject = Self.name(fields[4].value),
-              let spki = try? BERTLV.parseAll(fields[5].value), spki.count == 2, spki[1].tag == 0x03, !spki[1].value.isEmpty else { return nil }
+            let issuer = Self.name(fields[2].value), let subject = Self.name(fields[4].value),
+            let spki = try? BERTLV.parseAll(fields[5].value), spki.count == 2, spki[1].tag == 0x03, !spki[1].value.isEmpty
+        else { return nil }
         self.subject = subject
         self.issuer = issuer
         serialNumber = fields[0].value
@@ -37,7 +39,8 @@ public struct PIVCertificateSummary: Sendable, Hashable {
             guard set.tag == 0x31, let attributes = try? BERTLV.parseAll(set.value) else { return nil }
             for attribute in attributes {
                 guard attribute.tag == 0x30, let pair = try? BERTLV.parseAll(attribute.value), pair.count == 2, pair[0].tag == 0x06,
-                      let oid = DER.dotted(objectIdentifier: pair[0].value) else { return nil }
+                    let oid = DER.dotted(objectIdentifier: pair[0].value)
+                else { return nil }
                 let value = String(decoding: pair[1].value, as: UTF8.self)
                 parts.append("\(attributeNames[oid] ?? oid)=\(value)")
             }

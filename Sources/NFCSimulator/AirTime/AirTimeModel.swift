@@ -30,7 +30,8 @@ public enum AirTimeModel {
     }
 
     static func exchangeNanoseconds(_ frame: AirFrame, technology: Technology, bitRate: BitRate) -> Double {
-        let processing = Double(frame.processing.components.seconds) * 1e9
+        let processing =
+            Double(frame.processing.components.seconds) * 1e9
             + Double(frame.processing.components.attoseconds) / 1e9
         switch technology {
         case .iso14443A, .iso14443B:

@@ -42,20 +42,23 @@ public enum VirtualTagKind: String, Sendable, Hashable, CaseIterable, CustomStri
             let model = type2Model!
             if let identifier {
                 guard identifier.count == 7, identifier[0] != 0x88 else {
-                    throw TagImageError(.invalidValue, field: "uid", "\(model) UIDs have 7 bytes and do not start with 88; got \(Hex.encode(identifier))")
+                    throw TagImageError(
+                        .invalidValue, field: "uid", "\(model) UIDs have 7 bytes and do not start with 88; got \(Hex.encode(identifier))")
                 }
             }
             return Type2Tag(model: model, uid: identifier, blank: blank)
         case .type4, .iso7816:
             if let identifier, ![4, 7, 10].contains(identifier.count) {
-                throw TagImageError(.invalidValue, field: "uid", "ISO/IEC 14443-3 UIDs have 4, 7 or 10 bytes; got \(Hex.encode(identifier))")
+                throw TagImageError(
+                    .invalidValue, field: "uid", "ISO/IEC 14443-3 UIDs have 4, 7 or 10 bytes; got \(Hex.encode(identifier))")
             }
             let uid = identifier ?? ISO7816Card.defaultUID
             if self == .iso7816 || blank { return ISO7816Card(uid: uid) }
             return try Type4Tag(configuration: Type4Tag.Configuration(uid: uid))
         case .securityKey:
             if let identifier, ![4, 7, 10].contains(identifier.count) {
-                throw TagImageError(.invalidValue, field: "uid", "ISO/IEC 14443-3 UIDs have 4, 7 or 10 bytes; got \(Hex.encode(identifier))")
+                throw TagImageError(
+                    .invalidValue, field: "uid", "ISO/IEC 14443-3 UIDs have 4, 7 or 10 bytes; got \(Hex.encode(identifier))")
             }
             return ISO7816Card(
                 uid: identifier ?? ISO7816Card.defaultUID,

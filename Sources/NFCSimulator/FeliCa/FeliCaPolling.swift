@@ -22,7 +22,8 @@ struct FeliCaPollingRequest: Sendable, Hashable {
 
     /// Whether the polled system code selects a system with this code (`FF` bytes are wildcards).
     func matches(_ code: UInt16) -> Bool {
-        let high = UInt8(systemCode >> 8), low = UInt8(systemCode & 0xFF)
+        let high = UInt8(systemCode >> 8)
+        let low = UInt8(systemCode & 0xFF)
         return (high == 0xFF || high == UInt8(code >> 8)) && (low == 0xFF || low == UInt8(code & 0xFF))
     }
 

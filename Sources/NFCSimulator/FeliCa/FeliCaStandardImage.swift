@@ -81,7 +81,8 @@ extension FeliCaStandardTag: TagImageRepresentable {
 
     public var image: Image {
         let version = specificationVersion.map {
-            SpecificationVersionImage(basicVersion: FeliCaImageCheck.hex($0.basicVersion), optionVersions: $0.optionVersions.map(FeliCaImageCheck.hex))
+            SpecificationVersionImage(
+                basicVersion: FeliCaImageCheck.hex($0.basicVersion), optionVersions: $0.optionVersions.map(FeliCaImageCheck.hex))
         }
         let systems = systems.map { system in
             SystemImage(
@@ -126,11 +127,12 @@ extension FeliCaStandardTag: TagImageRepresentable {
             var areas: [Area] = []
             for (position, area) in system.areas.enumerated() {
                 let path = "\(field).areas[\(position)]"
-                areas.append(Area(
-                    code: try FeliCaImageCheck.code(area.code, field: "\(path).code"),
-                    endCode: try FeliCaImageCheck.code(area.end, field: "\(path).end"),
-                    keyVersion: area.keyVersion
-                ))
+                areas.append(
+                    Area(
+                        code: try FeliCaImageCheck.code(area.code, field: "\(path).code"),
+                        endCode: try FeliCaImageCheck.code(area.end, field: "\(path).end"),
+                        keyVersion: area.keyVersion
+                    ))
             }
             var services: [Service] = []
             for (position, service) in system.services.enumerated() {
@@ -141,7 +143,8 @@ extension FeliCaStandardTag: TagImageRepresentable {
                 }
                 services.append(Service(codes: codes, keyVersions: service.codes.map(\.keyVersion), blocks: service.blocks.map(\.bytes)))
             }
-            systems.append(System(code: try FeliCaImageCheck.code(system.systemCode, field: "\(field).systemCode"), areas: areas, services: services))
+            systems.append(
+                System(code: try FeliCaImageCheck.code(system.systemCode, field: "\(field).systemCode"), areas: areas, services: services))
         }
         try self.init(
             idm: image.idm.bytes, pmm: image.pmm.bytes, systems: systems, maximumReadBlocks: image.maximumReadBlocks,

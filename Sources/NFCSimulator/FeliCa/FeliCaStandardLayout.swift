@@ -69,7 +69,8 @@ extension FeliCaStandardTag {
             areas: [Area(code: 0x0000, endCode: 0xFFFE), Area(code: 0x1000, endCode: 0x17FF)],
             services: [
                 Service(codes: [0x1009], blocks: (0..<4).map { _ in block() }),
-                Service(codes: [0x1048, 0x104B], keyVersions: [0x0001, 0x0000], blocks: [block(0x4D, 0x45, 0x4D, 0x42, 0x45, 0x52), block()]),
+                Service(
+                    codes: [0x1048, 0x104B], keyVersions: [0x0001, 0x0000], blocks: [block(0x4D, 0x45, 0x4D, 0x42, 0x45, 0x52), block()]),
                 Service(codes: [0x108D, 0x108F], blocks: (0..<5).map { _ in block() }),
                 Service(codes: [0x10D0, 0x10D3, 0x10D5, 0x10D7], blocks: [block(0xF4, 0x01, 0x00, 0x00, 0xC8, 0x00, 0x00, 0x00)]),
                 Service(codes: [0x1108], keyVersions: [0x0002], blocks: [block(0xAA)]),

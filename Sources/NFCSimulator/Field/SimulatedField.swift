@@ -194,8 +194,13 @@ public actor SimulatedField: ReaderDriver {
         guard command.count <= limits.maxCommandLength else {
             throw TransportError(.frameTooLong, "command of \(command.count) B exceeds the reader's \(limits.maxCommandLength) B")
         }
-        if case .readAndWriteOnly = limits.nativeCommands, !slot.tag.speaksISODEP, !Self.isPlainReadOrWrite(command, technology: slot.tag.technology) {
-            throw TransportError(.unsupportedCommand, "this reader only carries READ and WRITE (PC/SC pseudo-APDUs), not \(command.first.map { String($0, radix: 16) } ?? "an empty frame")")
+        if case .readAndWriteOnly = limits.nativeCommands, !slot.tag.speaksISODEP,
+            !Self.isPlainReadOrWrite(command, technology: slot.tag.technology)
+        {
+            throw TransportError(
+                .unsupportedCommand,
+                "this reader only carries READ and WRITE (PC/SC pseudo-APDUs), not \(command.first.map { String($0, radix: 16) } ?? "an empty frame")"
+            )
         }
         slot.commandCount += 1
         let number = slot.commandCount
@@ -302,15 +307,17 @@ public actor SimulatedField: ReaderDriver {
     }
 
     private func readerFrameTime(_ command: [UInt8], _ slot: Slot) -> Duration {
-        AirTimeModel.duration(of: AirFrame(reader: .bytes(command.count), tag: .none), technology: slot.tag.technology, bitRate: slot.bitRate)
+        AirTimeModel.duration(
+            of: AirFrame(reader: .bytes(command.count), tag: .none), technology: slot.tag.technology, bitRate: slot.bitRate)
     }
 
     private func defaultFrame(command: [UInt8], answer: TagAnswer) -> AirFrame {
-        let tag: AirFrame.Part = switch answer.reply {
-        case .bytes(let bytes): .bytes(bytes.count)
-        case .ack, .nak: .bits(4)
-        case .mute: .none
-        }
+        let tag: AirFrame.Part =
+            switch answer.reply {
+            case .bytes(let bytes): .bytes(bytes.count)
+            case .ack, .nak: .bits(4)
+            case .mute: .none
+            }
         return AirFrame(reader: .bytes(command.count), tag: tag, processing: answer.processingTime)
     }
 

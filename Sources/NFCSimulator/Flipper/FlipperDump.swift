@@ -45,12 +45,13 @@ public enum FlipperDump: Sendable, Hashable {
         let device = try file.entry("Device type")
         switch device.value {
         case "NTAG/Ultralight", "Mifare Ultralight", "Mifare Ultralight 11", "Mifare Ultralight 21",
-             "NTAG203", "NTAG213", "NTAG215", "NTAG216", "NTAGI2C1K", "NTAGI2C2K":
+            "NTAG203", "NTAG213", "NTAG215", "NTAG216", "NTAGI2C1K", "NTAGI2C2K":
             self = .ultralight(try Self.ultralight(file, deviceType: device.value))
         case "ISO15693-3", "ISO15693", "SLIX", "SLIX-S", "SLIX-L", "SLIX2":
             self = .iso15693(try Self.iso15693(file, deviceType: device.value))
         default:
-            throw FlipperImportError(line: device.line, "device type \"\(device.value)\" cannot be imported (NTAG/Ultralight and ISO 15693 dumps can)")
+            throw FlipperImportError(
+                line: device.line, "device type \"\(device.value)\" cannot be imported (NTAG/Ultralight and ISO 15693 dumps can)")
         }
     }
 
@@ -64,8 +65,12 @@ public enum FlipperDump: Sendable, Hashable {
         if file.version <= 2 { atqa.reverse() }
         let sak = try file.bytes("SAK", count: 1)[0]
         let typeName = file.optionalEntry("NTAG/Ultralight type")?.value ?? (deviceType == "NTAG/Ultralight" ? nil : deviceType)
-        let signature = try file.optionalEntry("Signature").map { (e) throws(FlipperImportError) in try FlipperNFCFile.bytes(of: e, count: 32) }
-        let version = try file.optionalEntry("Mifare version").map { (e) throws(FlipperImportError) in try FlipperNFCFile.bytes(of: e, count: 8) }
+        let signature = try file.optionalEntry("Signature").map { (e) throws(FlipperImportError) in
+            try FlipperNFCFile.bytes(of: e, count: 32)
+        }
+        let version = try file.optionalEntry("Mifare version").map { (e) throws(FlipperImportError) in
+            try FlipperNFCFile.bytes(of: e, count: 8)
+        }
         var counters: [UInt32] = []
         var tearing: [UInt8] = []
         for index in 0..<3 {
@@ -102,9 +107,12 @@ public enum FlipperDump: Sendable, Hashable {
         guard uid[0] == 0xE0 else {
             throw FlipperImportError(line: try file.entry("UID").line, "an ISO 15693 UID starts with E0, not \(uid[0])")
         }
-        let dsfid = try file.optionalEntry("DSFID").map { (e) throws(FlipperImportError) in try FlipperNFCFile.bytes(of: e, count: 1)[0] } ?? 0
+        let dsfid =
+            try file.optionalEntry("DSFID").map { (e) throws(FlipperImportError) in try FlipperNFCFile.bytes(of: e, count: 1)[0] } ?? 0
         let afi = try file.optionalEntry("AFI").map { (e) throws(FlipperImportError) in try FlipperNFCFile.bytes(of: e, count: 1)[0] } ?? 0
-        let icReference = try file.optionalEntry("IC Reference").map { (e) throws(FlipperImportError) in try FlipperNFCFile.bytes(of: e, count: 1)[0] } ?? 0
+        let icReference =
+            try file.optionalEntry("IC Reference").map { (e) throws(FlipperImportError) in try FlipperNFCFile.bytes(of: e, count: 1)[0] }
+            ?? 0
         let count = try file.integer("Block Count", in: 1...65536)
         let size = try Int(file.bytes("Block Size", count: 1)[0])
         guard (1...32).contains(size) else {
@@ -112,7 +120,8 @@ public enum FlipperDump: Sendable, Hashable {
         }
         let data = try file.bytes("Data Content", count: count * size)
         let blocks = stride(from: 0, to: data.count, by: size).map { Array(data[$0..<$0 + size]) }
-        var dsfidLocked = false, afiLocked = false
+        var dsfidLocked = false
+        var afiLocked = false
         var locked = Array(repeating: false, count: count)
         let hasLockKeys = file.optionalEntry("Lock DSFID") != nil && file.optionalEntry("Lock AFI") != nil
         if hasLockKeys {
@@ -124,7 +133,8 @@ public enum FlipperDump: Sendable, Hashable {
             if !hasLockKeys {
                 // Legacy layout: a lock-bits byte (bit 0 DSFID, bit 1 AFI) before the block bytes.
                 guard bytes.count == count + 1 else {
-                    throw FlipperImportError(line: security.line, "Security Status has \(bytes.count) bytes, expected \(count + 1) (legacy layout)")
+                    throw FlipperImportError(
+                        line: security.line, "Security Status has \(bytes.count) bytes, expected \(count + 1) (legacy layout)")
                 }
                 dsfidLocked = bytes[0] & 0x01 != 0
                 afiLocked = bytes[0] & 0x02 != 0

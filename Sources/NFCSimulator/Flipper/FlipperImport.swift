@@ -30,7 +30,8 @@ public enum FlipperImport {
         }
         let byPages = Type2Tag.Model.allCases.first { $0.pageCount == dump.pages.count }
         guard let model = byVersion ?? byName ?? byPages else {
-            throw FlipperImportError(line: nil, "no simulated NTAG/Ultralight has \(dump.pages.count) pages (\(dump.typeName ?? "unnamed type"))")
+            throw FlipperImportError(
+                line: nil, "no simulated NTAG/Ultralight has \(dump.pages.count) pages (\(dump.typeName ?? "unnamed type"))")
         }
         guard dump.pages.count == model.pageCount else {
             throw FlipperImportError(line: nil, "a \(model) has \(model.pageCount) pages; the dump holds \(dump.pages.count)")
@@ -54,9 +55,11 @@ public enum FlipperImport {
     }
 
     static func iso15693Tag(_ dump: FlipperDump.ISO15693) throws -> ISO15693Tag {
-        guard let model = ISO15693Tag.Model.allCases.first(where: {
-            $0.icManufacturerCode == dump.uid[1] && $0.blockCount == dump.blocks.count && $0.blockSize == dump.blockSize
-        }) else {
+        guard
+            let model = ISO15693Tag.Model.allCases.first(where: {
+                $0.icManufacturerCode == dump.uid[1] && $0.blockCount == dump.blocks.count && $0.blockSize == dump.blockSize
+            })
+        else {
             throw FlipperImportError(
                 line: nil,
                 "no simulated ISO 15693 chip has IC manufacturer \(dump.uid[1]) with \(dump.blocks.count) blocks of \(dump.blockSize) bytes (ICODE SLIX2: 04, 80 × 4; ST25DV16K: 02, 512 × 4)"

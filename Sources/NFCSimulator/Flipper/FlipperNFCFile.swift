@@ -35,7 +35,8 @@ public struct FlipperNFCFile: Sendable, Hashable {
             entries.append(Entry(key: key, value: value, line: lineNumber))
         }
         guard let filetype = entries.first, filetype.key == "Filetype" else {
-            throw FlipperImportError(line: entries.first?.line ?? 1, "not a Flipper file: the first line must be \"Filetype: Flipper NFC device\"")
+            throw FlipperImportError(
+                line: entries.first?.line ?? 1, "not a Flipper file: the first line must be \"Filetype: Flipper NFC device\"")
         }
         guard filetype.value == "Flipper NFC device" else {
             throw FlipperImportError(line: filetype.line, "Filetype \"\(filetype.value)\" is not \"Flipper NFC device\"")
@@ -70,7 +71,8 @@ public struct FlipperNFCFile: Sendable, Hashable {
     public func integer(_ key: String, in range: ClosedRange<Int>) throws(FlipperImportError) -> Int {
         let entry = try entry(key)
         guard let value = Int(entry.value), range.contains(value) else {
-            throw FlipperImportError(line: entry.line, "\(key) \"\(entry.value)\" is not a number in \(range.lowerBound)...\(range.upperBound)")
+            throw FlipperImportError(
+                line: entry.line, "\(key) \"\(entry.value)\" is not a number in \(range.lowerBound)...\(range.upperBound)")
         }
         return value
     }

@@ -43,7 +43,7 @@ extension ISO15693Tag {
     func readMultipleBlocks(_ request: ISO15693Request, wide: Bool, fast: Bool = false) -> TagAnswer {
         var parameters = request.reader
         guard let first = parameters.blockNumber(wide: wide), let countMinusOne = parameters.blockNumber(wide: wide),
-              parameters.isAtEnd
+            parameters.isAtEnd
         else { return error(.notRecognized, request, fast: fast) }
         guard let range = blockRange(first: first, count: countMinusOne + 1) else {
             return error(.blockNotAvailable, request, fast: fast)
@@ -67,7 +67,7 @@ extension ISO15693Tag {
         let failure = writeProcessing(blocks: 0, option: request.option)
         var parameters = request.reader
         guard let number = parameters.blockNumber(wide: wide), let data = parameters.bytes(model.blockSize),
-              parameters.isAtEnd
+            parameters.isAtEnd
         else { return error(.notRecognized, request, processing: failure) }
         guard number < model.blockCount else { return error(.blockNotAvailable, request, processing: failure) }
         guard !isLocked(number) else { return error(.lockedContent, request, processing: failure) }
@@ -128,7 +128,7 @@ extension ISO15693Tag {
     func multipleBlockSecurityStatus(_ request: ISO15693Request, wide: Bool) -> TagAnswer {
         var parameters = request.reader
         guard let first = parameters.blockNumber(wide: wide), let countMinusOne = parameters.blockNumber(wide: wide),
-              parameters.isAtEnd
+            parameters.isAtEnd
         else { return error(.notRecognized, request) }
         guard let range = blockRange(first: first, count: countMinusOne + 1) else {
             return error(.blockNotAvailable, request)

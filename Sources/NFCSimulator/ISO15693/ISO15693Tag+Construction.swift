@@ -53,7 +53,8 @@ extension ISO15693Tag {
             throw TagImageError(.invalidValue, field: "lockedBlocks", "one lock state per block: \(model.blockCount), not \(locks.count)")
         }
         if !model.supportsLockBlock, let index = locks.firstIndex(of: true) {
-            throw TagImageError(.invalidValue, field: "lockedBlocks[\(index)]", "a \(model) has no Lock Block command; its blocks cannot be locked")
+            throw TagImageError(
+                .invalidValue, field: "lockedBlocks[\(index)]", "a \(model) has no Lock Block command; its blocks cannot be locked")
         }
         let settings = try Self.checkedSLIX2(slix2, model: model)
         self.init(
@@ -70,10 +71,12 @@ extension ISO15693Tag {
         }
         let settings = settings ?? SLIX2Settings()
         guard settings.signature.count == 32 else {
-            throw TagImageError(.invalidValue, field: "slix2.signature", "the originality signature has 32 bytes, not \(settings.signature.count)")
+            throw TagImageError(
+                .invalidValue, field: "slix2.signature", "the originality signature has 32 bytes, not \(settings.signature.count)")
         }
         guard Int(settings.protectionPointer) < model.blockCount else {
-            throw TagImageError(.invalidValue, field: "slix2.protectionPointer", "the protection pointer names a block below \(model.blockCount)")
+            throw TagImageError(
+                .invalidValue, field: "slix2.protectionPointer", "the protection pointer names a block below \(model.blockCount)")
         }
         guard settings.protectionCondition == 0 else {
             throw TagImageError(.invalidValue, field: "slix2.protectionCondition", "password-protected pages are not simulated")

@@ -61,7 +61,8 @@ extension ISO7816Card {
 
         // Command chaining: gather the data, answer 9000 to every command but the last.
         if let current = chain {
-            let sameCommand = current.cla == command.cla & ~0x10 && current.ins == command.ins
+            let sameCommand =
+                current.cla == command.cla & ~0x10 && current.ins == command.ins
                 && current.p1 == command.p1 && current.p2 == command.p2
             guard sameCommand else { return abandon(.lastCommandOfChainExpected) }
             let gathered = current.data + command.data

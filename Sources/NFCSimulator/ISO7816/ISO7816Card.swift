@@ -26,7 +26,10 @@ public struct ISO7816Card: VirtualTag {
         ///   - maxCommandDataLength: default 255 short, 65 535 extended.
         ///   - maxResponseDataLength: default 256 short, 65 536 extended.
         ///   - processingTime: default 0.5 ms.
-        public init(extendedLength: Bool = false, maxCommandDataLength: Int? = nil, maxResponseDataLength: Int? = nil, processingTime: Duration = .microseconds(500)) {
+        public init(
+            extendedLength: Bool = false, maxCommandDataLength: Int? = nil, maxResponseDataLength: Int? = nil,
+            processingTime: Duration = .microseconds(500)
+        ) {
             self.extendedLength = extendedLength
             self.maxCommandDataLength = maxCommandDataLength ?? (extendedLength ? 65_535 : 255)
             self.maxResponseDataLength = maxResponseDataLength ?? (extendedLength ? 65_536 : 256)

@@ -45,18 +45,18 @@ public struct SimCommandAPDU: Sendable, Hashable, CustomStringConvertible {
         data = []
         ne = nil
         isExtended = false
-        if body == 0 { return }                                   // case 1
+        if body == 0 { return }  // case 1
         let b1 = Int(bytes[4])
-        if body == 1 {                                            // case 2S
+        if body == 1 {  // case 2S
             ne = b1 == 0 ? 256 : b1
             return
         }
         if b1 != 0 {
-            if body == 1 + b1 {                                   // case 3S
+            if body == 1 + b1 {  // case 3S
                 data = Array(bytes[5..<(5 + b1)])
                 return
             }
-            if body == 2 + b1 {                                   // case 4S
+            if body == 2 + b1 {  // case 4S
                 data = Array(bytes[5..<(5 + b1)])
                 let le = Int(bytes[5 + b1])
                 ne = le == 0 ? 256 : le
@@ -68,16 +68,16 @@ public struct SimCommandAPDU: Sendable, Hashable, CustomStringConvertible {
         guard body >= 3 else { throw .lengthMismatch(bytes.count) }
         isExtended = true
         let b23 = Int(bytes[5]) << 8 | Int(bytes[6])
-        if body == 3 {                                            // case 2E
+        if body == 3 {  // case 2E
             ne = b23 == 0 ? 65_536 : b23
             return
         }
         guard b23 != 0 else { throw .lengthMismatch(bytes.count) }
-        if body == 3 + b23 {                                      // case 3E
+        if body == 3 + b23 {  // case 3E
             data = Array(bytes[7..<(7 + b23)])
             return
         }
-        if body == 5 + b23 {                                      // case 4E
+        if body == 5 + b23 {  // case 4E
             data = Array(bytes[7..<(7 + b23)])
             let le = Int(bytes[7 + b23]) << 8 | Int(bytes[8 + b23])
             ne = le == 0 ? 65_536 : le

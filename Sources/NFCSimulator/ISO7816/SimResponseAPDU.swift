@@ -84,7 +84,9 @@ public struct SimResponseAPDU: Sendable, Hashable, CustomStringConvertible {
     /// Le of `00`, and CTAP clients rely on it). Not sent; defaults to cutting.
     public var keepsDataBeyondNe = false
 
-    public init(data: [UInt8] = [], status: SimStatusWord = .success, additionalProcessingTime: Duration = .zero, writesMemory: Bool = false) {
+    public init(
+        data: [UInt8] = [], status: SimStatusWord = .success, additionalProcessingTime: Duration = .zero, writesMemory: Bool = false
+    ) {
         self.data = data
         self.status = status
         self.additionalProcessingTime = additionalProcessingTime

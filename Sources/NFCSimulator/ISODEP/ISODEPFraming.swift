@@ -64,7 +64,7 @@ public struct ISODEPFraming: Sendable, Hashable {
         // Processing, stretched by waiting-time extensions when longer than FWT.
         var remaining = processingTime
         var window = frameWaitingTime
-        let wtxLength = prologue + 1   // S(WTX): PCB [CID] INF(WTXM)
+        let wtxLength = prologue + 1  // S(WTX): PCB [CID] INF(WTXM)
         while window > .zero, remaining > window {
             // The card asks for more time halfway through its current window.
             let slice = window / 2

@@ -80,7 +80,8 @@ public enum AtomicFile {
             if replace {
                 if rename(temporary, path) != 0 { failure = RegularFile.ioError("cannot rename \(temporary) to \(path)") }
             } else if link(temporary, path) != 0 {
-                failure = errno == EEXIST
+                failure =
+                    errno == EEXIST
                     ? TagImageError(.exists, "already exists")
                     : RegularFile.ioError("cannot create \(path)")
                 unlink(temporary)
@@ -126,10 +127,11 @@ public enum AtomicFile {
     private static func createTemporary(beside path: String, in directory: String, mode: Mode) throws(TagImageError) -> (Int32, String) {
         let base = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
         let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
-        let creationMode: mode_t = switch mode {
-        case .umask: 0o666
-        case .exactly: 0o600
-        }
+        let creationMode: mode_t =
+            switch mode {
+            case .umask: 0o666
+            case .exactly: 0o600
+            }
         for _ in 0..<100 {
             let suffix = String((0..<6).map { _ in alphabet.randomElement()! })
             let candidate = (directory == "/" ? "" : directory) + "/.\(base).\(suffix)"

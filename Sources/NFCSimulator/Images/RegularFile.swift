@@ -76,11 +76,12 @@ public enum RegularFile {
 
     static func ioError(_ what: String) -> TagImageError {
         let number = errno
-        let code: TagImageError.Code = switch number {
-        case ENOENT, ENOTDIR: .notFound
-        case EACCES, EPERM, EROFS: .permissionDenied
-        default: .io
-        }
+        let code: TagImageError.Code =
+            switch number {
+            case ENOENT, ENOTDIR: .notFound
+            case EACCES, EPERM, EROFS: .permissionDenied
+            default: .io
+            }
         return TagImageError(code, "\(what): \(String(cString: strerror(number)))")
     }
 }

@@ -1,3 +1,6 @@
+import Foundation
+import NFCJSON
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,8 +8,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-import NFCJSON
 
 /// The JSON tag image file: a versioned envelope around one tag's ``TagImageRepresentable/Image``.
 ///
@@ -116,7 +117,8 @@ public enum TagImageFile {
             }
             let version = try container.decode(Int.self, forKey: .version)
             guard version == TagImageFile.version else {
-                throw TagImageError(.unsupportedVersion, field: "version", "version \(version); this build reads version \(TagImageFile.version)")
+                throw TagImageError(
+                    .unsupportedVersion, field: "version", "version \(version); this build reads version \(TagImageFile.version)")
             }
             let typeName = try container.decode(String.self, forKey: .type)
             guard let kind = TagImageKinds.all.first(where: { $0.typeNames.contains(typeName) }) else {
@@ -127,10 +129,12 @@ public enum TagImageFile {
             do {
                 tag = try kind.decode(container)
             } catch let error as TagImageError {
-                throw TagImageError(error.code, field: error.field.isEmpty ? "tag" : "tag.\(error.field)", offset: error.offset, error.reason)
+                throw TagImageError(
+                    error.code, field: error.field.isEmpty ? "tag" : "tag.\(error.field)", offset: error.offset, error.reason)
             }
             guard kind.typeName(tag) == typeName else {
-                throw TagImageError(.invalidValue, field: "type", "\"\(typeName)\" but the tag describes a \(kind.typeName(tag) ?? "different tag")")
+                throw TagImageError(
+                    .invalidValue, field: "type", "\"\(typeName)\" but the tag describes a \(kind.typeName(tag) ?? "different tag")")
             }
             self.tag = tag
         }

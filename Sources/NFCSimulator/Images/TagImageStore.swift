@@ -1,3 +1,5 @@
+import NFCBytes
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import NFCBytes
 
 /// How a command means to use a tag image.
 public enum TagImageAccess: Sendable, Equatable {
@@ -44,7 +45,8 @@ public enum TagImageStore {
     /// - Throws: ``TagImageError`` — `notFound`, `permissionDenied` (for ``TagImageAccess/modify``,
     ///   also when the file itself is read-only), `notARegularFile`, `busy` (another command held
     ///   the lock for `timeout`), or the image's own decoding errors.
-    public static func open(_ path: String, for access: TagImageAccess, timeout: Duration = defaultTimeout) throws(TagImageError) -> Handle {
+    public static func open(_ path: String, for access: TagImageAccess, timeout: Duration = defaultTimeout) throws(TagImageError) -> Handle
+    {
         let path = resolved(path)
         let (fd, status) = try lockCurrent(path, exclusive: access == .modify, deadline: .now + timeout)
         do {
@@ -63,7 +65,9 @@ public enum TagImageStore {
     /// Replacing holds the old file's exclusive lock until the new file is in place, so no
     /// command is half-way through it and none can save over it; the old file's mode is kept
     /// (narrowed to its owner when the new tag holds secrets).
-    public static func create(_ tag: any VirtualTag, at path: String, replace: Bool = false, timeout: Duration = defaultTimeout) throws(TagImageError) {
+    public static func create(_ tag: any VirtualTag, at path: String, replace: Bool = false, timeout: Duration = defaultTimeout)
+        throws(TagImageError)
+    {
         let path = resolved(path)
         let bytes = try TagImageFile.encode(tag)
         let secret = TagImageFile.holdsSecrets(tag)
@@ -161,7 +165,8 @@ public enum TagImageStore {
         @discardableResult
         public func save(_ tag: any VirtualTag) throws(TagImageError) -> TagImageSaveOutcome {
             let bytes = try TagImageFile.encode(tag)
-            let path = self.path, access = self.access
+            let path = self.path
+            let access = self.access
             return try state.withLock { (state) throws(TagImageError) -> TagImageSaveOutcome in
                 guard state.descriptor >= 0 else { throw TagImageError(.io, "\(path) was closed before saving") }
                 guard bytes != state.baseline else { return .unchanged }

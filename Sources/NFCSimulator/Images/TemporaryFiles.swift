@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
 
 /// The temporary files an atomic save has open, removed again if the process is killed by a
 /// signal between creating one and renaming it into place.
@@ -91,7 +92,8 @@ public enum TemporaryFiles {
     /// Blocks the cleanup signals on this thread (while a temporary file is created and
     /// registered); returns the mask to restore.
     static func blockSignals() -> sigset_t {
-        var blocked = sigset_t(), old = sigset_t()
+        var blocked = sigset_t()
+        var old = sigset_t()
         sigemptyset(&blocked)
         for number in signals { sigaddset(&blocked, number) }
         pthread_sigmask(SIG_BLOCK, &blocked, &old)

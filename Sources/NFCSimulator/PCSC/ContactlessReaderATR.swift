@@ -69,7 +69,8 @@ public enum ContactlessReaderATR {
 
     /// A storage card's ATR (PC/SC Part 3 §3.1.3.2.3.2).
     public static func storageCard(standard: Standard, name: UInt16) -> [UInt8] {
-        let historical: [UInt8] = [0x80, 0x4F, 0x0C] + pcscRID
+        let historical: [UInt8] =
+            [0x80, 0x4F, 0x0C] + pcscRID
             + [standard.rawValue, UInt8(truncatingIfNeeded: name >> 8), UInt8(truncatingIfNeeded: name)]
             + [0x00, 0x00, 0x00, 0x00]
         return withCheck([0x3B, 0x80 | UInt8(historical.count), 0x80, 0x01] + historical)

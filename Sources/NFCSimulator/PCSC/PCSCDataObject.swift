@@ -14,7 +14,8 @@ struct PCSCDataObject: Hashable, Sendable {
 
     /// The encoded object.
     var bytes: [UInt8] {
-        var out: [UInt8] = tag > 0xFF ? [UInt8(truncatingIfNeeded: tag >> 8), UInt8(truncatingIfNeeded: tag)] : [UInt8(truncatingIfNeeded: tag)]
+        var out: [UInt8] =
+            tag > 0xFF ? [UInt8(truncatingIfNeeded: tag >> 8), UInt8(truncatingIfNeeded: tag)] : [UInt8(truncatingIfNeeded: tag)]
         let count = value.count
         if count < 0x80 {
             out.append(UInt8(count))

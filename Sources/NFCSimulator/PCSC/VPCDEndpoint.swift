@@ -34,8 +34,8 @@ public struct VPCDEndpoint: Sendable, Hashable, CustomStringConvertible {
             guard !host.contains(":") else { return nil }
         }
         guard !host.isEmpty, !host.contains(where: \.isWhitespace),
-              !portText.isEmpty, portText.allSatisfy(\.isASCII), portText.allSatisfy(\.isNumber),
-              portText.count <= 5, let port = UInt16(portText), port > 0
+            !portText.isEmpty, portText.allSatisfy(\.isASCII), portText.allSatisfy(\.isNumber),
+            portText.count <= 5, let port = UInt16(portText), port > 0
         else { return nil }
         self.init(host: String(host), port: port)
     }

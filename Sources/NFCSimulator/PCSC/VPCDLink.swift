@@ -1,3 +1,5 @@
+import NFCBytes
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import NFCBytes
 
 /// The card side of vpcd, pcscd's virtual reader driver (vsmartcard vpcd protocol): a TCP client
 /// that makes an ``EmulatedReaderFront`` the card in vpcd's reader.

@@ -60,7 +60,9 @@ public struct VPCDLinkError: Error, Hashable, Sendable, CustomStringConvertible 
     }
 
     /// Nothing listens at `endpoint`.
-    public static func connectionRefused(_ endpoint: VPCDEndpoint) -> VPCDLinkError { VPCDLinkError(.connectionRefused, endpoint: endpoint) }
+    public static func connectionRefused(_ endpoint: VPCDEndpoint) -> VPCDLinkError {
+        VPCDLinkError(.connectionRefused, endpoint: endpoint)
+    }
     /// The host name does not resolve (`getaddrinfo` failed with `reason`).
     public static func unresolvableHost(_ endpoint: VPCDEndpoint, reason: String) -> VPCDLinkError {
         VPCDLinkError(.unresolvableHost, endpoint: endpoint, reason: reason)

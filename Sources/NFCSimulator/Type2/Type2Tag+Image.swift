@@ -19,7 +19,10 @@ extension Type2Tag {
         /// Unsuccessful PWD_AUTH attempts counted towards AUTHLIM (0–7).
         public var failedAuthentications: Int
 
-        public init(model: Model, uid: HexBytes, memory: HexBytes, counters: [UInt32], tearingFlags: HexBytes, signature: HexBytes, failedAuthentications: Int) {
+        public init(
+            model: Model, uid: HexBytes, memory: HexBytes, counters: [UInt32], tearingFlags: HexBytes, signature: HexBytes,
+            failedAuthentications: Int
+        ) {
             self.model = model
             self.uid = uid
             self.memory = memory
@@ -55,28 +58,36 @@ extension Type2Tag {
         }
         let memory = image.memory.bytes
         guard memory.count == model.memorySize else {
-            throw TagImageError(.invalidValue, field: "memory", "\(model) has \(model.memorySize) bytes of memory, the image \(memory.count)")
+            throw TagImageError(
+                .invalidValue, field: "memory", "\(model) has \(model.memorySize) bytes of memory, the image \(memory.count)")
         }
         let expected = Self.serialNumberPages(uid, lockBytes: Array(memory[10..<12]))
         for (offset, byte) in expected.enumerated() where offset != 9 && memory[offset] != byte {
             let what = offset == 3 ? "BCC0" : offset == 8 ? "BCC1" : "the UID"
-            throw TagImageError(.invalidValue, field: "memory", "byte \(offset) of pages 00h–02h is \(Self.hex(memory[offset])), \(what) gives \(Self.hex(byte))")
+            throw TagImageError(
+                .invalidValue, field: "memory",
+                "byte \(offset) of pages 00h–02h is \(Self.hex(memory[offset])), \(what) gives \(Self.hex(byte))")
         }
         guard image.counters.count == model.counterCount else {
-            throw TagImageError(.invalidValue, field: "counters", "\(model) has \(model.counterCount) counters, the image \(image.counters.count)")
+            throw TagImageError(
+                .invalidValue, field: "counters", "\(model) has \(model.counterCount) counters, the image \(image.counters.count)")
         }
         if let index = image.counters.firstIndex(where: { $0 > 0xFF_FFFF }) {
-            throw TagImageError(.invalidValue, field: "counters[\(index)]", "a counter has 24 bits; \(image.counters[index]) is past FFFFFFh")
+            throw TagImageError(
+                .invalidValue, field: "counters[\(index)]", "a counter has 24 bits; \(image.counters[index]) is past FFFFFFh")
         }
         let flags = image.tearingFlags.bytes
         guard flags.count == (model.isNTAG ? 0 : 3) else {
-            throw TagImageError(.invalidValue, field: "tearingFlags", "\(model) has \(model.isNTAG ? 0 : 3) tearing flags, the image \(flags.count)")
+            throw TagImageError(
+                .invalidValue, field: "tearingFlags", "\(model) has \(model.isNTAG ? 0 : 3) tearing flags, the image \(flags.count)")
         }
         guard image.signature.bytes.count == 32 else {
-            throw TagImageError(.invalidValue, field: "signature", "the originality signature has 32 bytes, not \(image.signature.bytes.count)")
+            throw TagImageError(
+                .invalidValue, field: "signature", "the originality signature has 32 bytes, not \(image.signature.bytes.count)")
         }
         guard (0...7).contains(image.failedAuthentications) else {
-            throw TagImageError(.invalidValue, field: "failedAuthentications", "AUTHLIM counts 0–7 attempts, not \(image.failedAuthentications)")
+            throw TagImageError(
+                .invalidValue, field: "failedAuthentications", "AUTHLIM counts 0–7 attempts, not \(image.failedAuthentications)")
         }
         self.init(
             model: model, uid: uid, memory: memory, counters: image.counters, tearingFlags: flags,

@@ -79,7 +79,8 @@ extension Type2Tag {
     func isWritable(_ address: Int) -> Bool {
         guard address >= 2, address < model.pageCount, !isWriteProtected(address) else { return false }
         if effective.access.contains(.configurationLock),
-           address == model.configurationPage0 || address == model.configurationPage1 {
+            address == model.configurationPage0 || address == model.configurationPage1
+        {
             return false
         }
         return !isLocked(address)

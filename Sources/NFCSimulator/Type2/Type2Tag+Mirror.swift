@@ -30,7 +30,7 @@ extension Type2Tag {
     /// after PWD_AUTH.
     func asciiMirror() -> ASCIIMirror? {
         guard model.isNTAG,
-              let configuration = MirrorConfiguration(rawValue: effective.mirror >> 6), configuration != .none
+            let configuration = MirrorConfiguration(rawValue: effective.mirror >> 6), configuration != .none
         else { return nil }
         let cfg0 = model.configurationPage0 * 4
         let mirrorPage = Int(memory[cfg0 + 2])
@@ -43,7 +43,8 @@ extension Type2Tag {
             for (i, character) in Self.hexDigits(uid).enumerated() { mirror.characters.append((start + i, character)) }
             uidShown = true
         }
-        let showsCounter = effective.access.contains(.nfcCounterEnabled)
+        let showsCounter =
+            effective.access.contains(.nfcCounterEnabled)
             && (!effective.access.contains(.nfcCounterPasswordProtected) || isAuthenticated)
         if configuration == .nfcCounter || configuration == .uidAndNFCCounter, showsCounter {
             let counterStart = configuration == .nfcCounter ? start : start + 15

@@ -89,13 +89,14 @@ extension Type2Tag {
         /// 1.0, the data area size in 8-byte units (NTAG21x as shipped: 12h, 3Eh, 6Dh; for EV1 the
         /// user memory over 8), read/write access.
         public var formattedCapabilityContainer: [UInt8] {
-            let size: UInt8 = switch self {
-            case .ntag213: 0x12
-            case .ntag215: 0x3E
-            case .ntag216: 0x6D
-            case .ultralightEV1MF0UL11: 0x06
-            case .ultralightEV1MF0UL21: 0x10
-            }
+            let size: UInt8 =
+                switch self {
+                case .ntag213: 0x12
+                case .ntag215: 0x3E
+                case .ntag216: 0x6D
+                case .ultralightEV1MF0UL11: 0x06
+                case .ultralightEV1MF0UL21: 0x10
+                }
             return [0xE1, 0x10, size, 0x00]
         }
 

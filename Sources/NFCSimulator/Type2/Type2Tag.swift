@@ -119,7 +119,10 @@ public struct Type2Tag: TagImageRepresentable, Hashable {
         )
     }
 
-    init(model: Model, uid: [UInt8], memory: [UInt8], counters: [UInt32], tearingFlags: [UInt8], signature: [UInt8], failedAuthentications: Int) {
+    init(
+        model: Model, uid: [UInt8], memory: [UInt8], counters: [UInt32], tearingFlags: [UInt8], signature: [UInt8],
+        failedAuthentications: Int
+    ) {
         self.model = model
         self.uid = uid
         self.memory = memory

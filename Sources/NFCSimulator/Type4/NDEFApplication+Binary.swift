@@ -67,7 +67,7 @@ extension NDEFApplication {
         }
         let offset = Int(fields[2]) << 16 | Int(fields[3]) << 8 | Int(fields[4])
         guard let (length, headerLength) = Self.parseBERLength(fields[6...]),
-              fields.count == 6 + headerLength + length, length > 0
+            fields.count == 6 + headerLength + length, length > 0
         else { return SimResponseAPDU(.incorrectData) }
         return write(Array(fields[(6 + headerLength)...]), fileAt: index, offset: offset)
     }

@@ -70,7 +70,8 @@ public struct Type4CapabilityContainer: Sendable, Hashable {
         do {
             let ccLength = Int(try reader.readUInt16())
             guard ccLength <= bytes.count else {
-                throw TagImageError(.invalidValue, field: "capabilityContainer", "CCLEN \(ccLength) exceeds the file's \(bytes.count) bytes")
+                throw TagImageError(
+                    .invalidValue, field: "capabilityContainer", "CCLEN \(ccLength) exceeds the file's \(bytes.count) bytes")
             }
             mappingVersion = try reader.readUInt8()
             maxReadLength = Int(try reader.readUInt16())

@@ -66,12 +66,13 @@ extension Type4Tag {
         /// The ATS: FSCI, TA(1) for the bit rate (same in both directions), TB(1) `71` (FWI 7,
         /// SFGI 1), TC(1) `02` (CID supported), historical byte `80` (ISO/IEC 14443-4 §5.2).
         public var answerToSelect: AnswerToSelect {
-            let ta: UInt8 = switch maximumBitRate {
-            case .kbps106: 0x00
-            case .kbps212: 0x11
-            case .kbps424: 0x33
-            case .kbps848: 0x77
-            }
+            let ta: UInt8 =
+                switch maximumBitRate {
+                case .kbps106: 0x00
+                case .kbps212: 0x11
+                case .kbps424: 0x33
+                case .kbps848: 0x77
+                }
             return AnswerToSelect(fsci: frameSizeCode, ta: ta, tb: 0x71, tc: 0x02, historicalBytes: [0x80])
         }
 
@@ -86,7 +87,8 @@ extension Type4Tag {
             }
             let largest = mappingVersion >= 0x30 ? NDEFApplication.maxFileSize : 0x7FFF
             guard (5...largest).contains(ndefFileSize) else {
-                throw TagImageError(.invalidValue, field: "ndefFileSize", "must be 5–\(largest) bytes for mapping version \(mappingVersion >> 4).0")
+                throw TagImageError(
+                    .invalidValue, field: "ndefFileSize", "must be 5–\(largest) bytes for mapping version \(mappingVersion >> 4).0")
             }
             let readRange = 15...(extendedLength ? 0xFFFF : 256)
             guard readRange.contains(maxReadLength) else {
@@ -94,10 +96,12 @@ extension Type4Tag {
             }
             let updateRange = 1...(extendedLength ? 0xFFFF : 255)
             guard updateRange.contains(maxUpdateLength) else {
-                throw TagImageError(.invalidValue, field: "maxUpdateLength", "MLc must be \(updateRange.lowerBound)–\(updateRange.upperBound)")
+                throw TagImageError(
+                    .invalidValue, field: "maxUpdateLength", "MLc must be \(updateRange.lowerBound)–\(updateRange.upperBound)")
             }
             guard ![0x0000, 0xE102, 0xE103, 0x3F00, 0x3FFF, 0xFFFF].contains(ndefFileID) else {
-                throw TagImageError(.invalidValue, field: "ndefFileID", "0000, E102, E103, 3F00, 3FFF and FFFF are reserved file identifiers")
+                throw TagImageError(
+                    .invalidValue, field: "ndefFileID", "0000, E102, E103, 3F00, 3FFF and FFFF are reserved file identifiers")
             }
             guard frameSizeCode <= 8 else {
                 throw TagImageError(.invalidValue, field: "frameSizeCode", "FSCI must be 0–8")

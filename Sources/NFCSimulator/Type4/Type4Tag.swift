@@ -25,13 +25,15 @@ public struct Type4Tag: VirtualTag, TagImageRepresentable {
         try configuration.validate()
         let cc = configuration.capabilityContainer
         guard message.count <= configuration.ndefFileSize - cc.lengthFieldSize else {
-            throw TagImageError(.invalidValue, field: "message", "\(message.count) bytes do not fit the \(configuration.ndefFileSize)-byte NDEF file")
+            throw TagImageError(
+                .invalidValue, field: "message", "\(message.count) bytes do not fit the \(configuration.ndefFileSize)-byte NDEF file")
         }
         var ndefFile = Self.lengthField(message.count, size: cc.lengthFieldSize) + message
         ndefFile += [UInt8](repeating: 0, count: configuration.ndefFileSize - ndefFile.count)
         let application = NDEFApplication(
             files: [
-                NDEFApplication.File(id: NDEFApplication.capabilityContainerID, contents: cc.bytes, readAccess: .always, writeAccess: .never),
+                NDEFApplication.File(
+                    id: NDEFApplication.capabilityContainerID, contents: cc.bytes, readAccess: .always, writeAccess: .never),
                 NDEFApplication.File(
                     id: configuration.ndefFileID, contents: ndefFile, readAccess: .always,
                     writeAccess: configuration.writeProtected ? .never : .always
@@ -42,7 +44,8 @@ public struct Type4Tag: VirtualTag, TagImageRepresentable {
         )
         card = ISO7816Card(
             uid: configuration.uid, ats: configuration.answerToSelect,
-            configuration: ISO7816Card.Configuration(extendedLength: configuration.extendedLength, processingTime: configuration.processingTime),
+            configuration: ISO7816Card.Configuration(
+                extendedLength: configuration.extendedLength, processingTime: configuration.processingTime),
             applets: [application]
         )
     }

@@ -32,7 +32,9 @@ public enum TagOperationRunner {
     /// Runs an operation to completion.
     /// - Throws: ``TagEngineError`` from the operation, which carries any transport failure it
     ///   did not handle.
-    public static func run<Operation: TagOperation>(_ operation: inout Operation, on connection: any TagConnection) async throws(TagEngineError) -> Operation.Output {
+    public static func run<Operation: TagOperation>(_ operation: inout Operation, on connection: any TagConnection)
+        async throws(TagEngineError) -> Operation.Output
+    {
         var step = try operation.start()
         while true {
             switch step {
@@ -60,7 +62,9 @@ public enum TagOperationRunner {
     }
 
     /// Runs an operation given by value.
-    public static func run<Operation: TagOperation>(_ operation: Operation, on connection: any TagConnection) async throws(TagEngineError) -> Operation.Output {
+    public static func run<Operation: TagOperation>(_ operation: Operation, on connection: any TagConnection) async throws(TagEngineError)
+        -> Operation.Output
+    {
         var operation = operation
         return try await run(&operation, on: connection)
     }

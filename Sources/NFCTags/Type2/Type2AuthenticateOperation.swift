@@ -59,14 +59,18 @@ public struct Type2AuthenticateOperation: TagOperation {
                 throw TagEngineError(transport: error)
             }
             if Type2Command.isNAK(answer) {
-                state = .reactivatingAfter(TagEngineError(.authenticationFailed, "PWD_AUTH refused with \(Type2Command.describeNAK(answer[0]))", tagStatus: answer))
+                state = .reactivatingAfter(
+                    TagEngineError(.authenticationFailed, "PWD_AUTH refused with \(Type2Command.describeNAK(answer[0]))", tagStatus: answer)
+                )
                 return .reactivate
             }
             guard answer.count == 2 else {
                 throw TagEngineError(.unexpectedResponse, "PWD_AUTH answered \(answer.count) bytes, expected the 2-byte PACK")
             }
             if let expectedPACK, answer != expectedPACK {
-                throw TagEngineError(.authenticationFailed, "PWD_AUTH answered PACK \(Hex.encode(answer, uppercase: true)), expected \(Hex.encode(expectedPACK, uppercase: true))")
+                throw TagEngineError(
+                    .authenticationFailed,
+                    "PWD_AUTH answered PACK \(Hex.encode(answer, uppercase: true)), expected \(Hex.encode(expectedPACK, uppercase: true))")
             }
             state = .finished
             return .done(answer)
@@ -110,7 +114,8 @@ public struct Type2ReadSignatureOperation: TagOperation {
                 state = .finished
                 return .done(answer)
             case .success(let answer) where Type2Command.isNAK(answer):
-                state = .reactivatingAfter(TagEngineError(.unsupported, "READ_SIG refused with \(Type2Command.describeNAK(answer[0]))", tagStatus: answer))
+                state = .reactivatingAfter(
+                    TagEngineError(.unsupported, "READ_SIG refused with \(Type2Command.describeNAK(answer[0]))", tagStatus: answer))
                 return .reactivate
             case .success(let answer):
                 throw TagEngineError(.unexpectedResponse, "READ_SIG answered \(answer.count) bytes, expected 32")

@@ -88,7 +88,9 @@ public struct Type2DumpOperation: TagOperation {
         }
     }
 
-    private mutating func probed(_ probe: Type2VersionProbe, _ step: TagStep<Type2VersionAnswer>) throws(TagEngineError) -> TagStep<TagMemoryDump> {
+    private mutating func probed(_ probe: Type2VersionProbe, _ step: TagStep<Type2VersionAnswer>) throws(TagEngineError) -> TagStep<
+        TagMemoryDump
+    > {
         if let next: TagStep<TagMemoryDump> = Type2Step.forward(step) {
             state = .probing(probe)
             return next
@@ -150,10 +152,11 @@ public struct Type2DumpOperation: TagOperation {
         let rows = memory.rows.filter { $0.0 <= lastPage }.map { (Type2Command.hex($0.0), $0.1) }
         var gaps: [TagMemoryDump.Gap] = []
         if let model, lastPage + 1 < model.pageCount {
-            gaps.append(TagMemoryDump.Gap(
-                first: Type2Command.hex(lastPage + 1), last: Type2Command.hex(model.pageCount - 1),
-                count: model.pageCount - lastPage - 1, reason: "refused: password-protected (PROT with AUTH0), or absent"
-            ))
+            gaps.append(
+                TagMemoryDump.Gap(
+                    first: Type2Command.hex(lastPage + 1), last: Type2Command.hex(model.pageCount - 1),
+                    count: model.pageCount - lastPage - 1, reason: "refused: password-protected (PROT with AUTH0), or absent"
+                ))
         }
         return .done(TagMemoryDump(rows: rows, unreadable: gaps))
     }

@@ -21,17 +21,20 @@ public struct Type2Engine: NDEFTagEngine {
 
     public func identify(on connection: any TagConnection) async throws(TagEngineError) -> TagIdentity {
         try await TagOperationRunner.run(
-            Type2IdentifyOperation(limits: connection.limits, identifier: connection.target.identifier, maximumReadLength: maximumReadLength),
+            Type2IdentifyOperation(
+                limits: connection.limits, identifier: connection.target.identifier, maximumReadLength: maximumReadLength),
             on: connection
         )
     }
 
     public func queryStatus(on connection: any TagConnection) async throws(TagEngineError) -> NDEFStatus {
-        try await TagOperationRunner.run(Type2StatusOperation(limits: connection.limits, maximumReadLength: maximumReadLength), on: connection)
+        try await TagOperationRunner.run(
+            Type2StatusOperation(limits: connection.limits, maximumReadLength: maximumReadLength), on: connection)
     }
 
     public func readNDEF(on connection: any TagConnection) async throws(TagEngineError) -> NDEFReadResult {
-        try await TagOperationRunner.run(Type2ReadNDEFOperation(limits: connection.limits, maximumReadLength: maximumReadLength), on: connection)
+        try await TagOperationRunner.run(
+            Type2ReadNDEFOperation(limits: connection.limits, maximumReadLength: maximumReadLength), on: connection)
     }
 
     public func writeNDEF(_ message: [UInt8], on connection: any TagConnection) async throws(TagEngineError) {
@@ -42,11 +45,13 @@ public struct Type2Engine: NDEFTagEngine {
     }
 
     public func format(on connection: any TagConnection) async throws(TagEngineError) {
-        try await TagOperationRunner.run(Type2FormatOperation(limits: connection.limits, maximumReadLength: maximumReadLength), on: connection)
+        try await TagOperationRunner.run(
+            Type2FormatOperation(limits: connection.limits, maximumReadLength: maximumReadLength), on: connection)
     }
 
     public func makeReadOnly(on connection: any TagConnection) async throws(TagEngineError) {
-        try await TagOperationRunner.run(Type2MakeReadOnlyOperation(limits: connection.limits, maximumReadLength: maximumReadLength), on: connection)
+        try await TagOperationRunner.run(
+            Type2MakeReadOnlyOperation(limits: connection.limits, maximumReadLength: maximumReadLength), on: connection)
     }
 
     /// Every readable page, labelled with its page number in hex (`00h`, `01h`, …).
@@ -56,7 +61,8 @@ public struct Type2Engine: NDEFTagEngine {
 
     /// Every readable page, and the pages of the model that refused to be read.
     public func memoryDump(on connection: any TagConnection) async throws(TagEngineError) -> TagMemoryDump {
-        try await TagOperationRunner.run(Type2DumpOperation(limits: connection.limits, maximumReadLength: maximumReadLength), on: connection)
+        try await TagOperationRunner.run(
+            Type2DumpOperation(limits: connection.limits, maximumReadLength: maximumReadLength), on: connection)
     }
 
     // MARK: NTAG21x and Ultralight EV1 password protection
@@ -70,9 +76,12 @@ public struct Type2Engine: NDEFTagEngine {
     /// - Throws: `unsupported` for a chip whose configuration pages are unknown or bad argument
     ///   lengths; `tagError` when the configuration is locked or already protected (authenticate
     ///   first).
-    public func setPassword(_ password: [UInt8], pack: [UInt8], protectFrom page: Int, protectReads: Bool, on connection: any TagConnection) async throws(TagEngineError) {
+    public func setPassword(_ password: [UInt8], pack: [UInt8], protectFrom page: Int, protectReads: Bool, on connection: any TagConnection)
+        async throws(TagEngineError)
+    {
         try await TagOperationRunner.run(
-            Type2SetPasswordOperation(password: password, pack: pack, firstProtectedPage: page, protectReads: protectReads, limits: connection.limits),
+            Type2SetPasswordOperation(
+                password: password, pack: pack, firstProtectedPage: page, protectReads: protectReads, limits: connection.limits),
             on: connection
         )
     }
@@ -82,7 +91,9 @@ public struct Type2Engine: NDEFTagEngine {
     /// - Throws: `authenticationFailed` with the NAK as `tagStatus` for a wrong password, or for an
     ///   unexpected PACK.
     @discardableResult
-    public func authenticate(password: [UInt8], expectedPACK: [UInt8]? = nil, on connection: any TagConnection) async throws(TagEngineError) -> [UInt8] {
+    public func authenticate(password: [UInt8], expectedPACK: [UInt8]? = nil, on connection: any TagConnection) async throws(TagEngineError)
+        -> [UInt8]
+    {
         try await TagOperationRunner.run(
             Type2AuthenticateOperation(password: password, expectedPACK: expectedPACK, limits: connection.limits),
             on: connection
@@ -91,7 +102,8 @@ public struct Type2Engine: NDEFTagEngine {
 
     /// Authenticates with the current password, then sets AUTH0 to FFh (nothing protected).
     public func removePassword(currentPassword: [UInt8], on connection: any TagConnection) async throws(TagEngineError) {
-        try await TagOperationRunner.run(Type2RemovePasswordOperation(currentPassword: currentPassword, limits: connection.limits), on: connection)
+        try await TagOperationRunner.run(
+            Type2RemovePasswordOperation(currentPassword: currentPassword, limits: connection.limits), on: connection)
     }
 
     /// The 32-byte originality signature (READ_SIG).

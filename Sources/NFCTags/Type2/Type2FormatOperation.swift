@@ -28,11 +28,12 @@ struct Type2FormatPlan: Type2WritePlan {
 
     func pagesToRead(after answer: Type2VersionAnswer) throws(TagEngineError) -> (model: Type2Model, pages: [Int]) {
         guard let model = answer.model else {
-            let why = switch answer {
-            case .notAsked: "the reader cannot send GET_VERSION"
-            case .refused: "the tag does not answer GET_VERSION"
-            case .answered(let version): "GET_VERSION \(version) names no known model"
-            }
+            let why =
+                switch answer {
+                case .notAsked: "the reader cannot send GET_VERSION"
+                case .refused: "the tag does not answer GET_VERSION"
+                case .answered(let version): "GET_VERSION \(version) names no known model"
+                }
             throw TagEngineError(.unsupported, "cannot format: the data area size is unknown (\(why))")
         }
         return (model, [2, 3, 4])
@@ -48,7 +49,10 @@ struct Type2FormatPlan: Type2WritePlan {
         case .valid(let cc):
             throw TagEngineError(.alreadyFormatted, "page 3 holds the capability container \(cc)")
         case .noMagic, .invalid:
-            throw TagEngineError(.unsupported, "page 3 holds \(Type2CapabilityContainer(bytes: page3)), not a usable CC; page 3 is one-time programmable and cannot be rewritten")
+            throw TagEngineError(
+                .unsupported,
+                "page 3 holds \(Type2CapabilityContainer(bytes: page3)), not a usable CC; page 3 is one-time programmable and cannot be rewritten"
+            )
         }
         if let low = memory.byte(at: Type2LockBits.staticLockAddress), low & 0x18 != 0 {
             throw TagEngineError(.readOnly, "static lock bits lock page 3 or 4 (lock byte 0 is \(Type2Command.hex(Int(low))))")

@@ -53,7 +53,9 @@ public struct Type2IdentifyOperation: TagOperation {
         }
     }
 
-    private mutating func probed(_ probe: Type2VersionProbe, _ step: TagStep<Type2VersionAnswer>) throws(TagEngineError) -> TagStep<TagIdentity> {
+    private mutating func probed(_ probe: Type2VersionProbe, _ step: TagStep<Type2VersionAnswer>) throws(TagEngineError) -> TagStep<
+        TagIdentity
+    > {
         if let next: TagStep<TagIdentity> = Type2Step.forward(step) {
             state = .probing(probe)
             return next

@@ -93,7 +93,9 @@ struct Type2Inspection: Sendable {
 
     // MARK: Phases
 
-    private mutating func probed(_ probe: Type2VersionProbe, _ step: TagStep<Type2VersionAnswer>) throws(TagEngineError) -> TagStep<Type2Snapshot> {
+    private mutating func probed(_ probe: Type2VersionProbe, _ step: TagStep<Type2VersionAnswer>) throws(TagEngineError) -> TagStep<
+        Type2Snapshot
+    > {
         if let next: TagStep<Type2Snapshot> = Type2Step.forward(step) {
             state = .probing(probe)
             return next
@@ -141,9 +143,12 @@ struct Type2Inspection: Sendable {
         }
     }
 
-    private mutating func readWhatTheGoalNeeds(cc: Type2CapabilityContainer, layout: Type2TLVLayout) throws(TagEngineError) -> TagStep<Type2Snapshot> {
+    private mutating func readWhatTheGoalNeeds(cc: Type2CapabilityContainer, layout: Type2TLVLayout) throws(TagEngineError) -> TagStep<
+        Type2Snapshot
+    > {
         let allowDefault = goal == .lock && snapshot.versionAnswer == .refused
-        snapshot.dynamicLocks = Type2LockBits.dynamic(layout: layout, model: snapshot.model, dataAreaSize: cc.dataAreaSize, allowDefault: allowDefault)
+        snapshot.dynamicLocks = Type2LockBits.dynamic(
+            layout: layout, model: snapshot.model, dataAreaSize: cc.dataAreaSize, allowDefault: allowDefault)
         let staticLocked = Type2LockBits.staticLocksData(in: snapshot.memory, dataAreaEnd: cc.dataAreaEnd) ?? false
         let writable = cc.grantsWrite && !staticLocked
         var pages: [Int] = []

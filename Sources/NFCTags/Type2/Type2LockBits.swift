@@ -58,7 +58,11 @@ enum Type2LockBits {
         }
         if let model {
             guard let page = model.dynamicLockPage else { return [] }
-            return [Dynamic(address: page * 4, bitCount: model.dynamicLockBitCount, blockLockAddress: page * 4 + 2, blockLockBitCount: model.dynamicBlockLockBitCount)]
+            return [
+                Dynamic(
+                    address: page * 4, bitCount: model.dynamicLockBitCount, blockLockAddress: page * 4 + 2,
+                    blockLockBitCount: model.dynamicBlockLockBitCount)
+            ]
         }
         if dataAreaSize <= 48 { return [] }
         guard allowDefault else { return nil }

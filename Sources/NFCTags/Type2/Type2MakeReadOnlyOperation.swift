@@ -53,7 +53,10 @@ public struct Type2MakeReadOnlyOperation: TagOperation {
     static func writes(_ snapshot: Type2Snapshot) throws(TagEngineError) -> [Type2PageWrite] {
         let (cc, _) = try snapshot.ndefArea()
         guard let dynamicLocks = snapshot.dynamicLocks else {
-            throw TagEngineError(.unsupported, "the dynamic lock bytes of this \(cc.dataAreaSize)-byte data area cannot be located: no Lock Control TLV and no model from GET_VERSION")
+            throw TagEngineError(
+                .unsupported,
+                "the dynamic lock bytes of this \(cc.dataAreaSize)-byte data area cannot be located: no Lock Control TLV and no model from GET_VERSION"
+            )
         }
         let memory = snapshot.memory
         func page(_ number: Int) throws(TagEngineError) -> [UInt8] {

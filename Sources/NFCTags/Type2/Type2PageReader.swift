@@ -31,11 +31,14 @@ struct Type2PageReader: Sendable {
             let command = plan.commands[index]
             let answer = try outcome.answer()
             if Type2Command.isNAK(answer) {
-                state = .reactivatingAfter(TagEngineError(.tagError, "\(command.description) refused with \(Type2Command.describeNAK(answer[0]))", tagStatus: answer))
+                state = .reactivatingAfter(
+                    TagEngineError(
+                        .tagError, "\(command.description) refused with \(Type2Command.describeNAK(answer[0]))", tagStatus: answer))
                 return .reactivate
             }
             guard answer.count == command.expectedLength else {
-                throw TagEngineError(.unexpectedResponse, "\(command.description) answered \(answer.count) bytes, expected \(command.expectedLength)")
+                throw TagEngineError(
+                    .unexpectedResponse, "\(command.description) answered \(answer.count) bytes, expected \(command.expectedLength)")
             }
             switch command {
             case .read(let page, let keep): memory.store(Array(answer.prefix(keep * 4)), from: page)

@@ -31,10 +31,14 @@ struct Type2PageWriter: Sendable {
             let answer = try outcome.answer()
             guard answer == [Type2Command.ack] else {
                 if Type2Command.isNAK(answer) {
-                    state = .reactivatingAfter(TagEngineError(.tagError, "WRITE \(Type2Command.hex(page)) refused with \(Type2Command.describeNAK(answer[0]))", tagStatus: answer))
+                    state = .reactivatingAfter(
+                        TagEngineError(
+                            .tagError, "WRITE \(Type2Command.hex(page)) refused with \(Type2Command.describeNAK(answer[0]))",
+                            tagStatus: answer))
                     return .reactivate
                 }
-                throw TagEngineError(.unexpectedResponse, "WRITE \(Type2Command.hex(page)) answered \(answer.count) bytes, expected the 4-bit ACK")
+                throw TagEngineError(
+                    .unexpectedResponse, "WRITE \(Type2Command.hex(page)) answered \(answer.count) bytes, expected the 4-bit ACK")
             }
             return step(at: index + 1)
         case .reactivatingAfter(let error):

@@ -156,7 +156,8 @@ enum Type2PasswordSupport {
         switch answer {
         case .notAsked: throw TagEngineError(.unsupported, "the reader cannot send GET_VERSION, so the configuration pages are unknown")
         case .refused: throw TagEngineError(.unsupported, "the tag does not answer GET_VERSION: it has no PWD_AUTH protection")
-        case .answered(let version): throw TagEngineError(.unsupported, "GET_VERSION \(version) names no chip whose configuration pages are known")
+        case .answered(let version):
+            throw TagEngineError(.unsupported, "GET_VERSION \(version) names no chip whose configuration pages are known")
         }
     }
 

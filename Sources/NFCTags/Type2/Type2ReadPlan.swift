@@ -68,7 +68,8 @@ struct Type2ReadPlan: Sendable, Hashable {
         }
         if fastRead, maximumLength >= 4 {
             let maxPages = min(maximumLength / 4, 256)
-            var start = first, last = first
+            var start = first
+            var last = first
             for page in wanted.dropFirst() {
                 if page - start + 1 <= maxPages, page - last - 1 <= Self.mergeGap {
                     last = page
@@ -82,7 +83,8 @@ struct Type2ReadPlan: Sendable, Hashable {
             return
         }
         guard maximumLength >= 16 else {
-            throw TagEngineError(.unsupported, "READ answers 16 bytes but the reader carries at most \(maximumLength) (and FAST_READ is not available)")
+            throw TagEngineError(
+                .unsupported, "READ answers 16 bytes but the reader carries at most \(maximumLength) (and FAST_READ is not available)")
         }
         var index = 0
         while index < wanted.count {

@@ -44,7 +44,9 @@ enum Type2TLVScanner {
             // The length: one byte, or FFh and two more.
             var lengthAddresses = [layout.usable(from: cursor + 1)]
             guard let first = lengthAddresses.last, first < dataAreaEnd else {
-                throw TagEngineError(.invalidNDEFArea, "\(name) at byte \(typeAddress) has no length byte inside the data area (which ends at byte \(dataAreaEnd))")
+                throw TagEngineError(
+                    .invalidNDEFArea,
+                    "\(name) at byte \(typeAddress) has no length byte inside the data area (which ends at byte \(dataAreaEnd))")
             }
             guard let l0 = memory.byte(at: first) else { return .needsByte(at: first) }
             var length = Int(l0)
@@ -52,7 +54,9 @@ enum Type2TLVScanner {
                 lengthAddresses.append(layout.usable(from: first + 1))
                 lengthAddresses.append(layout.usable(from: lengthAddresses[1] + 1))
                 guard lengthAddresses[2] < dataAreaEnd else {
-                    throw TagEngineError(.invalidNDEFArea, "\(name) at byte \(typeAddress) has a 3-byte length running past the data area (which ends at byte \(dataAreaEnd))")
+                    throw TagEngineError(
+                        .invalidNDEFArea,
+                        "\(name) at byte \(typeAddress) has a 3-byte length running past the data area (which ends at byte \(dataAreaEnd))")
                 }
                 guard let high = memory.byte(at: lengthAddresses[1]) else { return .needsByte(at: lengthAddresses[1]) }
                 guard let low = memory.byte(at: lengthAddresses[2]) else { return .needsByte(at: lengthAddresses[2]) }
@@ -64,7 +68,10 @@ enum Type2TLVScanner {
             let valueStart = layout.usable(from: lengthAddresses[lengthAddresses.count - 1] + 1)
             let value = layout.addresses(from: valueStart, count: length)
             guard value.count == length else {
-                throw TagEngineError(.invalidNDEFArea, "\(name) at byte \(typeAddress) declares \(length) bytes, the data area holds \(value.count) from byte \(valueStart) to its end at byte \(dataAreaEnd)")
+                throw TagEngineError(
+                    .invalidNDEFArea,
+                    "\(name) at byte \(typeAddress) declares \(length) bytes, the data area holds \(value.count) from byte \(valueStart) to its end at byte \(dataAreaEnd)"
+                )
             }
             switch type {
             case 0x03:
@@ -101,7 +108,10 @@ enum Type2TLVScanner {
         let address = pageAddress * bytesPerPage + byteOffset
         let byteCount = type == 0x01 ? (size + 7) / 8 : size
         guard address + byteCount <= 256 * 4 else {
-            throw TagEngineError(.invalidNDEFArea, "\(tlvName(type)) at byte \(typeAddress) describes bytes \(address)–\(address + byteCount - 1), beyond the 1024 bytes READ addresses")
+            throw TagEngineError(
+                .invalidNDEFArea,
+                "\(tlvName(type)) at byte \(typeAddress) describes bytes \(address)–\(address + byteCount - 1), beyond the 1024 bytes READ addresses"
+            )
         }
         layout.skipped.formUnion(address..<address + byteCount)
         if type == 0x01 {

@@ -20,14 +20,18 @@ enum Type2WritePlanner {
         let body = Type2TLVLayout.header(length: message.count) + message
         let room = layout.usableCount(from: layout.ndefStart)
         guard message.count <= layout.capacity, body.count <= room else {
-            throw TagEngineError(.capacityExceeded, "a \(message.count)-byte message needs \(body.count) bytes with its TLV header; the data area has \(room) from byte \(layout.ndefStart)")
+            throw TagEngineError(
+                .capacityExceeded,
+                "a \(message.count)-byte message needs \(body.count) bytes with its TLV header; the data area has \(room) from byte \(layout.ndefStart)"
+            )
         }
         let stream = body.count < room ? body + [0xFE] : body
         let addresses = layout.addresses(from: layout.ndefStart, count: stream.count)
         guard addresses.count == stream.count, addresses.count >= 2 else {
             throw TagEngineError(.capacityExceeded, "the data area ends before the message does")
         }
-        let typeAddress = addresses[0], lengthAddress = addresses[1]
+        let typeAddress = addresses[0]
+        let lengthAddress = addresses[1]
         var touched = Set(addresses.map { $0 / 4 })
         if let ndef = layout.ndef { touched.formUnion(ndef.lengthAddresses.map { $0 / 4 }) }
 

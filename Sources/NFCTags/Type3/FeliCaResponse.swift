@@ -87,7 +87,8 @@ enum FeliCaResponse {
             throw unexpected("\(what): response code \(hex(answer[0])), expected \(hex(code))")
         }
         guard Array(answer[1..<9]) == idm else {
-            throw unexpected("\(what): answered by IDm \(Hex.encode(answer[1..<9], uppercase: true)), expected \(Hex.encode(idm, uppercase: true))")
+            throw unexpected(
+                "\(what): answered by IDm \(Hex.encode(answer[1..<9], uppercase: true)), expected \(Hex.encode(idm, uppercase: true))")
         }
         let flags = [answer[9], answer[10]]
         guard flags == [0x00, 0x00] else {

@@ -56,9 +56,12 @@ public struct Type3AttributeInformation: Sendable, Hashable, CustomStringConvert
             throw Self.invalid("the attribute block has \(block.count) bytes, not 16")
         }
         // 16 bytes checked above: every index below is in range.
-        let version = block[0], nbr = block[1], nbw = block[2]
+        let version = block[0]
+        let nbr = block[1]
+        let nbw = block[2]
         let nmaxb = UInt16(block[3]) << 8 | UInt16(block[4])
-        let writeFlag = block[9], rwFlag = block[10]
+        let writeFlag = block[9]
+        let rwFlag = block[10]
         let length = Int(block[11]) << 16 | Int(block[12]) << 8 | Int(block[13])
         let stored = UInt16(block[14]) << 8 | UInt16(block[15])
         let computed = Self.checksum(block)

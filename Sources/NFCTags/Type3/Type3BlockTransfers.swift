@@ -36,7 +36,7 @@ struct Type3BlockReader: Sendable {
         do {
             let data = try FeliCaResponse.read(answer, idm: link.idm, blocks: inFlight)
             for (block, bytes) in zip(inFlight, data) { blocks[block] = bytes }
-        } catch where tolerant && error.code == .tagError {
+        } catch  where tolerant && error.code == .tagError {
             if inFlight.count > 1 {
                 batches.insert(contentsOf: inFlight.map { [$0] }, at: 0)
             } else if let block = inFlight.first {

@@ -97,7 +97,8 @@ struct Type3Detector: TagOperation {
             case .success(let answer):
                 let polling = try FeliCaResponse.polling(answer)
                 if let code = polling.systemCode, code != FeliCaCommand.ndefSystemCode {
-                    throw TagEngineError(.unexpectedResponse, "Polling for 12FC answered for system code \(String(code, radix: 16, uppercase: true))")
+                    throw TagEngineError(
+                        .unexpectedResponse, "Polling for 12FC answered for system code \(String(code, radix: 16, uppercase: true))")
                 }
                 link.idm = polling.idm
                 return try readAttributeBlock()

@@ -85,7 +85,8 @@ struct Type3DumpOperation: TagOperation {
             return .transceive(next.frame, timeout: next.timeout)
         }
         state = .finished
-        let named: [(UInt16, String)] = link.ic.isLite
+        let named: [(UInt16, String)] =
+            link.ic.isLite
             ? Self.liteBlocks
             : Set(reader.blocks.keys).union(reader.refused.keys).sorted().map { ($0, $0 == 0 ? "attribute" : "") }
         var rows = header(link)

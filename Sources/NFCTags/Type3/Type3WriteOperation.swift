@@ -71,7 +71,8 @@ struct Type3WriteOperation: TagOperation {
             }
             guard message.count <= attribute.capacity else {
                 throw TagEngineError(
-                    .capacityExceeded, "a \(message.count) B message does not fit \(attribute.capacity) B (Nmaxb \(attribute.maximumBlocks))"
+                    .capacityExceeded,
+                    "a \(message.count) B message does not fit \(attribute.capacity) B (Nmaxb \(attribute.maximumBlocks))"
                 )
             }
             let missing = (0..<blockCount).map { UInt16($0 + 1) }.filter { detection.blocks[$0] == nil }

@@ -73,7 +73,8 @@ struct Type4APDUExchange: Sendable {
             if let exact = response.statusWord.correctLength, !retried, command.expectedLength != nil {
                 guard exact < expected else {
                     throw TagEngineError(
-                        .unexpectedResponse, "\(Self.name(command)) asked for \(expected) bytes but the tag offers \(exact) (SW \(response.statusWord))",
+                        .unexpectedResponse,
+                        "\(Self.name(command)) asked for \(expected) bytes but the tag offers \(exact) (SW \(response.statusWord))",
                         tagStatus: response.statusWord.bytes
                     )
                 }
@@ -88,7 +89,9 @@ struct Type4APDUExchange: Sendable {
             try checkLength(all.count, expected: expected)
             if let available = response.statusWord.bytesAvailable {
                 guard !response.data.isEmpty else {
-                    throw TagEngineError(.unexpectedResponse, "GET RESPONSE after \(Self.name(command)) returned no data but announced more", tagStatus: response.statusWord.bytes)
+                    throw TagEngineError(
+                        .unexpectedResponse, "GET RESPONSE after \(Self.name(command)) returned no data but announced more",
+                        tagStatus: response.statusWord.bytes)
                 }
                 return try getResponse(collected: all, available: available)
             }
@@ -137,7 +140,8 @@ struct Type4APDUExchange: Sendable {
             throw TagEngineError(.unsupported, "\(Self.name(apdu)) cannot be encoded: \(error)")
         }
         guard bytes.count <= limits.maxCommandLength else {
-            throw TagEngineError(.unsupported, "\(Self.name(apdu)) of \(bytes.count) bytes exceeds the reader's \(limits.maxCommandLength)-byte commands")
+            throw TagEngineError(
+                .unsupported, "\(Self.name(apdu)) of \(bytes.count) bytes exceeds the reader's \(limits.maxCommandLength)-byte commands")
         }
         return bytes
     }

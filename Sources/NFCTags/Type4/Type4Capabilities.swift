@@ -62,12 +62,15 @@ public struct Type4Capabilities: Sendable, Hashable {
                 ndefFileID = try reader.readUInt16()
                 maxNDEFFileSize = Int(try reader.readUInt32())
             default:
-                throw Self.invalid("NDEF File Control TLV", at: 7, "T=\(Self.hex(type)) L=\(Self.hex(length)) is neither 04 06 nor (mapping 3.0) 06 08")
+                throw Self.invalid(
+                    "NDEF File Control TLV", at: 7, "T=\(Self.hex(type)) L=\(Self.hex(length)) is neither 04 06 nor (mapping 3.0) 06 08")
             }
             readAccess = try reader.readUInt8()
             writeAccess = try reader.readUInt8()
         } catch let error as ByteReaderError {
-            throw Self.invalid("length", at: error.offset, "the CC file ends after \(bytes.count) bytes; its first TLV needs \(Self.length(toParse: bytes))")
+            throw Self.invalid(
+                "length", at: error.offset,
+                "the CC file ends after \(bytes.count) bytes; its first TLV needs \(Self.length(toParse: bytes))")
         } catch let error as TagEngineError {
             throw error
         } catch {
@@ -92,10 +95,13 @@ public struct Type4Capabilities: Sendable, Hashable {
             throw Self.invalid("MLc", at: 5, "0 is below 1")
         }
         guard !isExtended || majorVersion >= 3 else {
-            throw Self.invalid("NDEF File Control TLV", at: 7, "the extended TLV 06 needs mapping version 3.0, not \(majorVersion).\(mappingVersion & 0x0F)")
+            throw Self.invalid(
+                "NDEF File Control TLV", at: 7,
+                "the extended TLV 06 needs mapping version 3.0, not \(majorVersion).\(mappingVersion & 0x0F)")
         }
         guard !Self.reservedFileIDs.contains(ndefFileID) else {
-            throw Self.invalid("NDEF file identifier", at: 9, "\(Self.hex(UInt8(ndefFileID >> 8)))\(Self.hex(UInt8(ndefFileID & 0xFF))) is reserved")
+            throw Self.invalid(
+                "NDEF file identifier", at: 9, "\(Self.hex(UInt8(ndefFileID >> 8)))\(Self.hex(UInt8(ndefFileID & 0xFF))) is reserved")
         }
         let sizes = isExtended ? 0x0000_0005...0xFFFF_FFFE : 0x0005...0xFFFE
         guard sizes.contains(maxNDEFFileSize) else {

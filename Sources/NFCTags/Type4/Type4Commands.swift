@@ -71,7 +71,8 @@ public enum Type4Commands {
                 for _ in 0..<count { length = length << 8 | Int(try reader.readUInt8()) }
             }
             guard length == reader.remaining else {
-                throw TagEngineError(.unexpectedResponse, "READ BINARY B1 answered object 53 of length \(length) with \(reader.remaining) bytes")
+                throw TagEngineError(
+                    .unexpectedResponse, "READ BINARY B1 answered object 53 of length \(length) with \(reader.remaining) bytes")
             }
             return Array(reader.readRemaining())
         } catch let error as TagEngineError {

@@ -77,7 +77,9 @@ public struct Type4Detection: Type4Procedure {
                 return .send(Type4Commands.selectApplication(version1: true))
             }
             guard sw == .success else {
-                throw Type4Status.failure(.notFormatted, "the tag has no NDEF Tag Application: SELECT D2760000850101\(version1 ? " and D2760000850100" : "") refused", sw)
+                throw Type4Status.failure(
+                    .notFormatted,
+                    "the tag has no NDEF Tag Application: SELECT D2760000850101\(version1 ? " and D2760000850100" : "") refused", sw)
             }
             state = .selectingCapabilityContainer(version1: version1)
             return .send(Type4Commands.selectFile(Type4Commands.capabilityContainerID, version1: version1))
@@ -91,7 +93,8 @@ public struct Type4Detection: Type4Procedure {
 
         case .readingCapabilityContainer(let version1, let prefix):
             guard sw == .success else {
-                throw Type4Status.failure(.invalidCapabilityContainer, "READ BINARY of the CC file E103 at offset \(prefix.count) refused", sw)
+                throw Type4Status.failure(
+                    .invalidCapabilityContainer, "READ BINARY of the CC file E103 at offset \(prefix.count) refused", sw)
             }
             let bytes = prefix + response.data
             let needed = Type4Capabilities.length(toParse: bytes)

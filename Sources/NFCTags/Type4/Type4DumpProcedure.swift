@@ -58,9 +58,12 @@ public struct Type4DumpProcedure: Type4Procedure {
         case .selectingCapabilityContainer(let version1):
             guard sw == .success else { return finish() }
             let sizes = Type4TransferSizes(readLength: min(15, limits.maxResponseLength - 2), updateLength: 1)
-            return read(.readingCapabilityContainer(version1: version1, Type4FileReader(
-                fileID: Type4Commands.capabilityContainerID, offset: 0, count: 15, sizes: sizes, offsetObjects: false, lenient: true
-            ), prefix: []))
+            return read(
+                .readingCapabilityContainer(
+                    version1: version1,
+                    Type4FileReader(
+                        fileID: Type4Commands.capabilityContainerID, offset: 0, count: 15, sizes: sizes, offsetObjects: false, lenient: true
+                    ), prefix: []))
 
         case .readingCapabilityContainer(let version1, var reader, let prefix):
             switch try reader.handle(response) {
@@ -74,10 +77,12 @@ public struct Type4DumpProcedure: Type4Procedure {
         case .selectingNDEFFile(_, let capabilities):
             guard sw == .success else { return finish() }
             let sizes = Type4TransferSizes(capabilities: capabilities, limits: limits, maximumReadLength: maximumReadLength)
-            return read(.readingNDEFFile(Type4FileReader(
-                fileID: capabilities.ndefFileID, offset: 0, count: min(capabilities.maxNDEFFileSize, Self.largestDump),
-                sizes: sizes, offsetObjects: capabilities.majorVersion >= 3, lenient: true
-            )))
+            return read(
+                .readingNDEFFile(
+                    Type4FileReader(
+                        fileID: capabilities.ndefFileID, offset: 0, count: min(capabilities.maxNDEFFileSize, Self.largestDump),
+                        sizes: sizes, offsetObjects: capabilities.majorVersion >= 3, lenient: true
+                    )))
 
         case .readingNDEFFile(var reader):
             switch try reader.handle(response) {
@@ -95,14 +100,20 @@ public struct Type4DumpProcedure: Type4Procedure {
     }
 
     /// After the first 15 bytes, the rest up to CCLEN; after the whole CC, the NDEF file it names.
-    private mutating func afterCapabilityContainer(version1: Bool, bytes: [UInt8], firstPart: Bool) throws(TagEngineError) -> Type4Action<Output> {
+    private mutating func afterCapabilityContainer(version1: Bool, bytes: [UInt8], firstPart: Bool) throws(TagEngineError) -> Type4Action<
+        Output
+    > {
         let ccLength = bytes.count >= 2 ? min(Int(bytes[0]) << 8 | Int(bytes[1]), 0xFFFE) : 0
         if firstPart && bytes.count == 15 && ccLength > 15 {
             let mle = bytes.count >= 5 ? Int(bytes[3]) << 8 | Int(bytes[4]) : 15
             let sizes = Type4TransferSizes(readLength: max(15, min(mle, 256, limits.maxResponseLength - 2)), updateLength: 1)
-            return read(.readingCapabilityContainer(version1: version1, Type4FileReader(
-                fileID: Type4Commands.capabilityContainerID, offset: 15, count: ccLength - 15, sizes: sizes, offsetObjects: false, lenient: true
-            ), prefix: bytes))
+            return read(
+                .readingCapabilityContainer(
+                    version1: version1,
+                    Type4FileReader(
+                        fileID: Type4Commands.capabilityContainerID, offset: 15, count: ccLength - 15, sizes: sizes, offsetObjects: false,
+                        lenient: true
+                    ), prefix: bytes))
         }
         append(bytes, file: Type4Commands.capabilityContainerID)
         guard let capabilities = try? Type4Capabilities(parsing: Array(bytes.prefix(Type4Capabilities.length(toParse: bytes)))) else {
@@ -135,14 +146,17 @@ public struct Type4DumpProcedure: Type4Procedure {
         var offset = 0
         while offset < bytes.count {
             let end = min(offset + Self.rowLength, bytes.count)
-            let label = "\(Type4Status.hex(file)):\(Hex.encode([UInt8(truncatingIfNeeded: offset >> 8), UInt8(truncatingIfNeeded: offset)], uppercase: true))"
+            let label =
+                "\(Type4Status.hex(file)):\(Hex.encode([UInt8(truncatingIfNeeded: offset >> 8), UInt8(truncatingIfNeeded: offset)], uppercase: true))"
             rows.append((offset > 0xFFFF ? "\(Type4Status.hex(file)):\(Self.longOffset(offset))" : label, Array(bytes[offset..<end])))
             offset = end
         }
     }
 
     private static func longOffset(_ offset: Int) -> String {
-        Hex.encode([UInt8(truncatingIfNeeded: offset >> 16), UInt8(truncatingIfNeeded: offset >> 8), UInt8(truncatingIfNeeded: offset)], uppercase: true)
+        Hex.encode(
+            [UInt8(truncatingIfNeeded: offset >> 16), UInt8(truncatingIfNeeded: offset >> 8), UInt8(truncatingIfNeeded: offset)],
+            uppercase: true)
     }
 
     private mutating func finish() -> Type4Action<Output> {

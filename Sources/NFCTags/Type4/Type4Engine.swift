@@ -26,7 +26,9 @@ public struct Type4Engine: NDEFTagEngine {
 
     /// Runs a procedure over a connection.
     /// - Throws: `.unsupported` when the target does not speak ISO-DEP; the procedure's errors.
-    public func run<Procedure: Type4Procedure>(_ procedure: Procedure, on connection: any TagConnection) async throws(TagEngineError) -> Procedure.Output {
+    public func run<Procedure: Type4Procedure>(_ procedure: Procedure, on connection: any TagConnection) async throws(TagEngineError)
+        -> Procedure.Output
+    {
         guard connection.target.speaksISODEP else {
             throw TagEngineError(.unsupported, "\(connection.target) does not speak ISO-DEP (no ATS): it is not a Type 4 Tag")
         }
@@ -45,7 +47,7 @@ public struct Type4Engine: NDEFTagEngine {
         let file: Type4NDEFFile
         do {
             file = try await run(Type4Detection(depth: .messageLength), on: connection)
-        } catch where [.notFormatted, .invalidCapabilityContainer, .authenticationFailed].contains(error.code) {
+        } catch  where [.notFormatted, .invalidCapabilityContainer, .authenticationFailed].contains(error.code) {
             return .notSupported
         }
         guard file.messageLengthIsValid else {
@@ -62,7 +64,8 @@ public struct Type4Engine: NDEFTagEngine {
     }
 
     public func writeNDEF(_ message: [UInt8], on connection: any TagConnection) async throws(TagEngineError) {
-        try await run(Type4WriteProcedure(message: message, limits: connection.limits, maximumReadLength: maximumReadLength), on: connection)
+        try await run(
+            Type4WriteProcedure(message: message, limits: connection.limits, maximumReadLength: maximumReadLength), on: connection)
     }
 
     public func format(on connection: any TagConnection) async throws(TagEngineError) {

@@ -60,7 +60,9 @@ public struct Type4FileReader: Type4Procedure {
             )
         }
         guard chunk.count <= asked else {
-            throw TagEngineError(.unexpectedResponse, "READ BINARY of file \(Type4Status.hex(fileID)) at offset \(position) asked for \(asked) bytes and got \(chunk.count)")
+            throw TagEngineError(
+                .unexpectedResponse,
+                "READ BINARY of file \(Type4Status.hex(fileID)) at offset \(position) asked for \(asked) bytes and got \(chunk.count)")
         }
         data += chunk
         return try next()
@@ -72,7 +74,9 @@ public struct Type4FileReader: Type4Procedure {
         let position = offset + data.count
         if position > Type4Commands.largestShortOffset && !offsetObjects {
             if lenient { return finish() }
-            throw TagEngineError(.unsupported, "offset \(position) of file \(Type4Status.hex(fileID)) is beyond 32767, which only READ BINARY B1 of mapping 3.0 reaches")
+            throw TagEngineError(
+                .unsupported,
+                "offset \(position) of file \(Type4Status.hex(fileID)) is beyond 32767, which only READ BINARY B1 of mapping 3.0 reaches")
         }
         let asked = min(remaining, sizes.readCount(at: position))
         guard asked > 0 else {

@@ -55,10 +55,15 @@ public struct Type4FormatProcedure: Type4Procedure {
         }
         let capabilities = file.capabilities
         guard !file.messageLengthIsValid else {
-            throw TagEngineError(.alreadyFormatted, "the tag holds the NDEF Tag Application with a valid CC and NDEF file \(Type4Status.hex(capabilities.ndefFileID))")
+            throw TagEngineError(
+                .alreadyFormatted,
+                "the tag holds the NDEF Tag Application with a valid CC and NDEF file \(Type4Status.hex(capabilities.ndefFileID))")
         }
         guard capabilities.isWritable else {
-            throw TagEngineError(.readOnly, "the NDEF file's length is out of range but the CC's write access \(Type4Capabilities.hex(capabilities.writeAccess)) forbids resetting it")
+            throw TagEngineError(
+                .readOnly,
+                "the NDEF file's length is out of range but the CC's write access \(Type4Capabilities.hex(capabilities.writeAccess)) forbids resetting it"
+            )
         }
         var writer = Type4FileWriter(
             fileID: capabilities.ndefFileID,
@@ -74,13 +79,13 @@ public struct Type4FormatProcedure: Type4Procedure {
     private static func explained<T>(_ body: () throws(TagEngineError) -> T) throws(TagEngineError) -> T {
         do {
             return try body()
-        } catch where error.code == .notFormatted {
+        } catch  where error.code == .notFormatted {
             throw TagEngineError(
                 .unsupported,
                 "\(error.reason); NFC Forum Type 4 has no command to create the NDEF application and its files — that needs the card's proprietary commands (e.g. DESFire CreateApplication and CreateStdDataFile)",
                 tagStatus: error.tagStatus
             )
-        } catch where error.code == .invalidCapabilityContainer {
+        } catch  where error.code == .invalidCapabilityContainer {
             throw TagEngineError(
                 .unsupported,
                 "\(error.reason); the CC file is not writable with standard commands, so the tag cannot be formatted here",

@@ -42,10 +42,10 @@ public struct Type4IdentifyProcedure: Type4Procedure {
             let action = try detection.handle(response)
             state = .detecting(detection)
             return follow(action)
-        } catch where error.code == .notFormatted {
+        } catch  where error.code == .notFormatted {
             state = .done
             return .done(identity(capabilities: nil, ndef: "absent"))
-        } catch where error.code == .invalidCapabilityContainer {
+        } catch  where error.code == .invalidCapabilityContainer {
             state = .done
             return .done(identity(capabilities: nil, ndef: "invalid: \(error.reason)"))
         }
@@ -97,7 +97,8 @@ public struct Type4IdentifyProcedure: Type4Procedure {
         if bytes.first == 0x80 {
             var index = 1
             while index < bytes.count {
-                let tag = bytes[index] >> 4, length = Int(bytes[index] & 0x0F)
+                let tag = bytes[index] >> 4
+                let length = Int(bytes[index] & 0x0F)
                 let end = index + 1 + length
                 guard end <= bytes.count else { break }
                 if tag == 5 || tag == 6, let name = printable(bytes[(index + 1)..<end]) { return name }

@@ -18,7 +18,8 @@ enum Type4Status {
         let place = "READ BINARY of file \(hex(file)) at offset \(offset)"
         switch sw {
         case .wrongParameters, .endOfFileReached:
-            return TagEngineError(.invalidNDEFArea, "\(place): the file ends before the length the tag announced (SW \(sw))", tagStatus: sw.bytes)
+            return TagEngineError(
+                .invalidNDEFArea, "\(place): the file ends before the length the tag announced (SW \(sw))", tagStatus: sw.bytes)
         case .securityStatusNotSatisfied, .conditionsNotSatisfied:
             return TagEngineError(.authenticationFailed, "\(place): read access refused (SW \(sw))", tagStatus: sw.bytes)
         default:
@@ -31,7 +32,8 @@ enum Type4Status {
         let place = "UPDATE BINARY of file \(hex(file)) at offset \(offset)"
         switch sw {
         case .securityStatusNotSatisfied, .conditionsNotSatisfied:
-            return TagEngineError(.readOnly, "\(place): the file is write-protected though its CC grants write access (SW \(sw))", tagStatus: sw.bytes)
+            return TagEngineError(
+                .readOnly, "\(place): the file is write-protected though its CC grants write access (SW \(sw))", tagStatus: sw.bytes)
         case .wrongParameters, .notEnoughMemory:
             return TagEngineError(.invalidNDEFArea, "\(place): the file is smaller than its CC says (SW \(sw))", tagStatus: sw.bytes)
         default:

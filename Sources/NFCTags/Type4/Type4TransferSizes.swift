@@ -79,7 +79,9 @@ public struct Type4TransferSizes: Sendable, Hashable {
             }
             let room = updateCount(at: offset + position)
             guard room > 0 else {
-                throw TagEngineError(.unsupported, "MLc \(updateLength) leaves no room for data after UPDATE BINARY D7's offset object at \(offset + position)")
+                throw TagEngineError(
+                    .unsupported,
+                    "MLc \(updateLength) leaves no room for data after UPDATE BINARY D7's offset object at \(offset + position)")
             }
             var end = min(new.count, position + room)
             while end > position + 1 && same(end - 1) { end -= 1 }

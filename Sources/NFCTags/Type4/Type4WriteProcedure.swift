@@ -76,10 +76,14 @@ public struct Type4WriteProcedure: Type4Procedure {
         }
         let capabilities = file.capabilities
         guard capabilities.isWritable else {
-            throw TagEngineError(.readOnly, "the CC's write access is \(Type4Capabilities.hex(capabilities.writeAccess)): the NDEF file is read-only")
+            throw TagEngineError(
+                .readOnly, "the CC's write access is \(Type4Capabilities.hex(capabilities.writeAccess)): the NDEF file is read-only")
         }
         guard message.count <= capabilities.capacity else {
-            throw TagEngineError(.capacityExceeded, "a message of \(message.count) bytes does not fit the \(capabilities.capacity) bytes of NDEF file \(Type4Status.hex(capabilities.ndefFileID))")
+            throw TagEngineError(
+                .capacityExceeded,
+                "a message of \(message.count) bytes does not fit the \(capabilities.capacity) bytes of NDEF file \(Type4Status.hex(capabilities.ndefFileID))"
+            )
         }
         // Compare only with the stored message: bytes beyond it are erased or stale and seldom
         // match, and reading them would cost as much air time as writing them.

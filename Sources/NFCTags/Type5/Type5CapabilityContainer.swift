@@ -73,10 +73,13 @@ struct Type5CapabilityContainer: Sendable, Hashable {
     init(parsing bytes: ArraySlice<UInt8>) throws(TagEngineError) {
         var reader = ByteReader(bytes)
         guard let magic = try? reader.readUInt8(), let access = try? reader.readUInt8(), let mlen = try? reader.readUInt8(),
-              let features = try? reader.readUInt8()
+            let features = try? reader.readUInt8()
         else { throw TagEngineError(.unexpectedResponse, "the capability container needs 4 bytes, got \(bytes.count)") }
         guard magic == Self.oneByteAddressMagic || magic == Self.twoByteAddressMagic else {
-            throw TagEngineError(.notFormatted, "block 0 holds no NFC Forum Type 5 capability container (byte 0 is 0x\(Hex.encode([magic], uppercase: true)), not E1 or E2)")
+            throw TagEngineError(
+                .notFormatted,
+                "block 0 holds no NFC Forum Type 5 capability container (byte 0 is 0x\(Hex.encode([magic], uppercase: true)), not E1 or E2)"
+            )
         }
         self.magic = magic
         majorVersion = access >> 6
@@ -85,10 +88,16 @@ struct Type5CapabilityContainer: Sendable, Hashable {
         writeAccess = Access(rawValue: access & 0x03) ?? .reserved
         self.features = features
         guard majorVersion == 1 else {
-            throw TagEngineError(.invalidCapabilityContainer, "CC byte 1 (0x\(Hex.encode([access], uppercase: true))): mapping version \(majorVersion).\(minorVersion) is not supported (major version 1 is)")
+            throw TagEngineError(
+                .invalidCapabilityContainer,
+                "CC byte 1 (0x\(Hex.encode([access], uppercase: true))): mapping version \(majorVersion).\(minorVersion) is not supported (major version 1 is)"
+            )
         }
         guard readAccess == .always || readAccess == .proprietary else {
-            throw TagEngineError(.invalidCapabilityContainer, "CC byte 1 (0x\(Hex.encode([access], uppercase: true))): read access bits \(readAccess.rawValue >> 1)\(readAccess.rawValue & 1) are reserved")
+            throw TagEngineError(
+                .invalidCapabilityContainer,
+                "CC byte 1 (0x\(Hex.encode([access], uppercase: true))): read access bits \(readAccess.rawValue >> 1)\(readAccess.rawValue & 1) are reserved"
+            )
         }
         if mlen != 0 {
             length = 4

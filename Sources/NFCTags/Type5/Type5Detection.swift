@@ -52,7 +52,9 @@ struct Type5Detector: Sendable {
         }
         guard let cc else { return nil }
         if ccOnly {
-            return Type5Detection(cc: cc, layout: Type5NDEFLayout(tlvOffset: cc.length, hasNDEFTLV: false, headerLength: 0, messageLength: 0, areaEnd: cc.areaEnd))
+            return Type5Detection(
+                cc: cc,
+                layout: Type5NDEFLayout(tlvOffset: cc.length, hasNDEFTLV: false, headerLength: 0, messageLength: 0, areaEnd: cc.areaEnd))
         }
         switch try Type5TLVScan.scan(memory, cc: cc) {
         case .need(let end):

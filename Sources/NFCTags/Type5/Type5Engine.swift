@@ -91,7 +91,9 @@ public struct Type5Engine: NDEFTagEngine {
     }
 
     /// Runs an operation and keeps what it learned about the tag's reads, even when it failed.
-    private func run<Operation: Type5Operation>(_ operation: inout Operation, on connection: any TagConnection) async throws(TagEngineError) -> Operation.Output {
+    private func run<Operation: Type5Operation>(_ operation: inout Operation, on connection: any TagConnection) async throws(TagEngineError)
+        -> Operation.Output
+    {
         do {
             let output = try await TagOperationRunner.run(&operation, on: connection)
             learned.store(operation.session.learning, for: connection.target.identifier)
@@ -109,7 +111,8 @@ enum Type5Identity {
         let count = information.blockCount
         let size = information.blockSize
         let geometry = count.flatMap { count in size.map { "\(count) × \($0)" } }
-        let model = chip.model(icReference: information.icReference, blockCount: count)
+        let model =
+            chip.model(icReference: information.icReference, blockCount: count)
             ?? (geometry.map { "ISO 15693 tag (\($0) bytes)" } ?? "ISO 15693 tag")
         var details: [(String, String)] = [("UID", Hex.encode(chip.uid, uppercase: true))]
         if let code = chip.manufacturerCode {

@@ -25,9 +25,11 @@ struct Type5FormatOperation: Type5Operation {
 
     mutating func start() throws(TagEngineError) -> TagStep<Void> {
         guard let count = information.blockCount, let size = information.blockSize else {
-            throw TagEngineError(.unsupported, "the tag reports no memory size (Get System Information and its extended form), so no CC can be sized for it")
+            throw TagEngineError(
+                .unsupported, "the tag reports no memory size (Get System Information and its extended form), so no CC can be sized for it")
         }
-        let cc = try Self.capabilityContainer(blockCount: session.chip.usableBlocks(of: count), blockSize: size, session: session, information: information)
+        let cc = try Self.capabilityContainer(
+            blockCount: session.chip.usableBlocks(of: count), blockSize: size, session: session, information: information)
         capabilityContainer = cc
         session.requestRead(upTo: cc.length + 3, withStatus: true)
         state = .reading
@@ -52,11 +54,15 @@ struct Type5FormatOperation: Type5Operation {
         guard let cc = capabilityContainer, let blockSize = session.blockSize else {
             throw TagEngineError(.unexpectedResponse, "Type 5 format: planned before reading")
         }
-        if let magic = session.memory.first, magic == Type5CapabilityContainer.oneByteAddressMagic || magic == Type5CapabilityContainer.twoByteAddressMagic {
-            throw TagEngineError(.alreadyFormatted, "block 0 already holds a capability container (magic 0x\(String(magic, radix: 16, uppercase: true)))")
+        if let magic = session.memory.first,
+            magic == Type5CapabilityContainer.oneByteAddressMagic || magic == Type5CapabilityContainer.twoByteAddressMagic
+        {
+            throw TagEngineError(
+                .alreadyFormatted, "block 0 already holds a capability container (magic 0x\(String(magic, radix: 16, uppercase: true)))")
         }
         guard blockSize == information.blockSize else {
-            throw TagEngineError(.unexpectedResponse, "blocks read hold \(blockSize) bytes, the system information says \(information.blockSize ?? 0)")
+            throw TagEngineError(
+                .unexpectedResponse, "blocks read hold \(blockSize) bytes, the system information says \(information.blockSize ?? 0)")
         }
         let image = cc.bytes + [Type5TLVScan.ndefTLV, 0x00, Type5TLVScan.terminatorTLV]
         let blocks = (image.count + blockSize - 1) / blockSize
@@ -90,12 +96,14 @@ struct Type5FormatOperation: Type5Operation {
     ) throws(TagEngineError) -> Type5CapabilityContainer {
         let total = blockCount * blockSize
         guard total >= 4 + 8 else {
-            throw TagEngineError(.unsupported, "\(blockCount) blocks of \(blockSize) bytes cannot hold a capability container and an NDEF TLV")
+            throw TagEngineError(
+                .unsupported, "\(blockCount) blocks of \(blockSize) bytes cannot hold a capability container and an NDEF TLV")
         }
         let wide = blockCount > 0x100
         let short = (total - 4) / 8
         var features: UInt8 = 0
-        let readsMultiple = session.multipleBlockReadWorked || information.supportsReadMultipleBlocks == true
+        let readsMultiple =
+            session.multipleBlockReadWorked || information.supportsReadMultipleBlocks == true
             || session.chip.supportsReadMultipleBlocks == true
         if readsMultiple { features |= Type5CapabilityContainer.Feature.multipleBlockRead }
         if information.supportsLockBlock ?? session.chip.supportsLockBlock ?? false {

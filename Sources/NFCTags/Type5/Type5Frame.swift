@@ -70,7 +70,8 @@ enum Type5Frame {
         }
         if flags & errorFlag != 0 {
             guard answer.count >= 2 else {
-                throw TagEngineError(.unexpectedResponse, "answer to \(command) sets the error flag but carries no error code", tagStatus: [flags])
+                throw TagEngineError(
+                    .unexpectedResponse, "answer to \(command) sets the error flag but carries no error code", tagStatus: [flags])
             }
             let code = answer[1]
             throw TagEngineError(

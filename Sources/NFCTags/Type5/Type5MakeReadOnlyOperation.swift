@@ -62,7 +62,9 @@ struct Type5MakeReadOnlyOperation: Type5Operation {
             for block in 0..<ccBlocks {
                 let bytes = Array(target[(block * blockSize)..<((block + 1) * blockSize)])
                 if session.isLocked(block) {
-                    throw TagEngineError(.readOnly, "block \(block), which holds the capability container, is locked with write access \(cc.writeAccess.name)")
+                    throw TagEngineError(
+                        .readOnly,
+                        "block \(block), which holds the capability container, is locked with write access \(cc.writeAccess.name)")
                 }
                 if bytes != Array(session.memory[(block * blockSize)..<((block + 1) * blockSize)]) {
                     items.append(.write(block: block, bytes: bytes))

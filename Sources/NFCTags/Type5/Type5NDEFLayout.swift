@@ -77,17 +77,22 @@ enum Type5TLVScan {
             var header = 2
             if length == 0xFF {
                 guard offset + 4 <= end else {
-                    throw TagEngineError(.invalidNDEFArea, "\(name(type)) TLV at offset \(offset): its 3-byte length is cut by the end of the data area at \(end)")
+                    throw TagEngineError(
+                        .invalidNDEFArea,
+                        "\(name(type)) TLV at offset \(offset): its 3-byte length is cut by the end of the data area at \(end)")
                 }
                 guard offset + 4 <= memory.count else { return .need(upTo: offset + 4) }
                 length = Int(memory[offset + 2]) << 8 | Int(memory[offset + 3])
                 header = 4
             }
             guard offset + header + length <= end else {
-                throw TagEngineError(.invalidNDEFArea, "\(name(type)) TLV at offset \(offset) declares \(length) bytes, past the end of the data area at \(end)")
+                throw TagEngineError(
+                    .invalidNDEFArea,
+                    "\(name(type)) TLV at offset \(offset) declares \(length) bytes, past the end of the data area at \(end)")
             }
             if type == ndefTLV {
-                return .located(Type5NDEFLayout(tlvOffset: offset, hasNDEFTLV: true, headerLength: header, messageLength: length, areaEnd: end))
+                return .located(
+                    Type5NDEFLayout(tlvOffset: offset, hasNDEFTLV: true, headerLength: header, messageLength: length, areaEnd: end))
             }
             offset += header + length
             free = offset

@@ -73,7 +73,8 @@ struct Type5ReadNDEFOperation: Type5Operation {
             let layout = detection.layout
             let end = layout.valueOffset + layout.messageLength
             guard session.memory.count >= end else {
-                throw TagEngineError(.unexpectedResponse, "the tag's memory ended at byte \(session.memory.count), before the NDEF message's end at \(end)")
+                throw TagEngineError(
+                    .unexpectedResponse, "the tag's memory ended at byte \(session.memory.count), before the NDEF message's end at \(end)")
             }
             state = .finished
             return .done(NDEFReadResult(status: detection.status(session), message: Array(session.memory[layout.valueOffset..<end])))

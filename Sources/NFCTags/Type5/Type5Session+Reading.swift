@@ -34,7 +34,8 @@ extension Type5Session {
         var count = min(wanted, (limits.maxResponseLength - 1) / perBlock)
         if case .readAndWriteOnly(let length) = limits.nativeCommands { count = min(count, length / blockSize) }
         guard count >= 1 else {
-            throw TagEngineError(.unsupported, "the reader's \(limits.maxResponseLength)-byte answers cannot carry one \(blockSize)-byte block")
+            throw TagEngineError(
+                .unsupported, "the reader's \(limits.maxResponseLength)-byte answers cannot carry one \(blockSize)-byte block")
         }
         let wide = extendedCommands || first > 0xFF
         count = min(count, wide ? 0x10000 : 0x100 - first)
@@ -78,7 +79,8 @@ extension Type5Session {
             throw TagEngineError(.unexpectedResponse, "an answer arrived with no read pending")
         }
         pendingRead = nil
-        let name = (read.single ? "Read Single Block " : "Read Multiple Blocks ") + Type5Frame.describe(blocks: read.first, count: read.count)
+        let name =
+            (read.single ? "Read Single Block " : "Read Multiple Blocks ") + Type5Frame.describe(blocks: read.first, count: read.count)
         let answer: [UInt8]
         switch outcome {
         case .success(let bytes):
@@ -136,7 +138,9 @@ extension Type5Session {
         let perBlock = size + status
         let blocks = payload.count / perBlock
         guard payload.count % perBlock == 0, blocks >= 1, blocks <= read.count else {
-            throw TagEngineError(.unexpectedResponse, "\(name) answered \(payload.count) bytes, not \(read.count) block\(read.count == 1 ? "" : "s") of \(perBlock) bytes")
+            throw TagEngineError(
+                .unexpectedResponse,
+                "\(name) answered \(payload.count) bytes, not \(read.count) block\(read.count == 1 ? "" : "s") of \(perBlock) bytes")
         }
         if !read.single, read.count > 1 { multipleBlockReadWorked = true }
         var index = payload.startIndex

@@ -110,7 +110,8 @@ struct Type5Session: Sendable {
     func writeRequest(block: Int, data: [UInt8]) -> Type5Exchange {
         let wide = needsWideAddress(block)
         let code = wide ? Type5Frame.Code.extendedWriteSingleBlock : Type5Frame.Code.writeSingleBlock
-        let frame = Type5Frame.request(code, wireUID: wireUID, option: writeOption, parameters: Type5Frame.blockNumber(block, wide: wide) + data)
+        let frame = Type5Frame.request(
+            code, wireUID: wireUID, option: writeOption, parameters: Type5Frame.blockNumber(block, wide: wide) + data)
         return Type5Exchange(frame: frame, timeout: Self.writeTimeout)
     }
 

@@ -34,7 +34,9 @@ struct Type5SystemInformation: Sendable, Hashable {
             let flags = try reader.readUInt8()
             let uid = try reader.readBytes(8)
             guard uid == wireUID else {
-                throw TagEngineError(.unexpectedResponse, "\(command) answered for UID \(Hex.encode(uid.reversed(), uppercase: true)), not the addressed tag")
+                throw TagEngineError(
+                    .unexpectedResponse, "\(command) answered for UID \(Hex.encode(uid.reversed(), uppercase: true)), not the addressed tag"
+                )
             }
             if flags & 0x01 != 0 { dsfid = try reader.readUInt8() }
             if flags & 0x02 != 0 { afi = try reader.readUInt8() }
@@ -46,7 +48,9 @@ struct Type5SystemInformation: Sendable, Hashable {
             if flags & 0x08 != 0 { icReference = try reader.readUInt8() }
             if extended, flags & 0x20 != 0 { commandList = try reader.readBytes(4) }
         } catch let error as ByteReaderError {
-            throw TagEngineError(.unexpectedResponse, "\(command) answer of \(payload.count + 1) bytes is truncated: the field at byte \(error.offset) needs more")
+            throw TagEngineError(
+                .unexpectedResponse,
+                "\(command) answer of \(payload.count + 1) bytes is truncated: the field at byte \(error.offset) needs more")
         } catch let error as TagEngineError {
             throw error
         } catch {
@@ -54,7 +58,10 @@ struct Type5SystemInformation: Sendable, Hashable {
         }
     }
 
-    init(dsfid: UInt8? = nil, afi: UInt8? = nil, blockCount: Int? = nil, blockSize: Int? = nil, icReference: UInt8? = nil, commandList: [UInt8]? = nil) {
+    init(
+        dsfid: UInt8? = nil, afi: UInt8? = nil, blockCount: Int? = nil, blockSize: Int? = nil, icReference: UInt8? = nil,
+        commandList: [UInt8]? = nil
+    ) {
         self.dsfid = dsfid
         self.afi = afi
         self.blockCount = blockCount

@@ -54,7 +54,8 @@ struct Type5WriteNDEFOperation: Type5Operation {
             }
             let plan = try Type5WritePlan(message: message, layout: detection.layout, memory: session.memory, blockSize: blockSize)
             if let locked = plan.writes.first(where: { session.isLocked($0.block) }) {
-                throw TagEngineError(.readOnly, "block \(locked.block) is locked (its security status says so); the NDEF message cannot be updated")
+                throw TagEngineError(
+                    .readOnly, "block \(locked.block) is locked (its security status says so); the NDEF message cannot be updated")
             }
             self.plan = plan
             queue = Type5WriteQueue(plan.writes.map { .write(block: $0.block, bytes: $0.bytes) })
@@ -81,13 +82,17 @@ struct Type5WriteNDEFOperation: Type5Operation {
             throw TagEngineError(.readOnly, "the capability container's write access is \(cc.writeAccess.name) (CC byte 1 bits 1–0)")
         }
         if session.isLocked(session.block(containing: detection.layout.lengthOffset)) {
-            throw TagEngineError(.readOnly, "block \(session.block(containing: detection.layout.lengthOffset)), which holds the NDEF length, is locked")
+            throw TagEngineError(
+                .readOnly, "block \(session.block(containing: detection.layout.lengthOffset)), which holds the NDEF length, is locked")
         }
         let layout = detection.layout
         let capacity = layout.capacity
         let needed = Type5NDEFLayout.header(forMessageLength: message.count).count + message.count
         guard message.count <= capacity, layout.tlvOffset + needed <= layout.areaEnd else {
-            throw TagEngineError(.capacityExceeded, "a \(message.count)-byte message does not fit: the NDEF TLV at offset \(detection.layout.tlvOffset) can hold \(capacity) bytes")
+            throw TagEngineError(
+                .capacityExceeded,
+                "a \(message.count)-byte message does not fit: the NDEF TLV at offset \(detection.layout.tlvOffset) can hold \(capacity) bytes"
+            )
         }
     }
 }

@@ -66,7 +66,7 @@ struct Type5WriteQueue: Sendable {
             case Type5Frame.ErrorCode.alreadyLocked? where isLock:
                 break
             case Type5Frame.ErrorCode.notSupported? where isLock && stopWhenLockUnsupported,
-                 Type5Frame.ErrorCode.notRecognized? where isLock && stopWhenLockUnsupported:
+                Type5Frame.ErrorCode.notRecognized? where isLock && stopWhenLockUnsupported:
                 lockUnsupported = true
                 return
             case Type5Frame.ErrorCode.lockedContent?:

@@ -162,7 +162,8 @@ final class APDUCommandQueue: Sendable {
 
     /// Queues a command; returns its number (numbers grow in submission order).
     @discardableResult
-    func submit(_ operation: Operation, timeout: Duration?, onTimeout: (@Sendable () -> Void)?, completion: @escaping Completion) -> UInt64 {
+    func submit(_ operation: Operation, timeout: Duration?, onTimeout: (@Sendable () -> Void)?, completion: @escaping Completion) -> UInt64
+    {
         let (id, refusal) = state.withLock { state -> (UInt64, NFCAuthenticatorError?) in
             let id = state.nextID
             state.nextID += 1
@@ -217,14 +218,15 @@ final class APDUCommandQueue: Sendable {
         if let timeout = job.timeout { deadline = CommandDeadline(clock: clock, after: timeout) }
         var tasks: [Task<Void, Never>] = []
         if let deadline {
-            tasks.append(Task { [weak self] in
-                do {
-                    try await deadline.sleep()
-                } catch {
-                    return
-                }
-                self?.timedOut(job)
-            })
+            tasks.append(
+                Task { [weak self] in
+                    do {
+                        try await deadline.sleep()
+                    } catch {
+                        return
+                    }
+                    self?.timedOut(job)
+                })
         }
         // Once the command has ended (timeout, cancel), its exchange sends nothing more: a
         // GET RESPONSE or chained part it still had to send would reach the card between the
@@ -232,20 +234,21 @@ final class APDUCommandQueue: Sendable {
         let transmitter = ScopedTransmitter(base: link.transmitter) { [weak self] in
             self?.state.withLock { $0.running?.job.id == job.id } ?? false
         }
-        tasks.append(Task { [weak self] in
-            let result: Result<ResponseAPDU, any Error>
-            do {
-                switch job.operation {
-                case .exchange(let command, let options):
-                    result = .success(try await transmitter.send(command, options: options))
-                case .raw(let bytes):
-                    result = .success(try ResponseAPDU(parsing: try await transmitter.transmit(bytes)))
+        tasks.append(
+            Task { [weak self] in
+                let result: Result<ResponseAPDU, any Error>
+                do {
+                    switch job.operation {
+                    case .exchange(let command, let options):
+                        result = .success(try await transmitter.send(command, options: options))
+                    case .raw(let bytes):
+                        result = .success(try ResponseAPDU(parsing: try await transmitter.transmit(bytes)))
+                    }
+                } catch {
+                    result = .failure(error)
                 }
-            } catch {
-                result = .failure(error)
-            }
-            self?.exchangeEnded(job, epoch: link.epoch, result: result, deadline: deadline)
-        })
+                self?.exchangeEnded(job, epoch: link.epoch, result: result, deadline: deadline)
+            })
         let abandoned = state.withLock { state -> Bool in
             guard state.running?.job.id == job.id else { return true }
             state.running?.tasks = tasks

@@ -24,7 +24,8 @@ extension NFCAuthenticator {
         _ command: CommandAPDU, options: APDUExchangeOptions = .standard, timeout: Duration = .seconds(-1),
         onTimeout: (@Sendable () -> Void)? = nil, completion: @escaping @Sendable (Result<ResponseAPDU, any Error>) -> Void
     ) -> NFCAuthenticatorCommandID {
-        NFCAuthenticatorCommandID(rawValue: queue.submit(.exchange(command, options), timeout: Self.limit(timeout), onTimeout: onTimeout, completion: completion))
+        NFCAuthenticatorCommandID(
+            rawValue: queue.submit(.exchange(command, options), timeout: Self.limit(timeout), onTimeout: onTimeout, completion: completion))
     }
 
     /// Queues a Core NFC APDU; the result is Core NFC's response type. As the
@@ -44,7 +45,10 @@ extension NFCAuthenticator {
             return NFCAuthenticatorCommandID(rawValue: 0)
         }
         let id = queue.submit(operation, timeout: Self.limit(timeout), onTimeout: onTimeout) { result in
-            completion(result.map { NFCISO7816ResponseAPDU(statusWord1: $0.statusWord.sw1, statusWord2: $0.statusWord.sw2, payload: Data($0.data)) })
+            completion(
+                result.map {
+                    NFCISO7816ResponseAPDU(statusWord1: $0.statusWord.sw1, statusWord2: $0.statusWord.sw2, payload: Data($0.data))
+                })
         }
         return NFCAuthenticatorCommandID(rawValue: id)
     }
@@ -63,7 +67,8 @@ extension NFCAuthenticator {
         _ apdu: NFCISO7816APDU, timeout: Duration = .seconds(-1), onTimeout: (@Sendable () -> Void)? = nil
     ) async throws -> NFCISO7816ResponseAPDU {
         let response = try await awaitCommand(.exchange(try Self.command(apdu), .standard), timeout: timeout, onTimeout: onTimeout)
-        return NFCISO7816ResponseAPDU(statusWord1: response.statusWord.sw1, statusWord2: response.statusWord.sw2, payload: Data(response.data))
+        return NFCISO7816ResponseAPDU(
+            statusWord1: response.statusWord.sw1, statusWord2: response.statusWord.sw2, payload: Data(response.data))
     }
 
     /// Cancels one command: it leaves the queue, or is abandoned while it runs (its answer is
@@ -94,7 +99,9 @@ extension NFCAuthenticator {
     }
 
     /// Submits and waits, cancelling the command when the task is cancelled.
-    func awaitCommand(_ operation: APDUCommandQueue.Operation, timeout: Duration, onTimeout: (@Sendable () -> Void)?) async throws -> ResponseAPDU {
+    func awaitCommand(_ operation: APDUCommandQueue.Operation, timeout: Duration, onTimeout: (@Sendable () -> Void)?) async throws
+        -> ResponseAPDU
+    {
         // A task cancelled before it submits sends nothing.
         if Task.isCancelled { throw NFCAuthenticatorError.cancelled }
         let ticket = CommandTicket()

@@ -121,7 +121,8 @@ public final class NFCAuthenticator: Sendable {
                 session = made
             } else {
                 session = NFCTagReaderSession(
-                    configuration: .init(pollingOption: [.iso14443], iso7816SelectIdentifiers: selectIdentifiers), delegate: bridge, queue: nil)
+                    configuration: .init(pollingOption: [.iso14443], iso7816SelectIdentifiers: selectIdentifiers), delegate: bridge,
+                    queue: nil)
             }
             state.phase = .running
             state.session = session
@@ -334,7 +335,11 @@ public final class NFCAuthenticator: Sendable {
     /// Ends the running session's bookkeeping once: fails the queue, wakes waiters, tells the
     /// delegate. Returns the session when it was running (and is `expected`, when given).
     private func finish(reason: NFCAuthenticatorEndReason, ifSession expected: NFCTagReaderSession?) -> NFCTagReaderSession? {
-        let taken = state.withLock { state -> (NFCTagReaderSession, [CheckedContinuation<NFCAuthenticatorTag, any Error>], [CheckedContinuation<NFCAuthenticatorEndReason?, Never>])? in
+        let taken = state.withLock {
+            state -> (
+                NFCTagReaderSession, [CheckedContinuation<NFCAuthenticatorTag, any Error>],
+                [CheckedContinuation<NFCAuthenticatorEndReason?, Never>]
+            )? in
             guard case .running = state.phase, let session = state.session else { return nil }
             if let expected, expected !== session { return nil }
             state.phase = .ended(reason)

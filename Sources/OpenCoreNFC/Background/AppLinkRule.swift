@@ -68,7 +68,8 @@ struct AppLinkRule: Sendable, Hashable {
         default:
             throw AppSiteAssociationError(path: "\(path).?", "expected a pattern string or an object of query item patterns")
         }
-        excludes = try object["exclude"].map { value throws(AppSiteAssociationError) in try JSONShape.bool(value, at: "\(path).exclude") } ?? false
+        excludes =
+            try object["exclude"].map { value throws(AppSiteAssociationError) in try JSONShape.bool(value, at: "\(path).exclude") } ?? false
         percentEncoded = settings.percentEncoded
     }
 

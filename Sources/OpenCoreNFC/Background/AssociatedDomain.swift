@@ -31,7 +31,8 @@ public struct AssociatedDomain: Sendable, Hashable, CustomStringConvertible {
             let query = rest[rest.index(after: question)...]
             rest = rest[..<question]
             guard query.hasPrefix("mode="), let parsed = Mode(rawValue: String(query.dropFirst("mode=".count))),
-                  parsed != .standard else { return nil }
+                parsed != .standard
+            else { return nil }
             mode = parsed
         }
         var host = rest.lowercased()
@@ -40,7 +41,8 @@ public struct AssociatedDomain: Sendable, Hashable, CustomStringConvertible {
         // A host is labels of letters, digits and hyphens, a port allowed (`example.com:8080`).
         let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789-.:")
         guard !host.isEmpty, host.allSatisfy(allowed.contains), !host.hasPrefix("."), !host.hasSuffix("."),
-              !host.contains("..") else { return nil }
+            !host.contains("..")
+        else { return nil }
         self.host = host
         self.isWildcard = wildcard
         self.mode = mode

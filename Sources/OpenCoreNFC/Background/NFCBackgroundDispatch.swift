@@ -87,7 +87,8 @@ public enum NFCBackgroundRefusal: Sendable, Hashable, CustomStringConvertible {
         case .noURIRecord: "the message has no URI record"
         case .malformedURIRecord(let index, let reason): "URI record \(index) is malformed: \(reason)"
         case .invalidURL(let text): "\"\(text)\" is not a URL"
-        case .unsupportedScheme(let scheme): "the scheme \"\(scheme):\" is not supported by background tag reading (custom schemes never are)"
+        case .unsupportedScheme(let scheme):
+            "the scheme \"\(scheme):\" is not supported by background tag reading (custom schemes never are)"
         }
     }
 }

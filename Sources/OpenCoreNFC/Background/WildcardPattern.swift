@@ -22,8 +22,10 @@ struct WildcardPattern: Sendable, Hashable, CustomStringConvertible {
     /// never worse than O(pattern × subject), whatever a hostile file holds.
     func matches(_ subject: String) -> Bool {
         let input = Array(caseSensitive ? subject : subject.lowercased())
-        var p = 0, s = 0
-        var star: Int? = nil, starSubject = 0
+        var p = 0
+        var s = 0
+        var star: Int? = nil
+        var starSubject = 0
         while s < input.count {
             if p < characters.count, characters[p] == "?" || characters[p] == input[s] && characters[p] != "*" {
                 p += 1

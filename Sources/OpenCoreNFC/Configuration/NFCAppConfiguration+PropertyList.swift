@@ -1,9 +1,10 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
 
 extension NFCAppConfiguration {
     /// Reads the configuration from an Info.plist and an entitlements file, XML or binary.

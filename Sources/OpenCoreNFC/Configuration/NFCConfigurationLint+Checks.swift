@@ -17,10 +17,11 @@ struct LintChecks {
         findings += selectIdentifiers()
         findings += systemCodes()
         guard hasEntitlements else {
-            findings.append(Finding(
-                .warning, .entitlementsNotChecked, key: Keys.readerSessionFormats,
-                "no entitlements file was given, so the formats and associated-domains checks did not run",
-                fix: "Pass the app's .entitlements file too"))
+            findings.append(
+                Finding(
+                    .warning, .entitlementsNotChecked, key: Keys.readerSessionFormats,
+                    "no entitlements file was given, so the formats and associated-domains checks did not run",
+                    fix: "Pass the app's .entitlements file too"))
             return findings
         }
         findings += formats()
@@ -34,10 +35,12 @@ struct LintChecks {
     /// Apple's Core NFC overview: not available in app extensions.
     func appExtension() -> [Finding] {
         guard configuration.isAppExtension else { return [] }
-        return [Finding(
-            .error, .appExtension, key: Keys.appExtension,
-            "this Info.plist is an app extension's; Core NFC is not available in app extensions",
-            fix: "Move the NFC code into the containing app")]
+        return [
+            Finding(
+                .error, .appExtension, key: Keys.appExtension,
+                "this Info.plist is an app extension's; Core NFC is not available in app extensions",
+                fix: "Move the NFC code into the containing app")
+        ]
     }
 
     /// Apple's `NFCReaderUsageDescription` reference: required for any use of the NFC hardware.
@@ -64,23 +67,26 @@ struct LintChecks {
             do {
                 aid = try ApplicationIdentifier.parse(value)
             } catch {
-                findings.append(Finding(
-                    .error, .aidMalformed, key: key, "item \(index) \"\(value)\" \(error.reason)",
-                    fix: "Write each AID as 10 to 32 hex digits, e.g. D2760000850101"))
+                findings.append(
+                    Finding(
+                        .error, .aidMalformed, key: key, "item \(index) \"\(value)\" \(error.reason)",
+                        fix: "Write each AID as 10 to 32 hex digits, e.g. D2760000850101"))
                 continue
             }
             if let first = firstIndex[aid] {
-                findings.append(Finding(
-                    .warning, .aidDuplicate, key: key, "item \(index) \"\(value)\" repeats item \(first)",
-                    fix: "Remove the repeated entry; Core NFC selects each AID once"))
+                findings.append(
+                    Finding(
+                        .warning, .aidDuplicate, key: key, "item \(index) \"\(value)\" repeats item \(first)",
+                        fix: "Remove the repeated entry; Core NFC selects each AID once"))
             } else {
                 firstIndex[aid] = index
             }
             if let application = PaymentApplicationIdentifiers.paymentApplication(aid) {
-                findings.append(Finding(
-                    .error, .aidPayment, key: key,
-                    "item \(index) \"\(value)\" selects \(application), a payment application that Core NFC refuses",
-                    fix: "Remove payment AIDs; only NFCPaymentTagReaderSession (iOS 26, EU) reads payment cards"))
+                findings.append(
+                    Finding(
+                        .error, .aidPayment, key: key,
+                        "item \(index) \"\(value)\" selects \(application), a payment application that Core NFC refuses",
+                        fix: "Remove payment AIDs; only NFCPaymentTagReaderSession (iOS 26, EU) reads payment cards"))
             }
         }
         return findings
@@ -93,16 +99,18 @@ struct LintChecks {
         var findings: [Finding] = []
         for (index, value) in values.enumerated() {
             guard let code = FeliCaSystemCode.parse(value) else {
-                findings.append(Finding(
-                    .error, .systemCodeMalformed, key: key, "item \(index) \"\(value)\" is not a system code of 4 hex digits",
-                    fix: "Write each system code as 4 hex digits, e.g. 12FC"))
+                findings.append(
+                    Finding(
+                        .error, .systemCodeMalformed, key: key, "item \(index) \"\(value)\" is not a system code of 4 hex digits",
+                        fix: "Write each system code as 4 hex digits, e.g. 12FC"))
                 continue
             }
             if code == FeliCaSystemCode.wildcard {
-                findings.append(Finding(
-                    .error, .systemCodeWildcard, key: key,
-                    "item \(index) \"\(value)\" is the wildcard system code, which Core NFC does not allow",
-                    fix: "List the discrete system codes of the cards the app reads instead"))
+                findings.append(
+                    Finding(
+                        .error, .systemCodeWildcard, key: key,
+                        "item \(index) \"\(value)\" is the wildcard system code, which Core NFC does not allow",
+                        fix: "List the discrete system codes of the cards the app reads instead"))
             }
         }
         return findings
@@ -125,33 +133,39 @@ struct LintChecks {
         guard !badKeys.contains(key) else { return [] }
         let tagFix = "Enable Near Field Communication Tag Reading in Xcode's Signing & Capabilities, which writes TAG"
         guard let values = configuration.readerSessionFormatValues else {
-            return [Finding(.error, .formatsMissing, key: key, "missing: every reader session fails with a security violation", fix: tagFix)]
+            return [
+                Finding(.error, .formatsMissing, key: key, "missing: every reader session fails with a security violation", fix: tagFix)
+            ]
         }
         guard !values.isEmpty else {
             return [Finding(.error, .formatsEmpty, key: key, "empty: every reader session fails with a security violation", fix: tagFix)]
         }
         var findings: [Finding] = []
         for value in values where !["TAG", "NDEF", "PACE"].contains(value) {
-            findings.append(Finding(
-                .warning, .formatsUnknownValue, key: key, "\"\(value)\" is not a known format (TAG, NDEF, PACE; case matters)",
-                fix: "Remove it, or correct its spelling"))
+            findings.append(
+                Finding(
+                    .warning, .formatsUnknownValue, key: key, "\"\(value)\" is not a known format (TAG, NDEF, PACE; case matters)",
+                    fix: "Remove it, or correct its spelling"))
         }
         let formats = configuration.readerSessionFormats
         let hasTag = formats.contains(.tag)
         let hasNDEF = formats.contains(.ndef)
         if !hasTag && !hasNDEF {
-            findings.append(Finding(.error, .formatsUnusable, key: key, "holds neither TAG nor NDEF: no reader session can begin", fix: tagFix))
+            findings.append(
+                Finding(.error, .formatsUnusable, key: key, "holds neither TAG nor NDEF: no reader session can begin", fix: tagFix))
         } else if hasNDEF && !targetsBeforeiOS13 {
             let validation = "App Store Connect rejects the build (ITMS-90778: 'NDEF is disallowed' for iOS 13 and later)"
             if hasTag {
-                findings.append(Finding(
-                    .error, .formatsNDEFDisallowed, key: key, "holds the legacy NDEF beside TAG; \(validation)",
-                    fix: "Remove NDEF; TAG also allows NDEF reader sessions"))
+                findings.append(
+                    Finding(
+                        .error, .formatsNDEFDisallowed, key: key, "holds the legacy NDEF beside TAG; \(validation)",
+                        fix: "Remove NDEF; TAG also allows NDEF reader sessions"))
             } else {
-                findings.append(Finding(
-                    .error, .formatsNDEFOnly, key: key,
-                    "holds only the legacy NDEF; \(validation), and tag reader sessions cannot begin",
-                    fix: "Replace NDEF with TAG, which also allows NDEF reader sessions"))
+                findings.append(
+                    Finding(
+                        .error, .formatsNDEFOnly, key: key,
+                        "holds only the legacy NDEF; \(validation), and tag reader sessions cannot begin",
+                        fix: "Replace NDEF with TAG, which also allows NDEF reader sessions"))
             }
         }
         return findings
@@ -162,16 +176,18 @@ struct LintChecks {
         guard !badKeys.contains(Keys.readerSessionFormats), configuration.readerSessionFormats.contains(.tag) else { return [] }
         var findings: [Finding] = []
         if !badKeys.contains(Keys.iso7816SelectIdentifiers), configuration.iso7816SelectIdentifierValues?.isEmpty ?? true {
-            findings.append(Finding(
-                .warning, .aidsMissing, key: Keys.iso7816SelectIdentifiers,
-                "TAG is declared but no AID: tag sessions will not report ISO 7816 tags",
-                fix: "List the AIDs of the applications the app selects, or ignore this if it reads no ISO 7816 tag"))
+            findings.append(
+                Finding(
+                    .warning, .aidsMissing, key: Keys.iso7816SelectIdentifiers,
+                    "TAG is declared but no AID: tag sessions will not report ISO 7816 tags",
+                    fix: "List the AIDs of the applications the app selects, or ignore this if it reads no ISO 7816 tag"))
         }
         if !badKeys.contains(Keys.felicaSystemCodes), configuration.felicaSystemCodeValues?.isEmpty ?? true {
-            findings.append(Finding(
-                .warning, .systemCodesMissing, key: Keys.felicaSystemCodes,
-                "TAG is declared but no system code: sessions polling iso18092 will fail without system codes",
-                fix: "List the system codes of the FeliCa cards the app reads, or ignore this if it polls no FeliCa"))
+            findings.append(
+                Finding(
+                    .warning, .systemCodesMissing, key: Keys.felicaSystemCodes,
+                    "TAG is declared but no system code: sessions polling iso18092 will fail without system codes",
+                    fix: "List the system codes of the FeliCa cards the app reads, or ignore this if it polls no FeliCa"))
         }
         return findings
     }
@@ -181,10 +197,12 @@ struct LintChecks {
         let key = Keys.associatedDomains
         let domains = configuration.associatedDomains
         guard !badKeys.contains(key), !domains.isEmpty, !domains.contains(where: { $0.hasPrefix("applinks:") }) else { return [] }
-        return [Finding(
-            .warning, .noAppLinks, key: key,
-            "associated domains are declared but none is applinks:, so tags read in the background cannot open the app",
-            fix: "Add applinks:<your domain> for the URLs your tags hold")]
+        return [
+            Finding(
+                .warning, .noAppLinks, key: key,
+                "associated domains are declared but none is applinks:, so tags read in the background cannot open the app",
+                fix: "Add applinks:<your domain> for the URLs your tags hold")
+        ]
     }
 
     /// Whether the Info.plist declares a deployment target below iOS 13.

@@ -34,9 +34,10 @@ struct PropertyListReader {
         do {
             root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
         } catch {
-            fail(NFCConfigurationError(
-                .unreadablePropertyList, in: document,
-                "not a readable XML or binary property list (\(data.count) bytes)"))
+            fail(
+                NFCConfigurationError(
+                    .unreadablePropertyList, in: document,
+                    "not a readable XML or binary property list (\(data.count) bytes)"))
             return nil
         }
         if let dictionary = root as? [String: Any] { return dictionary }
@@ -46,8 +47,9 @@ struct PropertyListReader {
             for (key, value) in dictionary { if let key = key as? String { result[key] = value } }
             return result
         }
-        fail(NFCConfigurationError(
-            .notADictionary, in: document, "the top level is \(kind(of: root)), not a dictionary"))
+        fail(
+            NFCConfigurationError(
+                .notADictionary, in: document, "the top level is \(kind(of: root)), not a dictionary"))
         return nil
     }
 

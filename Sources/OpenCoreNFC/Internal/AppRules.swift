@@ -7,7 +7,8 @@ enum AppRules {
 
     static let missing = NFCReaderError(
         .readerErrorSecurityViolation,
-        reason: "no app configuration: set NFCSessionEnvironment.shared.appConfiguration or OPENCORENFC_INFO_PLIST (NFCReaderUsageDescription is required)"
+        reason:
+            "no app configuration: set NFCSessionEnvironment.shared.appConfiguration or OPENCORENFC_INFO_PLIST (NFCReaderUsageDescription is required)"
     )
 
     /// Why an NDEF session may not begin, if it may not.
@@ -31,11 +32,12 @@ enum AppRules {
     static func selectableAIDs() -> [[UInt8]] { configuration?.selectableAIDs ?? [] }
 
     static func error(_ violation: NFCConfigurationViolation) -> NFCReaderError {
-        let code: NFCReaderError.Code = switch violation.readerErrorCode {
-        case .unsupportedFeature: .readerErrorUnsupportedFeature
-        case .securityViolation: .readerErrorSecurityViolation
-        case .invalidParameter: .readerErrorInvalidParameter
-        }
+        let code: NFCReaderError.Code =
+            switch violation.readerErrorCode {
+            case .unsupportedFeature: .readerErrorUnsupportedFeature
+            case .securityViolation: .readerErrorSecurityViolation
+            case .invalidParameter: .readerErrorInvalidParameter
+            }
         return NFCReaderError(code, reason: violation.message)
     }
 }

@@ -32,7 +32,8 @@ enum TagFactory {
             return .feliCa(tag)
         case .type4:
             guard let aid = await selectFirstAID(target: target, generation: generation, session: session) else { return nil }
-            return .iso7816(ISO7816TagObject(target: target, generation: generation, session: session, requiresConnection: true, selectedAID: aid))
+            return .iso7816(
+                ISO7816TagObject(target: target, generation: generation, session: session, requiresConnection: true, selectedAID: aid))
         }
     }
 

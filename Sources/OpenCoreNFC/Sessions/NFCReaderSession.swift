@@ -86,7 +86,9 @@ open class NFCReaderSession: NSObject, NFCReaderSessionProtocol, @unchecked Send
             return
         }
         guard SessionCoordinator.shared.claim(self) else {
-            end(with: NFCReaderError(.readerSessionInvalidationErrorSystemIsBusy, reason: "another reader session is active"), release: false)
+            end(
+                with: NFCReaderError(.readerSessionInvalidationErrorSystemIsBusy, reason: "another reader session is active"),
+                release: false)
             return
         }
         let lifetime = NFCSessionEnvironment.shared.sessionLifetime
@@ -105,7 +107,9 @@ open class NFCReaderSession: NSObject, NFCReaderSessionProtocol, @unchecked Send
                 } catch {
                     return
                 }
-                self?.end(with: NFCReaderError(.readerSessionInvalidationErrorSessionTimeout, reason: "the session reached its \(lifetime) limit"))
+                self?.end(
+                    with: NFCReaderError(.readerSessionInvalidationErrorSessionTimeout, reason: "the session reached its \(lifetime) limit")
+                )
             }
             pollingTask = Task { [weak self] in
                 // Watch every technology; `scan` filters by the polled ones, which restartPolling
@@ -173,10 +177,12 @@ open class NFCReaderSession: NSObject, NFCReaderSessionProtocol, @unchecked Send
 
     /// Polls the field and hands new targets to the subclass.
     func scan() async {
-        guard let (driver, mask) = lock.withLock({ () -> ((any ReaderDriver), TechnologyMask)? in
-            guard state == .active, let driver else { return nil }
-            return (driver, polledTechnologies)
-        }) else { return }
+        guard
+            let (driver, mask) = lock.withLock({ () -> ((any ReaderDriver), TechnologyMask)? in
+                guard state == .active, let driver else { return nil }
+                return (driver, polledTechnologies)
+            })
+        else { return }
         guard let targets = try? await driver.targets(matching: mask) else { return }
         let (fresh, round) = lock.withLock { () -> ([TargetInfo], Int) in
             let fresh = targets.filter { !delivered.contains($0.handle) }

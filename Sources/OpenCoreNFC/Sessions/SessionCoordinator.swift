@@ -25,7 +25,8 @@ final class SessionCoordinator: @unchecked Sendable {
     /// Ends the active session, if any (the environment's `reset()`).
     func endActiveSession() {
         let session = lock.withLock { activeSession }
-        session?.end(with: NFCReaderError(.readerSessionInvalidationErrorSessionTerminatedUnexpectedly, reason: "the environment was reset"))
+        session?.end(
+            with: NFCReaderError(.readerSessionInvalidationErrorSessionTerminatedUnexpectedly, reason: "the environment was reset"))
     }
 
     /// Whether a session holds the reader now.

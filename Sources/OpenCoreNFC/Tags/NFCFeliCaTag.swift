@@ -22,7 +22,9 @@ public protocol NFCFeliCaTag: NFCNDEFTag, __NFCTag {
     func polling(
         systemCode: Data, requestCode: NFCFeliCaPollingRequestCode, timeSlot: NFCFeliCaPollingTimeSlot,
         completionHandler: @escaping @Sendable (Data, Data, (any Error)?) -> Void)
-    func polling(systemCode: Data, requestCode: NFCFeliCaPollingRequestCode, timeSlot: NFCFeliCaPollingTimeSlot) async throws -> (Data, Data)
+    func polling(systemCode: Data, requestCode: NFCFeliCaPollingRequestCode, timeSlot: NFCFeliCaPollingTimeSlot) async throws -> (
+        Data, Data
+    )
 
     /// Request Service (`02`): the key version of each node (1–32 codes of 2 bytes, little endian);
     /// `FFFF` for a node the system lacks.
@@ -41,7 +43,8 @@ public protocol NFCFeliCaTag: NFCNDEFTag, __NFCTag {
 
     /// Write Without Encryption (`08`): one 16-byte block of data per block list element.
     func writeWithoutEncryption(
-        serviceCodeList: [Data], blockList: [Data], blockData: [Data], completionHandler: @escaping @Sendable (Int, Int, (any Error)?) -> Void)
+        serviceCodeList: [Data], blockList: [Data], blockData: [Data],
+        completionHandler: @escaping @Sendable (Int, Int, (any Error)?) -> Void)
     func writeWithoutEncryption(serviceCodeList: [Data], blockList: [Data], blockData: [Data]) async throws -> (Int, Int)
 
     /// Request System Code (`0C`): the codes of the card's systems, 2 bytes each as the card sends them.

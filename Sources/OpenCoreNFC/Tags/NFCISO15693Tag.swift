@@ -23,10 +23,13 @@ public protocol NFCISO15693Tag: NFCNDEFTag, __NFCTag {
     // MARK: Configured commands (iOS 11)
 
     /// Sends a custom command for the configuration's IC manufacturer; returns the answer's payload.
-    func sendCustomCommand(commandConfiguration: NFCISO15693CustomCommandConfiguration, completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void)
+    func sendCustomCommand(
+        commandConfiguration: NFCISO15693CustomCommandConfiguration, completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void)
     func sendCustomCommand(commandConfiguration: NFCISO15693CustomCommandConfiguration) async throws -> Data
     /// Reads a range of blocks in chunks of Read Multiple Blocks; returns the bytes end to end.
-    func readMultipleBlocks(configuration readConfiguration: NFCISO15693ReadMultipleBlocksConfiguration, completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void)
+    func readMultipleBlocks(
+        configuration readConfiguration: NFCISO15693ReadMultipleBlocksConfiguration,
+        completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void)
     func readMultipleBlocks(configuration readConfiguration: NFCISO15693ReadMultipleBlocksConfiguration) async throws -> Data
 
     // MARK: State changes (ISO/IEC 15693-3 §10.3.2, §10.4.6, §10.4.7)
@@ -51,27 +54,35 @@ public protocol NFCISO15693Tag: NFCNDEFTag, __NFCTag {
 
     /// Read Single Block (0x20); with the option flag the security status byte comes first.
     @available(iOS 13.0, *)
-    func readSingleBlock(requestFlags flags: NFCISO15693RequestFlag, blockNumber: UInt8, completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void)
+    func readSingleBlock(
+        requestFlags flags: NFCISO15693RequestFlag, blockNumber: UInt8, completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void)
     @available(iOS 13.0, *)
     func readSingleBlock(requestFlags flags: NFCISO15693RequestFlag, blockNumber: UInt8) async throws -> Data
     /// Write Single Block (0x21).
     @available(iOS 13.0, *)
-    func writeSingleBlock(requestFlags flags: NFCISO15693RequestFlag, blockNumber: UInt8, dataBlock: Data, completionHandler: @escaping @Sendable ((any Error)?) -> Void)
+    func writeSingleBlock(
+        requestFlags flags: NFCISO15693RequestFlag, blockNumber: UInt8, dataBlock: Data,
+        completionHandler: @escaping @Sendable ((any Error)?) -> Void)
     @available(iOS 13.0, *)
     func writeSingleBlock(requestFlags flags: NFCISO15693RequestFlag, blockNumber: UInt8, dataBlock: Data) async throws
     /// Lock Block (0x22).
     @available(iOS 13.0, *)
-    func lockBlock(requestFlags flags: NFCISO15693RequestFlag, blockNumber: UInt8, completionHandler: @escaping @Sendable ((any Error)?) -> Void)
+    func lockBlock(
+        requestFlags flags: NFCISO15693RequestFlag, blockNumber: UInt8, completionHandler: @escaping @Sendable ((any Error)?) -> Void)
     @available(iOS 13.0, *)
     func lockBlock(requestFlags flags: NFCISO15693RequestFlag, blockNumber: UInt8) async throws
     /// Read Multiple Blocks (0x23), one `Data` per block (status byte first with the option flag).
     @available(iOS 13.0, *)
-    func readMultipleBlocks(requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange, completionHandler: @escaping @Sendable ([Data], (any Error)?) -> Void)
+    func readMultipleBlocks(
+        requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
+        completionHandler: @escaping @Sendable ([Data], (any Error)?) -> Void)
     @available(iOS 13.0, *)
     func readMultipleBlocks(requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange) async throws -> [Data]
     /// Write Multiple Blocks (0x24), one `Data` per block.
     @available(iOS 13.0, *)
-    func writeMultipleBlocks(requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange, dataBlocks: [Data], completionHandler: @escaping @Sendable ((any Error)?) -> Void)
+    func writeMultipleBlocks(
+        requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange, dataBlocks: [Data],
+        completionHandler: @escaping @Sendable ((any Error)?) -> Void)
     @available(iOS 13.0, *)
     func writeMultipleBlocks(requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange, dataBlocks: [Data]) async throws
 
@@ -101,51 +112,70 @@ public protocol NFCISO15693Tag: NFCNDEFTag, __NFCTag {
 
     /// Get System Information (0x2B): DSFID, AFI, block size, block count and IC reference, each
     /// -1 when the tag leaves it out.
-    @available(iOS, introduced: 13.0, deprecated: 14.0, message: "Use getSystemInfo(requestFlags:resultHandler:) or systemInfo(requestFlags:)")
-    func getSystemInfo(requestFlags flags: NFCISO15693RequestFlag, completionHandler: @escaping @Sendable (Int, Int, Int, Int, Int, (any Error)?) -> Void)
+    @available(
+        iOS, introduced: 13.0, deprecated: 14.0, message: "Use getSystemInfo(requestFlags:resultHandler:) or systemInfo(requestFlags:)"
+    )
+    func getSystemInfo(
+        requestFlags flags: NFCISO15693RequestFlag, completionHandler: @escaping @Sendable (Int, Int, Int, Int, Int, (any Error)?) -> Void)
     /// Get System Information (0x2B) as one value.
     @available(iOS 14.0, *)
     func systemInfo(requestFlags flags: NFCISO15693RequestFlag) async throws -> NFCISO15693SystemInfo
     /// Get Multiple Block Security Status (0x2C): one status per block.
     @available(iOS 13.0, *)
-    func getMultipleBlockSecurityStatus(requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange, completionHandler: @escaping @Sendable ([NSNumber], (any Error)?) -> Void)
+    func getMultipleBlockSecurityStatus(
+        requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
+        completionHandler: @escaping @Sendable ([NSNumber], (any Error)?) -> Void)
     @available(iOS 13.0, *)
     func getMultipleBlockSecurityStatus(requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange) async throws -> [NSNumber]
 
     // MARK: Extended and fast commands (ISO/IEC 15693-3:2019 §10.4.14–§10.4.20)
 
     @available(iOS 13.0, *)
-    func extendedReadSingleBlock(requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int, completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void)
+    func extendedReadSingleBlock(
+        requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int, completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void)
     @available(iOS 13.0, *)
     func extendedReadSingleBlock(requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int) async throws -> Data
     @available(iOS 13.0, *)
-    func extendedWriteSingleBlock(requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int, dataBlock: Data, completionHandler: @escaping @Sendable ((any Error)?) -> Void)
+    func extendedWriteSingleBlock(
+        requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int, dataBlock: Data,
+        completionHandler: @escaping @Sendable ((any Error)?) -> Void)
     @available(iOS 13.0, *)
     func extendedWriteSingleBlock(requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int, dataBlock: Data) async throws
     @available(iOS 13.0, *)
-    func extendedLockBlock(requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int, completionHandler: @escaping @Sendable ((any Error)?) -> Void)
+    func extendedLockBlock(
+        requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int, completionHandler: @escaping @Sendable ((any Error)?) -> Void)
     @available(iOS 13.0, *)
     func extendedLockBlock(requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int) async throws
     @available(iOS 13.0, *)
-    func extendedReadMultipleBlocks(requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange, completionHandler: @escaping @Sendable ([Data], (any Error)?) -> Void)
+    func extendedReadMultipleBlocks(
+        requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
+        completionHandler: @escaping @Sendable ([Data], (any Error)?) -> Void)
     @available(iOS 13.0, *)
     func extendedReadMultipleBlocks(requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange) async throws -> [Data]
     @available(iOS 14.0, *)
-    func extendedWriteMultipleBlocks(requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange, dataBlocks: [Data], completionHandler: @escaping @Sendable ((any Error)?) -> Void)
+    func extendedWriteMultipleBlocks(
+        requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange, dataBlocks: [Data],
+        completionHandler: @escaping @Sendable ((any Error)?) -> Void)
     @available(iOS 14.0, *)
     func extendedWriteMultipleBlocks(requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange, dataBlocks: [Data]) async throws
     @available(iOS 14.0, *)
-    func extendedGetMultipleBlockSecurityStatus(requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange, completionHandler: @escaping @Sendable ([NSNumber], (any Error)?) -> Void)
+    func extendedGetMultipleBlockSecurityStatus(
+        requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
+        completionHandler: @escaping @Sendable ([NSNumber], (any Error)?) -> Void)
     @available(iOS 14.0, *)
     func extendedGetMultipleBlockSecurityStatus(requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange) async throws -> [NSNumber]
     /// Fast Read Multiple Blocks (0x2D).
     @available(iOS 14.0, *)
-    func fastReadMultipleBlocks(requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange, completionHandler: @escaping @Sendable ([Data], (any Error)?) -> Void)
+    func fastReadMultipleBlocks(
+        requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
+        completionHandler: @escaping @Sendable ([Data], (any Error)?) -> Void)
     @available(iOS 14.0, *)
     func fastReadMultipleBlocks(requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange) async throws -> [Data]
     /// Extended Fast Read Multiple Blocks (0x3D).
     @available(iOS 15.0, *)
-    func extendedFastReadMultipleBlocks(requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange, completionHandler: @escaping @Sendable ([Data], (any Error)?) -> Void)
+    func extendedFastReadMultipleBlocks(
+        requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
+        completionHandler: @escaping @Sendable ([Data], (any Error)?) -> Void)
     @available(iOS 15.0, *)
     func extendedFastReadMultipleBlocks(requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange) async throws -> [Data]
 
@@ -153,15 +183,22 @@ public protocol NFCISO15693Tag: NFCNDEFTag, __NFCTag {
 
     /// A custom command (0xA0…0xDF) with the tag's IC manufacturer code inserted after the code.
     @available(iOS 13.0, *)
-    func customCommand(requestFlags flags: NFCISO15693RequestFlag, customCommandCode: Int, customRequestParameters: Data, completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void)
+    func customCommand(
+        requestFlags flags: NFCISO15693RequestFlag, customCommandCode: Int, customRequestParameters: Data,
+        completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void)
     @available(iOS 13.0, *)
-    func customCommand(requestFlags flags: NFCISO15693RequestFlag, customCommandCode: Int, customRequestParameters: Data) async throws -> Data
+    func customCommand(requestFlags flags: NFCISO15693RequestFlag, customCommandCode: Int, customRequestParameters: Data) async throws
+        -> Data
     /// Authenticate (0x35); the answer comes back unprocessed with its response flags.
     @available(iOS 14.0, *)
-    func authenticate(requestFlags flags: NFCISO15693RequestFlag, cryptoSuiteIdentifier: Int, message: Data) async throws -> (NFCISO15693ResponseFlag, Data)
+    func authenticate(requestFlags flags: NFCISO15693RequestFlag, cryptoSuiteIdentifier: Int, message: Data) async throws -> (
+        NFCISO15693ResponseFlag, Data
+    )
     /// Challenge (0x39); tags compute silently, so no answer is success.
     @available(iOS 14.0, *)
-    func challenge(requestFlags flags: NFCISO15693RequestFlag, cryptoSuiteIdentifier: Int, message: Data, completionHandler: @escaping @Sendable ((any Error)?) -> Void)
+    func challenge(
+        requestFlags flags: NFCISO15693RequestFlag, cryptoSuiteIdentifier: Int, message: Data,
+        completionHandler: @escaping @Sendable ((any Error)?) -> Void)
     @available(iOS 14.0, *)
     func challenge(requestFlags flags: NFCISO15693RequestFlag, cryptoSuiteIdentifier: Int, message: Data) async throws
     /// Read Buffer (0x3A).
@@ -169,7 +206,9 @@ public protocol NFCISO15693Tag: NFCNDEFTag, __NFCTag {
     func readBuffer(requestFlags flags: NFCISO15693RequestFlag) async throws -> (NFCISO15693ResponseFlag, Data)
     /// Key Update (0x36).
     @available(iOS 14.0, *)
-    func keyUpdate(requestFlags flags: NFCISO15693RequestFlag, keyIdentifier: Int, message: Data) async throws -> (NFCISO15693ResponseFlag, Data)
+    func keyUpdate(requestFlags flags: NFCISO15693RequestFlag, keyIdentifier: Int, message: Data) async throws -> (
+        NFCISO15693ResponseFlag, Data
+    )
     /// Any request: the flags byte, the command code and the data after it, sent as given.
     @available(iOS 14.0, *)
     func sendRequest(requestFlags flags: Int, commandCode: Int, data: Data?) async throws -> (NFCISO15693ResponseFlag, Data?)

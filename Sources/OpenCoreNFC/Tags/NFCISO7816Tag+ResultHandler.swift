@@ -18,7 +18,9 @@ extension NFCISO7816Tag {
 @available(iOS 14.0, *)
 extension NFCMiFareTag {
     /// Sends an APDU to an ISO 14443-4 MIFARE; the result is the response APDU or the error.
-    public func sendMiFareISO7816Command(_ apdu: NFCISO7816APDU, resultHandler: @escaping @Sendable (Result<NFCISO7816ResponseAPDU, any Error>) -> Void) {
+    public func sendMiFareISO7816Command(
+        _ apdu: NFCISO7816APDU, resultHandler: @escaping @Sendable (Result<NFCISO7816ResponseAPDU, any Error>) -> Void
+    ) {
         sendMiFareISO7816Command(apdu) { data, sw1, sw2, error in
             if let error {
                 resultHandler(.failure(error))

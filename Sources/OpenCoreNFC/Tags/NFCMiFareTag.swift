@@ -65,7 +65,8 @@ final class MiFareTagObject: NFCTagObject, NFCMiFareTag, __NFCTag, @unchecked Se
         return try await APDURelay.send(apdu, through: self)
     }
 
-    func sendMiFareISO7816Command(_ apdu: NFCISO7816APDU, completionHandler: @escaping @Sendable (Data, UInt8, UInt8, (any Error)?) -> Void) {
+    func sendMiFareISO7816Command(_ apdu: NFCISO7816APDU, completionHandler: @escaping @Sendable (Data, UInt8, UInt8, (any Error)?) -> Void)
+    {
         Task {
             do {
                 let (data, sw1, sw2) = try await sendMiFareISO7816Command(apdu)
@@ -85,7 +86,8 @@ enum APDURelay {
         }
         let answer = try await tag.transceive([UInt8](frame), timeout: .seconds(5))
         guard answer.count >= 2 else {
-            throw NFCReaderError(.readerTransceiveErrorTagResponseError, reason: "the card answered \(answer.count) byte(s), without a status word")
+            throw NFCReaderError(
+                .readerTransceiveErrorTagResponseError, reason: "the card answered \(answer.count) byte(s), without a status word")
         }
         return (Data(answer.dropLast(2)), answer[answer.count - 2], answer[answer.count - 1])
     }

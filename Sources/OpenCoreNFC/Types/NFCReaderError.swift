@@ -18,7 +18,8 @@ public struct NFCReaderError: CustomNSError, LocalizedError, Hashable, Sendable 
     public init(_nsError error: NSError) {
         precondition(  // trap-ok: API violation by the caller, as Apple's bridging traps
             error.domain == NFCErrorDomain && Code(rawValue: error.code) != nil,
-            "API violation: NFCReaderError(_nsError:) needs an \(NFCErrorDomain) error with a known code, got \(error.domain) \(error.code)")
+            "API violation: NFCReaderError(_nsError:) needs an \(NFCErrorDomain) error with a known code, got \(error.domain) \(error.code)"
+        )
         self._nsError = error
     }
 

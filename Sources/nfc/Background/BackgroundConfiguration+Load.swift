@@ -1,6 +1,6 @@
 import Foundation
-import NFCJSON
 import NFCBackgroundConfiguration
+import NFCJSON
 import NFCSimulator
 
 extension BackgroundConfiguration {
@@ -11,7 +11,9 @@ extension BackgroundConfiguration {
         do {
             _ = try JSONText.parse(bytes)  // syntax first, so a truncated file says where it ends
         } catch {
-            throw CLIError(.badInput, "\(path): not valid JSON: \(error.reason)\(error.location.map { " at \($0)" } ?? "")", file: path, offset: error.location?.offset)
+            throw CLIError(
+                .badInput, "\(path): not valid JSON: \(error.reason)\(error.location.map { " at \($0)" } ?? "")", file: path,
+                offset: error.location?.offset)
         }
         do {
             // Association files are read as regular files only (a FIFO would block the load).

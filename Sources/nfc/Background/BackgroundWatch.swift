@@ -1,10 +1,10 @@
 import Foundation
+import NFCBackgroundConfiguration
 import NFCBytes
 import NFCPCSC
 import NFCReaders
 import NFCSimulator
 import NFCTransport
-import NFCBackgroundConfiguration
 import OpenCoreNFC
 
 /// The readers of one `nfc watch` run and what happens at each tap.

@@ -1,10 +1,11 @@
+import Foundation
+import NFCBytes
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-import NFCBytes
 
 /// Runs a tap's handler: the configured argument vector, started with `posix_spawn` (never a
 /// shell, so nothing in a URL is interpreted), the URL as an argument, its output sent to our

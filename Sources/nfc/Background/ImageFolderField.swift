@@ -1,10 +1,11 @@
+import Foundation
+import NFCSimulator
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-import NFCSimulator
 
 /// `nfc watch --reader sim:PATH`: a simulated field whose tags are image files.
 ///

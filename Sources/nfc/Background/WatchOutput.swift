@@ -39,8 +39,9 @@ final class WatchOutput: Sendable {
     }
 
     func readFailed(reader: String, target: TargetInfo, reason: String) {
-        emit("read-failed", [("reader", .string(reader)), ("uid", .string(Self.uid(target))), ("reason", .string(reason))],
-             text: "[\(reader)] tap \(Self.uid(target)): cannot read: \(reason)")
+        emit(
+            "read-failed", [("reader", .string(reader)), ("uid", .string(Self.uid(target))), ("reason", .string(reason))],
+            text: "[\(reader)] tap \(Self.uid(target)): cannot read: \(reason)")
     }
 
     func left(reader: String, target: TargetInfo) {
@@ -48,8 +49,9 @@ final class WatchOutput: Sendable {
     }
 
     func reader(_ name: String, added: Bool) {
-        emit("reader", [("reader", .string(name)), ("state", .string(added ? "added" : "removed"))],
-             text: "[\(name)] reader \(added ? "added" : "removed")")
+        emit(
+            "reader", [("reader", .string(name)), ("state", .string(added ? "added" : "removed"))],
+            text: "[\(name)] reader \(added ? "added" : "removed")")
     }
 
     func problem(reader: String, _ reason: String) {

@@ -65,13 +65,19 @@ struct APDUCommand: AsyncParsableCommand {
             return responses
         }
         if json {
-            var fields: [(String, JSONValue)] = [("responses", .array(zip(commands, responses).map { command, response in
-                .object([
-                    ("command", .string(Hex.encode(command.bytes))),
-                    ("data", .string(Hex.encode(response.data))),
-                    ("sw", .string(Hex.encode(response.statusWord.bytes))),
-                ])
-            }))]
+            var fields: [(String, JSONValue)] = [
+                (
+                    "responses",
+                    .array(
+                        zip(commands, responses).map { command, response in
+                            .object([
+                                ("command", .string(Hex.encode(command.bytes))),
+                                ("data", .string(Hex.encode(response.data))),
+                                ("sw", .string(Hex.encode(response.statusWord.bytes))),
+                            ])
+                        })
+                )
+            ]
             if readerOptions.stats { fields.append(("stats", StatisticsText.json(stats))) }
             Output.line(JSONValue.object(fields).serialized(pretty: true))
         } else {

@@ -1,8 +1,8 @@
 import ArgumentParser
 import NDEF
 import NDEFJSON
-import NFCJSON
 import NFCBackgroundConfiguration
+import NFCJSON
 import OpenCoreNFC
 
 /// `nfc dispatch [HEX | --file F] [--apps apps.json] [--device STATE]... [--json]`

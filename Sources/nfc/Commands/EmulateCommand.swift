@@ -25,7 +25,9 @@ struct EmulateCommand: ParsableCommand {
     @Option(name: .long, help: "Where vpcd listens, HOST:PORT.")
     var vpcd = VPCDEndpoint().description
 
-    @Option(name: .customLong("remove-after"), help: ArgumentHelp("Answer N APDUs, then pull the card out when the next one comes.", valueName: "N"))
+    @Option(
+        name: .customLong("remove-after"),
+        help: ArgumentHelp("Answer N APDUs, then pull the card out when the next one comes.", valueName: "N"))
     var removeAfter: Int?
 
     @Flag(name: .customLong("basic-reader"), help: "A reader without transparent exchange (FF C2 answers 6A 81), like an ACR122U.")

@@ -64,12 +64,17 @@ struct DumpCommand: AsyncParsableCommand {
                 ("complete", .bool(dump.isComplete)),
             ]
             if !dump.isComplete {
-                fields.append(("unreadable", .array(dump.unreadable.map { gap in
-                    .object([
-                        ("first", .string(gap.first)), ("last", .string(gap.last)), ("count", .int(Int64(gap.count))),
-                        ("reason", .string(gap.reason)),
-                    ])
-                })))
+                fields.append(
+                    (
+                        "unreadable",
+                        .array(
+                            dump.unreadable.map { gap in
+                                .object([
+                                    ("first", .string(gap.first)), ("last", .string(gap.last)), ("count", .int(Int64(gap.count))),
+                                    ("reason", .string(gap.reason)),
+                                ])
+                            })
+                    ))
             }
             if readerOptions.stats { fields.append(("stats", StatisticsText.json(stats))) }
             Output.line(JSONValue.object(fields).serialized(pretty: true))
@@ -79,10 +84,13 @@ struct DumpCommand: AsyncParsableCommand {
         let width = (dump.rows.map(\.0.count) + dump.unreadable.map(\.first.count)).max() ?? 0
         for (address, data) in dump.rows {
             let printable = String(data.map { (0x20...0x7E).contains($0) ? Character(UnicodeScalar($0)) : "." })
-            Output.line(String(repeating: " ", count: width - address.count) + address + "  " + Hex.encode(data, separator: " ") + "  " + printable)
+            Output.line(
+                String(repeating: " ", count: width - address.count) + address + "  " + Hex.encode(data, separator: " ") + "  " + printable)
         }
         for gap in dump.unreadable {
-            Output.line(String(repeating: " ", count: width - gap.first.count) + gap.first + "  ?? unreadable through \(gap.last) (\(gap.count) rows)")
+            Output.line(
+                String(repeating: " ", count: width - gap.first.count) + gap.first
+                    + "  ?? unreadable through \(gap.last) (\(gap.count) rows)")
         }
         if let gap = dump.unreadable.first {
             let rows = dump.unreadable.map(\.count).reduce(0, +)

@@ -28,18 +28,23 @@ struct LintCommand: AsyncParsableCommand {
             entitlementsURL: entitlements.map { URL(fileURLWithPath: $0) })
         let status = NFCConfigurationLint.exitStatus(findings)
         if json {
-            Output.line(JSONValue.object([
-                ("findings", .array(findings.map { finding in
-                    .object([
-                        ("severity", .string(finding.severity.rawValue)),
-                        ("code", .string(finding.code.rawValue)),
-                        ("key", finding.key.map { .string($0) } ?? .null),
-                        ("message", .string(finding.message)),
-                        ("fix", .string(finding.fix)),
-                    ])
-                })),
-                ("exitStatus", .int(Int64(status))),
-            ]).serialized(pretty: true))
+            Output.line(
+                JSONValue.object([
+                    (
+                        "findings",
+                        .array(
+                            findings.map { finding in
+                                .object([
+                                    ("severity", .string(finding.severity.rawValue)),
+                                    ("code", .string(finding.code.rawValue)),
+                                    ("key", finding.key.map { .string($0) } ?? .null),
+                                    ("message", .string(finding.message)),
+                                    ("fix", .string(finding.fix)),
+                                ])
+                            })
+                    ),
+                    ("exitStatus", .int(Int64(status))),
+                ]).serialized(pretty: true))
         } else if findings.isEmpty {
             Output.line("ok: no NFC configuration problems")
         } else {

@@ -75,7 +75,9 @@ struct NDEFEncodeCommand: ParsableCommand {
             } catch let error as NDEFError {
                 Output.line(NDEFJSON.errorJSON(error).serialized())
             } catch let error as CLIError {
-                Output.line(JSONValue.object([("error", .object([("code", .string("invalidInput")), ("reason", .string(error.description))]))]).serialized())
+                Output.line(
+                    JSONValue.object([("error", .object([("code", .string("invalidInput")), ("reason", .string(error.description))]))])
+                        .serialized())
             } catch {
                 let e: JSONValue = .object([("code", .string("invalidInput")), ("reason", .string("\(error)"))])
                 Output.line(JSONValue.object([("error", e)]).serialized())

@@ -20,13 +20,16 @@ struct ReadCommand: AsyncParsableCommand {
         let (result, stats) = try await TagSession.run(readerOptions, access: .read, json: json) { connection, engine in
             try await engine.readNDEF(on: connection)
         }
-        let message: NDEFMessage? = try result.message.isEmpty ? nil : {
-            do {
-                return try NDEFMessage(decoding: result.message)
-            } catch {
-                throw CLIError("the tag holds a malformed NDEF message: \(error)")
-            }
-        }()
+        let message: NDEFMessage? =
+            try result.message.isEmpty
+            ? nil
+            : {
+                do {
+                    return try NDEFMessage(decoding: result.message)
+                } catch {
+                    throw CLIError("the tag holds a malformed NDEF message: \(error)")
+                }
+            }()
         if json {
             var fields: [(String, JSONValue)] = [("status", TagText.statusJSON(result.status))]
             if let message, case .object(let body) = NDEFJSON.json(for: message, options: .strict, length: result.message.count) {

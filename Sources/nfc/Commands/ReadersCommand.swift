@@ -28,16 +28,19 @@ struct ReadersCommand: AsyncParsableCommand {
         if json {
             var entries: [JSONValue] = [.object([("name", .string("sim")), ("kind", .string("simulator")), ("image", .string(image))])]
             for reader in pcsc {
-                entries.append(.object([
-                    ("name", .string(reader.name)), ("kind", .string("pcsc")), ("tagPresent", .bool(reader.tagPresent)),
-                    ("atr", reader.tagPresent ? .string(Hex.encode(reader.atr)) : .null),
-                ]))
+                entries.append(
+                    .object([
+                        ("name", .string(reader.name)), ("kind", .string("pcsc")), ("tagPresent", .bool(reader.tagPresent)),
+                        ("atr", reader.tagPresent ? .string(Hex.encode(reader.atr)) : .null),
+                    ]))
             }
             Output.line(JSONValue.array(entries).serialized(pretty: true))
         } else {
             Output.line("sim\tsimulated field with a persistent virtual tag (\(image))")
             for reader in pcsc {
-                Output.line("\(TerminalText.escape(reader.name))\tPC/SC, \(reader.tagPresent ? "tag present (ATR \(Hex.encode(reader.atr)))" : "no tag")")
+                Output.line(
+                    "\(TerminalText.escape(reader.name))\tPC/SC, \(reader.tagPresent ? "tag present (ATR \(Hex.encode(reader.atr)))" : "no tag")"
+                )
             }
         }
         if let problem { Output.error("PC/SC: \(problem)") }

@@ -1,10 +1,10 @@
 import ArgumentParser
 import Foundation
+import NFCBackgroundConfiguration
 import NFCBytes
 import NFCPCSC
 import NFCReaders
 import NFCTransport
-import NFCBackgroundConfiguration
 import OpenCoreNFC
 
 /// `nfc watch [--reader R]... [--apps F] [--device STATE]... [--handler-timeout S] [--json]`
@@ -35,7 +35,9 @@ struct WatchCommand: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
-        guard handlerTimeout > 0, handlerTimeout.isFinite else { throw ValidationError("--handler-timeout must be a positive number of seconds") }
+        guard handlerTimeout > 0, handlerTimeout.isFinite else {
+            throw ValidationError("--handler-timeout must be a positive number of seconds")
+        }
     }
 
     func run() async throws {

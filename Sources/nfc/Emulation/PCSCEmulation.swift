@@ -1,10 +1,11 @@
+import Dispatch
+import NFCSimulator
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Dispatch
-import NFCSimulator
 
 /// The `nfc emulate --pcsc` loop: connects to vpcd (waiting while pcscd is not there), serves
 /// the card, saves the image after each command that changed the tag, reconnects when vpcd goes
@@ -41,9 +42,9 @@ final class PCSCEmulation {
         loop: while !link.isStopRequested {
             do {
                 try link.connect()
-            } catch where error.code == .stopped {
+            } catch  where error.code == .stopped {
                 break
-            } catch where error.code == .unresolvableHost {
+            } catch  where error.code == .unresolvableHost {
                 throw CLIError(error.description)
             } catch {
                 if !waiting && !reconnecting { Output.error("waiting for vpcd: \(error)") }

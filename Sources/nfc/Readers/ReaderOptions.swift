@@ -3,7 +3,11 @@ import NFCReaders
 
 /// The options every command that talks to a tag shares: which reader, fault injection, statistics.
 struct ReaderOptions: ParsableArguments {
-    @Option(name: .long, help: "The reader: sim (a persistent virtual tag), sim:FILE (a given tag image), pcsc (the first PC/SC reader with a tag), pcsc:NAME or NAME (a PC/SC reader whose name contains NAME; see nfc readers).")
+    @Option(
+        name: .long,
+        help:
+            "The reader: sim (a persistent virtual tag), sim:FILE (a given tag image), pcsc (the first PC/SC reader with a tag), pcsc:NAME or NAME (a PC/SC reader whose name contains NAME; see nfc readers)."
+    )
     var reader: String = "sim"
 
     @Option(name: .customLong("remove-after"), help: "Simulated readers: pull the tag out of the field after N commands.")

@@ -48,7 +48,8 @@ enum TagSession {
 enum StatisticsText {
     static func line(_ s: ExchangeStatistics) -> String {
         let ms = Double(s.airTimeMicroseconds) / 1000
-        return "stats: \(s.commands) commands, \(s.bytesSent) B sent, \(s.bytesReceived) B received, air time \(String(format: "%.2f", ms)) ms"
+        return
+            "stats: \(s.commands) commands, \(s.bytesSent) B sent, \(s.bytesReceived) B received, air time \(String(format: "%.2f", ms)) ms"
     }
 
     static func json(_ s: ExchangeStatistics) -> JSONValue {

@@ -66,7 +66,11 @@ enum NDEFTextRenderer {
             return out
         case .signature(let s):
             var out = ["Signature: version 0x\(Hex.encode([s.version])), type \(s.signatureType), hash \(s.hashType)"]
-            if let uri = s.signatureURI { out.append("  signature at: \(uri)") } else { out.append("  signature: \(s.signature.count) bytes") }
+            if let uri = s.signatureURI {
+                out.append("  signature at: \(uri)")
+            } else {
+                out.append("  signature: \(s.signature.count) bytes")
+            }
             out.append("  certificates: \(s.certificates.count) (format \(s.certificateFormat))")
             if let uri = s.certificateURI { out.append("  certificate chain at: \(uri)") }
             return out

@@ -26,7 +26,8 @@ enum TagText {
         for (key, value) in identity.details { lines.append(field(key, value)) }
         switch status {
         case .read(let status):
-            lines.append("  NDEF         \(status.state.rawValue), capacity \(status.capacity) bytes, message \(status.messageLength) bytes")
+            lines.append(
+                "  NDEF         \(status.state.rawValue), capacity \(status.capacity) bytes, message \(status.messageLength) bytes")
         case .unavailable(let reason):
             lines.append("  NDEF         unavailable: \(reason)")
         }

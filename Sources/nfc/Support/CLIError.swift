@@ -52,13 +52,14 @@ struct CLIError: Error, CustomStringConvertible {
 
     /// A tag image that cannot be opened, loaded or saved, with the code its cause deserves.
     init(imageError error: TagImageError, path: String, doing: String? = nil) {
-        let code: Code = switch error.code {
-        case .notFound: .notFound
-        case .permissionDenied: .permission
-        case .busy: .busy
-        case .io: .failure
-        default: .badInput
-        }
+        let code: Code =
+            switch error.code {
+            case .notFound: .notFound
+            case .permissionDenied: .permission
+            case .busy: .busy
+            case .io: .failure
+            default: .badInput
+            }
         let head = doing.map { "\($0) \(path)" } ?? path
         self.init(code, "\(head): \(error)", file: path, field: error.field.isEmpty ? nil : error.field, offset: error.offset)
     }

@@ -1,11 +1,12 @@
+import Foundation
+import NFCBytes
+import NFCSimulator
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-import NFCBytes
-import NFCSimulator
 
 /// Reading the bytes a command works on: a hex argument, a file, or standard input.
 enum Input {

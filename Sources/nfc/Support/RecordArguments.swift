@@ -78,7 +78,10 @@ enum RecordArguments {
             switch spec {
             case .uri(let uri):
                 guard hasScheme(uri) else {
-                    throw CLIError(.badInput, "--uri \(TerminalText.escape(uri)) has no scheme (RFC 3986 §3.1); did you mean https://\(TerminalText.escape(uri))?")
+                    throw CLIError(
+                        .badInput,
+                        "--uri \(TerminalText.escape(uri)) has no scheme (RFC 3986 §3.1); did you mean https://\(TerminalText.escape(uri))?"
+                    )
                 }
                 return try URIRecord(uri: uri).record()
             case .text(let text, let language):
@@ -97,7 +100,9 @@ enum RecordArguments {
         guard let colon = uri.firstIndex(of: ":"), colon > uri.startIndex else { return false }
         let scheme = uri[..<colon].unicodeScalars
         guard let first = scheme.first, first.isASCII, first.properties.isAlphabetic else { return false }
-        return scheme.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0)) }
+        return scheme.allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0))
+        }
     }
 
     private static func bytes(_ payload: Payload, for what: String) throws -> [UInt8] {

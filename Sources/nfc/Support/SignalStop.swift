@@ -1,10 +1,11 @@
+import Foundation
+import NFCBytes
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-import NFCBytes
 
 /// The pipe the signal handler writes to (a C handler cannot capture; set before the handler is
 /// installed, read-only afterwards).

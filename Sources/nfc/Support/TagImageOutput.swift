@@ -1,9 +1,10 @@
+import NFCSimulator
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import NFCSimulator
 
 /// Writing new tag images (`nfc tag new`, `nfc tag import`) and warning about exposed secrets.
 enum TagImageOutput {

@@ -61,7 +61,10 @@ import Testing
 
     @Test func lenientRepairsAreTheDocumentedOnes() throws {
         // TNF 7 is read as unknown; a type on an unknown record is dropped.
-        #expect(try NDEFMessage(decoding: hexBytes("d7 00 01 aa"), options: .lenient).records == [NDEFRecord(typeNameFormat: .unknown, payload: [0xAA])])
+        #expect(
+            try NDEFMessage(decoding: hexBytes("d7 00 01 aa"), options: .lenient).records == [
+                NDEFRecord(typeNameFormat: .unknown, payload: [0xAA])
+            ])
         #expect(try NDEFMessage(decoding: hexBytes("d5 01 00 55"), options: .lenient).records == [NDEFRecord(typeNameFormat: .unknown)])
         #expect(try NDEFMessage(decoding: [], options: .lenient).records.isEmpty)
     }

@@ -13,7 +13,9 @@ import Testing
     /// NFC Forum NDEF 1.0 §3.2.4 and §3.2.5: the SR flag marks a one-byte PAYLOAD_LENGTH, so a
     /// record is short exactly when its payload has at most 255 bytes; from 256 bytes on the
     /// length takes four bytes, big-endian.
-    @Test("the short-record boundary: 255 bytes with SR and a 1-byte length, 256 with a 4-byte one", arguments: [0, 1, 254, 255, 256, 257, 65_536])
+    @Test(
+        "the short-record boundary: 255 bytes with SR and a 1-byte length, 256 with a 4-byte one",
+        arguments: [0, 1, 254, 255, 256, 257, 65_536])
     func shortRecordBoundary(size: Int) throws {
         let payload = [UInt8](repeating: 0xA5, count: size)
         let bytes = try NDEFMessage(records: [NDEFRecord(typeNameFormat: .media, type: Array("a/b".utf8), payload: payload)]).encoded()
@@ -21,7 +23,8 @@ import Testing
         // MB | ME | (SR) | TNF 2, TYPE_LENGTH 3, then the length field.
         #expect(bytes[0] == (short ? 0xD2 : 0xC2))
         #expect(bytes[1] == 3)
-        let length: [UInt8] = short ? [UInt8(size)] : [UInt8(size >> 24 & 0xFF), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)]
+        let length: [UInt8] =
+            short ? [UInt8(size)] : [UInt8(size >> 24 & 0xFF), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)]
         #expect(Array(bytes[2..<(2 + length.count)]) == length)
         #expect(bytes.count == 2 + length.count + 3 + size)
         #expect(try NDEFMessage(decoding: bytes).records[0].payload == payload)
@@ -103,9 +106,15 @@ import Testing
             var records: [NDEFRecord] = []
             for _ in 0..<count {
                 let tnf = formats.randomElement(using: &rng) ?? .unknown
-                if tnf == .empty { records.append(.empty); continue }
-                let type: [UInt8] = tnf == .unknown ? [] : (0..<Int.random(in: 1...20, using: &rng)).map { _ in UInt8.random(in: 0x21...0x7E, using: &rng) }
-                let id: [UInt8] = Bool.random(using: &rng) ? (0..<Int.random(in: 1...8, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) } : []
+                if tnf == .empty {
+                    records.append(.empty)
+                    continue
+                }
+                let type: [UInt8] =
+                    tnf == .unknown ? [] : (0..<Int.random(in: 1...20, using: &rng)).map { _ in UInt8.random(in: 0x21...0x7E, using: &rng) }
+                let id: [UInt8] =
+                    Bool.random(using: &rng)
+                    ? (0..<Int.random(in: 1...8, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) } : []
                 let size = [0, 1, 255, 256, 700].randomElement(using: &rng) ?? 0
                 let payload = (0..<size).map { _ in UInt8.random(in: 0...255, using: &rng) }
                 records.append(NDEFRecord(typeNameFormat: tnf, type: type, identifier: id, payload: payload))

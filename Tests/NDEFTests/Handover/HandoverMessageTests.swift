@@ -73,7 +73,9 @@ struct HandoverMessageTests {
         // Building one.
         let hr = HandoverRequestRecord(
             version: .v1_2, collisionResolution: CollisionResolutionRecord(randomNumber: 0x0102),
-            alternativeCarriers: [AlternativeCarrierRecord(powerState: .active, carrierDataReference: "0", auxiliaryDataReferences: ["aux1"])])
+            alternativeCarriers: [
+                AlternativeCarrierRecord(powerState: .active, carrierDataReference: "0", auxiliaryDataReferences: ["aux1"])
+            ])
         #expect(try hr.record().payload.hexString == "12910202637201025102096163010130010461757831")
     }
 
@@ -86,7 +88,8 @@ struct HandoverMessageTests {
         // that level, fails once the limit is passed.
         let deep = NDEFDecodingOptions(maxNestingDepth: 2).nested().nested()
         #expect(errorCode { _ = try HandoverSelectRecord(hs, options: deep) } == .limitExceeded)
-        #expect(errorCode { _ = try HandoverRequestRecord(wellKnown("Hr", bytes("11d10204616301013000")), options: deep) } == .limitExceeded)
+        #expect(
+            errorCode { _ = try HandoverRequestRecord(wellKnown("Hr", bytes("11d10204616301013000")), options: deep) } == .limitExceeded)
         #expect(errorCode { _ = try HandoverMediationRecord(wellKnown("Hm", bytes("14")), options: deep) } == .limitExceeded)
         #expect(errorCode { _ = try HandoverInitiateRecord(wellKnown("Hi", bytes("14")), options: deep) } == .limitExceeded)
 

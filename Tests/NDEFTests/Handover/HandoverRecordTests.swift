@@ -153,13 +153,15 @@ struct HandoverRecordTests {
     }
 
     /// Connection Handover 1.4 §6.3: the carrier type follows the rules of the TNF its CTF names.
-    @Test("a carrier type breaking its CTF's rules: strict refuses, lenient keeps", arguments: [
-        "0206696d6180652f78",                    // media "ima\u{80}e/x": not a media type
-        "020474657874",                          // media "text": no subtype
-        "01026120",                              // well-known "a ": a space
-        "030b6578616d706c652e636f6d",            // absolute URI "example.com": no scheme
-        "040665786d706c65",                      // external "exmple": no domain:type colon
-    ])
+    @Test(
+        "a carrier type breaking its CTF's rules: strict refuses, lenient keeps",
+        arguments: [
+            "0206696d6180652f78",  // media "ima\u{80}e/x": not a media type
+            "020474657874",  // media "text": no subtype
+            "01026120",  // well-known "a ": a space
+            "030b6578616d706c652e636f6d",  // absolute URI "example.com": no scheme
+            "040665786d706c65",  // external "exmple": no domain:type colon
+        ])
     func carrierTypeFollowsItsFormat(payload: String) throws {
         #expect(errorCode { _ = try HandoverCarrierRecord(wellKnown("Hc", bytes(payload))) } == .invalidPayload)
         #expect(try HandoverCarrierRecord(wellKnown("Hc", bytes(payload)), options: lenient).carrierType.count > 0)

@@ -12,19 +12,18 @@ let bredrVector =
 /// Peripheral/Central, appearance 0x0040 (Phone), name "LE", TK value of zeros.
 let leVector = "081b06050403020101021c020319400003094c45111000000000000000000000000000000000"
 
-
 @Suite("Bluetooth OOB")
 struct BluetoothOOBTests {
     static let bredr = [
         bredrVector,
-        "0800060504030201",                                   // address only
-        "11000605040302010309414203ff0102" + "00",            // name "AB", manufacturer data, 1 padding byte
+        "0800060504030201",  // address only
+        "11000605040302010309414203ff0102" + "00",  // name "AB", manufacturer data, 1 padding byte
         "1600aabbccddeeff050201110b11" + "0505785634120000",  // 16-bit list + 32-bit list, then padding
     ]
     static let le = [
         leVector,
-        "081b0a0b0c0d0e0f00021c00",                           // public address, role Peripheral
-        "081b0a0b0c0d0e0f00021c0302010603ab0102" + "0000",    // + flags + unknown AD type 0xAB + padding
+        "081b0a0b0c0d0e0f00021c00",  // public address, role Peripheral
+        "081b0a0b0c0d0e0f00021c0302010603ab0102" + "0000",  // + flags + unknown AD type 0xAB + padding
         "081b0a0b0c0d0e0f00021c011122" + String(repeating: "11", count: 16) + "1123" + String(repeating: "22", count: 16),
     ]
 
@@ -81,7 +80,10 @@ struct BluetoothOOBTests {
         #expect(oob.serviceClassUUIDs.map(\.description) == ["0000110b-0000-1000-8000-00805f9b34fb"])
         #expect(oob.serviceClassUUIDs.first?.uuid16 == 0x110B)
         let other = try BluetoothOOB.BREDR(media(BluetoothOOB.BREDR.mimeType, bytes(Self.bredr[3])))
-        #expect(other.serviceClassUUIDs.map(\.description) == ["00001101-0000-1000-8000-00805f9b34fb", "0000110b-0000-1000-8000-00805f9b34fb", "12345678-0000-1000-8000-00805f9b34fb"])
+        #expect(
+            other.serviceClassUUIDs.map(\.description) == [
+                "00001101-0000-1000-8000-00805f9b34fb", "0000110b-0000-1000-8000-00805f9b34fb", "12345678-0000-1000-8000-00805f9b34fb",
+            ])
         #expect(other.padding == 2)
         let built = BluetoothOOB.BREDR(
             address: try #require(BluetoothOOB.Address(string: "01:02:03:04:05:06")),
@@ -132,18 +134,20 @@ struct BluetoothOOBTests {
         #expect(decode("0900060504030201") == .truncated)
         #expect(decode("0900060504030201", lenient) == nil)
         // Structure sizes and contents.
-        #expect(decode("0c00060504030201030d0c02") == .invalidPayload)   // Class of Device of 2 bytes
+        #expect(decode("0c00060504030201030d0c02") == .invalidPayload)  // Class of Device of 2 bytes
         #expect(decode("0c00060504030201030d0c02", lenient) == nil)
-        #expect(decode("0d00060504030201040e000102") == .invalidPayload) // hash of 3 bytes
+        #expect(decode("0d00060504030201040e000102") == .invalidPayload)  // hash of 3 bytes
         #expect(decode("0c0006050403020103020b11") == nil)
         #expect(decode("0c000605040302010402") == .truncated)
         #expect(decode("0a000605040302010402", lenient) == .truncated)
-        #expect(decode("0d0006050403020104020b11aa") == .invalidPayload) // 16-bit list of 3 bytes
-        #expect(decode("0b000605040302010209ff") == .invalidEncoding)   // name not UTF-8
+        #expect(decode("0d0006050403020104020b11aa") == .invalidPayload)  // 16-bit list of 3 bytes
+        #expect(decode("0b000605040302010209ff") == .invalidEncoding)  // name not UTF-8
         #expect(decode("0b000605040302010209ff", lenient) == nil)
-        #expect(decode("0b00060504030201000001") == .invalidPayload)     // non-zero after early termination
+        #expect(decode("0b00060504030201000001") == .invalidPayload)  // non-zero after early termination
         #expect(decode("0b00060504030201000001", lenient) == nil)
-        #expect(errorCode { _ = try BluetoothOOB.BREDR(media("application/vnd.bluetooth.le.oob", bytes("0800060504030201"))) } == .unexpectedRecordType)
+        #expect(
+            errorCode { _ = try BluetoothOOB.BREDR(media("application/vnd.bluetooth.le.oob", bytes("0800060504030201"))) }
+                == .unexpectedRecordType)
         let tooLong = BluetoothOOB.BREDR(
             address: try #require(BluetoothOOB.Address(bytes: [1, 2, 3, 4, 5, 6])),
             structures: [BluetoothOOB.DataStructure(type: .manufacturerSpecificData, data: [UInt8](repeating: 0, count: 255))])
@@ -154,15 +158,15 @@ struct BluetoothOOBTests {
         func decode(_ hex: String, _ options: NDEFDecodingOptions = .strict) -> NDEFError.Code? {
             errorCode { _ = try BluetoothOOB.LowEnergy(media(BluetoothOOB.LowEnergy.mimeType, bytes(hex)), options: options) }
         }
-        #expect(decode("081b0a0b0c0d0e0f00") == .invalidPayload)          // no role
+        #expect(decode("081b0a0b0c0d0e0f00") == .invalidPayload)  // no role
         #expect(decode("081b0a0b0c0d0e0f00", lenient) == nil)
-        #expect(decode("021c00") == .invalidPayload)                      // no address
+        #expect(decode("021c00") == .invalidPayload)  // no address
         #expect(decode("") == .invalidPayload)
-        #expect(decode("081b0a0b0c0d0e0f02021c00") == .invalidPayload)    // reserved address type
-        #expect(decode("081b0a0b0c0d0e0f00021c04") == .invalidPayload)    // reserved role
+        #expect(decode("081b0a0b0c0d0e0f02021c00") == .invalidPayload)  // reserved address type
+        #expect(decode("081b0a0b0c0d0e0f00021c04") == .invalidPayload)  // reserved role
         #expect(decode("081b0a0b0c0d0e0f00021c04", lenient) == nil)
-        #expect(decode("071b0a0b0c0d0e0f021c00") == .invalidPayload)      // 6-byte address
-        #expect(decode("081b0a0b0c0d0e0f00021c000219ff") == .invalidPayload) // appearance of 1 byte
+        #expect(decode("071b0a0b0c0d0e0f021c00") == .invalidPayload)  // 6-byte address
+        #expect(decode("081b0a0b0c0d0e0f00021c000219ff") == .invalidPayload)  // appearance of 1 byte
         #expect(decode("081b0a0b0c0d0e0f00021c00051000") == .truncated)
     }
 }

@@ -73,7 +73,10 @@ struct WiFiSimpleConfigurationTests {
         let shareable = try WSC.Credential(
             ssid: [], authenticationType: .open, encryptionType: .none, networkKey: [], networkKeyShareable: true)
         #expect(shareable.networkKeyShareable == true)
-        #expect(errorCode { _ = try WSC.Credential(ssid: [], authenticationType: .open, encryptionType: .none, networkKey: [], macAddress: [1]) } == .invalidValue)
+        #expect(
+            errorCode {
+                _ = try WSC.Credential(ssid: [], authenticationType: .open, encryptionType: .none, networkKey: [], macAddress: [1])
+            } == .invalidValue)
     }
 
     @Test func unknownAttributesKeptInOrder() throws {
@@ -89,22 +92,22 @@ struct WiFiSimpleConfigurationTests {
             errorCode { _ = try WSC(media(WSC.mimeType, bytes(hex)), options: options) }
         }
         #expect(decode("") == .truncated)
-        #expect(decode("104a0002") == .truncated)                // value shorter than its length field
-        #expect(decode("104a00021020") == .invalidPayload)       // Version of 2 bytes
+        #expect(decode("104a0002") == .truncated)  // value shorter than its length field
+        #expect(decode("104a00021020") == .invalidPayload)  // Version of 2 bytes
         #expect(decode("104a00021020", lenient) == nil)
-        #expect(decode("0001000100") == .invalidPayload)         // reserved type < 0x1000
+        #expect(decode("0001000100") == .invalidPayload)  // reserved type < 0x1000
         #expect(decode("0001000100", lenient) == nil)
-        #expect(decode("100e0005104500") == .truncated)         // credential value runs short
-        #expect(decode("100e00061045000541") == .truncated)      // SSID inside credential longer than the credential
+        #expect(decode("100e0005104500") == .truncated)  // credential value runs short
+        #expect(decode("100e00061045000541") == .truncated)  // SSID inside credential longer than the credential
         // SSID of 33 bytes.
         let longSSID = "100e0025" + "10450021" + String(repeating: "41", count: 33)
         #expect(decode(longSSID) == .invalidPayload)
         #expect(decode(longSSID, lenient) == nil)
-        #expect(decode("100e0005100300010a") == .invalidPayload) // Authentication Type of 1 byte
-        #expect(decode("100e000610200002aabb") == .invalidPayload) // MAC address of 2 bytes
-        #expect(decode("1049000700372a00022000") == .invalidPayload) // Version2 of 2 bytes
-        #expect(decode("1049000600372a000220") == .truncated)    // WFA subelement runs short
-        #expect(decode("104900020037") == .invalidPayload)       // vendor extension without a vendor id
+        #expect(decode("100e0005100300010a") == .invalidPayload)  // Authentication Type of 1 byte
+        #expect(decode("100e000610200002aabb") == .invalidPayload)  // MAC address of 2 bytes
+        #expect(decode("1049000700372a00022000") == .invalidPayload)  // Version2 of 2 bytes
+        #expect(decode("1049000600372a000220") == .truncated)  // WFA subelement runs short
+        #expect(decode("104900020037") == .invalidPayload)  // vendor extension without a vendor id
         #expect(errorCode { _ = try WSC(NDEFRecord(typeNameFormat: .media, type: "text/plain", payload: [1])) } == .unexpectedRecordType)
         #expect(errorCode { _ = try WSC(attributes: []).record() } == .invalidValue)
         let huge = WSC(attributes: [WSC.Attribute(type: .ssid, value: [UInt8](repeating: 0, count: 70_000))])

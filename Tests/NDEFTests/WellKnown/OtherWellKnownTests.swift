@@ -44,13 +44,20 @@ import Testing
     }
 
     @Test func everyProperPrefixIsRejected() throws {
-        let payload = try SignatureRecord(signatureType: 1, hashType: 2, signature: [1, 2, 3], certificates: [[7]], certificateURI: "u").record().payload
+        let payload = try SignatureRecord(signatureType: 1, hashType: 2, signature: [1, 2, 3], certificates: [[7]], certificateURI: "u")
+            .record().payload
         for n in 0..<payload.count {
-            let error = ndefError { try SignatureRecord(NDEFRecord(typeNameFormat: .wellKnown, type: "Sig", payload: Array(payload.prefix(n)))) }
+            let error = ndefError {
+                try SignatureRecord(NDEFRecord(typeNameFormat: .wellKnown, type: "Sig", payload: Array(payload.prefix(n))))
+            }
             #expect(error?.code == .invalidPayload, "prefix \(n)")
         }
-        #expect(ndefError { try SignatureRecord(NDEFRecord(typeNameFormat: .wellKnown, type: "Sig", payload: [0x10] + payload.dropFirst())) }?.code == .invalidPayload)
-        #expect(ndefError { try SignatureRecord(signatureType: 1, hashType: 2, certificates: Array(repeating: [1], count: 16)).record() }?.code == .invalidValue)
+        #expect(
+            ndefError { try SignatureRecord(NDEFRecord(typeNameFormat: .wellKnown, type: "Sig", payload: [0x10] + payload.dropFirst())) }?
+                .code == .invalidPayload)
+        #expect(
+            ndefError { try SignatureRecord(signatureType: 1, hashType: 2, certificates: Array(repeating: [1], count: 16)).record() }?.code
+                == .invalidValue)
     }
 }
 
@@ -88,6 +95,8 @@ import Testing
         #expect(ndefError { try NDEFRecord(typeNameFormat: .absoluteURI, type: "Hi").typed() }?.code == .invalidValue)
         #expect(ndefError { try NDEFRecord(typeNameFormat: .wellKnown, type: [0xD5]).typed() }?.code == .invalidValue)
         #expect(try NDEFRecord(typeNameFormat: .absoluteURI, type: [0xD5]).typed(options: .lenient) == nil)
-        #expect(ndefError { try URIRecord(NDEFRecord(typeNameFormat: .wellKnown, type: "U", payload: [4, 0x61, 0x0F])) }?.code == .invalidPayload)
+        #expect(
+            ndefError { try URIRecord(NDEFRecord(typeNameFormat: .wellKnown, type: "U", payload: [4, 0x61, 0x0F])) }?.code
+                == .invalidPayload)
     }
 }

@@ -4,8 +4,9 @@ import Testing
 
 @Suite struct SmartPosterRecordTests {
     @Test func decodesTheVector() throws {
-        let message = try NDEFMessage(decoding: hexBytes(
-            "d1 02 22 53 70 91 01 0e 55 03 6e 66 63 2d 66 6f 72 75 6d 2e 6f 72 67 51 01 0c 54 02 65 6e 48 65 6c 6c 6f 20 4e 46 43"))
+        let message = try NDEFMessage(
+            decoding: hexBytes(
+                "d1 02 22 53 70 91 01 0e 55 03 6e 66 63 2d 66 6f 72 75 6d 2e 6f 72 67 51 01 0c 54 02 65 6e 48 65 6c 6c 6f 20 4e 46 43"))
         let sp = try SmartPosterRecord(message.records[0])
         #expect(sp.uri.uri == "http://nfc-forum.org")
         #expect(sp.title(language: "EN") == "Hello NFC")
@@ -66,7 +67,8 @@ import Testing
         for (records, code) in cases {
             #expect(ndefError { try SmartPosterRecord(try poster(records)) }?.code == code, "\(records)")
         }
-        #expect(ndefError { try SmartPosterRecord(NDEFRecord(typeNameFormat: .wellKnown, type: "Sp", payload: [0xD1])) }?.code == .truncated)
+        #expect(
+            ndefError { try SmartPosterRecord(NDEFRecord(typeNameFormat: .wellKnown, type: "Sp", payload: [0xD1])) }?.code == .truncated)
         #expect(throws: Never.self) { try SmartPosterRecord(try poster([uri, uri]), options: .lenient) }
     }
 

@@ -56,7 +56,8 @@ import Testing
         #expect(decode("82 65 6e 00")?.code == .invalidEncoding, "odd UTF-16 length")
         #expect(decode("82 65 6e d8 00 00 41")?.code == .invalidEncoding, "unpaired surrogate")
         #expect(decode("02 c3 a9 41")?.code == .invalidPayload, "non-ASCII language code")
-        #expect(ndefError { try TextRecord(NDEFRecord(typeNameFormat: .wellKnown, type: "U", payload: [0])) }?.code == .unexpectedRecordType)
+        #expect(
+            ndefError { try TextRecord(NDEFRecord(typeNameFormat: .wellKnown, type: "U", payload: [0])) }?.code == .unexpectedRecordType)
     }
 
     @Test func refusesToEncodeAnOverlongLanguage() {

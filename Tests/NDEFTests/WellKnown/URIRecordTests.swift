@@ -62,7 +62,8 @@ import Testing
         #expect(decode("")?.code == .invalidPayload)
         #expect(decode("24 61")?.code == .invalidPayload, "reserved identifier code")
         #expect(decode("24 61", .lenient) == nil)
-        #expect((try? URIRecord(NDEFRecord(typeNameFormat: .wellKnown, type: "U", payload: hexBytes("ff 61")), options: .lenient))?.uri == "a")
+        #expect(
+            (try? URIRecord(NDEFRecord(typeNameFormat: .wellKnown, type: "U", payload: hexBytes("ff 61")), options: .lenient))?.uri == "a")
         #expect(decode("04 c3")?.code == .invalidEncoding)
     }
 }

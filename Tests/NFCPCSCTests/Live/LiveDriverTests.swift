@@ -1,11 +1,12 @@
 import Foundation
 import NFCBytes
-@testable import NFCPCSC
 import NFCSimulator
 import NFCTags
 import NFCTestSupport
 import NFCTransport
 import Testing
+
+@testable import NFCPCSC
 
 /// The driver against a real pcscd, the card emulated in process through vpcd.
 @Suite(.serialized, .timeLimit(.minutes(1)), .enabled(if: LivePCSC.shouldRun, Comment(rawValue: LivePCSC.skipReason)))
@@ -28,8 +29,10 @@ struct LiveDriverTests {
 
     /// Serves `tag`, hands its target to `body` once the driver reports it, then takes the card
     /// away and waits until pcscd has seen it go (the next card must not pass for this one).
-    func withCard(_ tag: any VirtualTag, basicReader: Bool = false, removeAfter: Int? = nil,
-                  _ body: (TargetInfo, LiveCard) async throws -> Void) async throws {
+    func withCard(
+        _ tag: any VirtualTag, basicReader: Bool = false, removeAfter: Int? = nil,
+        _ body: (TargetInfo, LiveCard) async throws -> Void
+    ) async throws {
         var events = await driver.events(matching: .all).makeAsyncIterator()
         let card = LiveCard(tag, basicReader: basicReader, removeAfter: removeAfter)
         guard case .targetArrived(let target)? = await Self.next(&events, Self.arrived) else {
@@ -59,9 +62,11 @@ struct LiveDriverTests {
         return false
     }
 
-    @Test("each emulated tag kind arrives, is identified from its ATR and GET DATA, and leaves", arguments: [
-        VirtualTagKind.ntag216, .ultralight, .type4, .slix2, .iso15693_2k, .felicaLiteS, .felica,
-    ])
+    @Test(
+        "each emulated tag kind arrives, is identified from its ATR and GET DATA, and leaves",
+        arguments: [
+            VirtualTagKind.ntag216, .ultralight, .type4, .slix2, .iso15693_2k, .felicaLiteS, .felica,
+        ])
     func identification(kind: VirtualTagKind) async throws {
         let tag = try kind.make()
         var events = await driver.events(matching: .all).makeAsyncIterator()
@@ -85,9 +90,11 @@ struct LiveDriverTests {
         #expect(departure == .targetLeft(target))
     }
 
-    @Test("an NDEF message written through the tag engines reads back", arguments: [
-        (VirtualTagKind.ntag216, false), (.ntag216, true), (.slix2, false), (.slix2, true), (.type4, false), (.felicaLiteS, false),
-    ])
+    @Test(
+        "an NDEF message written through the tag engines reads back",
+        arguments: [
+            (VirtualTagKind.ntag216, false), (.ntag216, true), (.slix2, false), (.slix2, true), (.type4, false), (.felicaLiteS, false),
+        ])
     func ndefRoundTrip(kind: VirtualTagKind, basicReader: Bool) async throws {
         try await withCard(try kind.make(), basicReader: basicReader) { target, _ in
             let connection = try await driver.connect(to: target, meter: AirTimeMeter())
@@ -140,7 +147,9 @@ struct LiveDriverTests {
         }
     }
 
-    @Test("the event monitor survives pcscd restarting", .enabled(if: ProcessInfo.processInfo.environment["PCSCD_CONTROL"] != nil, "PCSCD_CONTROL is not set: the tests do not own pcscd"))
+    @Test(
+        "the event monitor survives pcscd restarting",
+        .enabled(if: ProcessInfo.processInfo.environment["PCSCD_CONTROL"] != nil, "PCSCD_CONTROL is not set: the tests do not own pcscd"))
     func survivesPCSCDRestart() async throws {
         let control = try #require(ProcessInfo.processInfo.environment["PCSCD_CONTROL"])
         let card = LiveCard(try VirtualTagKind.ntag216.make())

@@ -17,7 +17,8 @@ import Testing
     @Test func ntagWriteWithEEPROMTime() {
         // WRITE A2 pp d0..d3 (6 B + CRC), 4.1 ms programming, 4-bit ACK. AIRTIME.md quotes ≈ 4.95 ms,
         // leaving out the reader turnaround after the ACK; the model includes it (5.04 ms).
-        let write = AirTimeModel.duration(of: AirFrame(reader: .bytes(6), tag: .bits(4), processing: .microseconds(4100)), technology: .iso14443A, bitRate: .kbps106)
+        let write = AirTimeModel.duration(
+            of: AirFrame(reader: .bytes(6), tag: .bits(4), processing: .microseconds(4100)), technology: .iso14443A, bitRate: .kbps106)
         #expect(abs(microseconds(write) - 5037.3) < 1)
     }
 

@@ -59,7 +59,10 @@ struct FeliCaLiteSImageTests {
         #expect(object["memoryConfiguration"] as? String == "ffffff01070000000000000000000000")
         #expect((object["userBlocks"] as? [String])?.first == "100401000d0000000000010000000023")
         #expect(object["writeCount"] as? Int == 0)
-        #expect(Set(object.keys) == ["idm", "pmm", "userBlocks", "register", "idBlock", "cardKeyVersion", "cardKey", "memoryConfiguration", "writeCount"])
+        #expect(
+            Set(object.keys) == [
+                "idm", "pmm", "userBlocks", "register", "idBlock", "cardKeyVersion", "cardKey", "memoryConfiguration", "writeCount",
+            ])
     }
 
     @Test("Images that describe no real Lite-S are rejected, naming the field")

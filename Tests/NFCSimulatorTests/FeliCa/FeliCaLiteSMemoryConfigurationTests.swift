@@ -89,8 +89,8 @@ struct FeliCaLiteSMemoryConfigurationTests {
     func restrictions() {
         var tag = FeliCaLiteSTag()
         var mc = tag.memoryConfigurationBlock
-        mc[6] = 0x04   // read of S_PAD2 needs authentication
-        mc[8] = 0x02   // write of S_PAD1 needs authentication
+        mc[6] = 0x04  // read of S_PAD2 needs authentication
+        mc[8] = 0x02  // write of S_PAD1 needs authentication
         mc[10] = 0x01  // write of S_PAD0 needs a MAC
         #expect(writeMC(&tag, mc) == ok)
         #expect(send(&tag, F.read(idm, service: 0x000B, blocks: [0, 1, 2])) == F.status(0x07, idm, 0x04, 0xB1))

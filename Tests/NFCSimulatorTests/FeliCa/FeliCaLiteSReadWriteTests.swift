@@ -12,7 +12,8 @@ struct FeliCaLiteSReadWriteTests {
     private func numberedTag() -> FeliCaLiteSTag {
         var tag = FeliCaLiteSTag()
         for block in 0..<14 {
-            _ = tag.respond(to: F.write(idm, service: 0x0009, block: UInt16(block), data: F.filled(UInt8(block))), context: ExchangeContext())
+            _ = tag.respond(
+                to: F.write(idm, service: 0x0009, block: UInt16(block), data: F.filled(UInt8(block))), context: ExchangeContext())
         }
         return tag
     }
@@ -57,7 +58,8 @@ struct FeliCaLiteSReadWriteTests {
         var tag = FeliCaLiteSTag()
         let ok = F.element(0)
         #expect(send(&tag, F.read(idm, services: [0x000B], elements: [F.element(1, order: 1)])) == F.status(0x07, idm, 0x01, 0xA3))
-        #expect(send(&tag, F.read(idm, services: [0x000B], elements: [ok, F.element(1, accessMode: 1)])) == F.status(0x07, idm, 0x02, 0xA7))
+        #expect(
+            send(&tag, F.read(idm, services: [0x000B], elements: [ok, F.element(1, accessMode: 1)])) == F.status(0x07, idm, 0x02, 0xA7))
         #expect(send(&tag, F.read(idm, services: [0x000B], elements: [ok, ok, F.element(0x0F)])) == F.status(0x07, idm, 0x04, 0xA8))
         #expect(send(&tag, F.read(idm, services: [0x000B], elements: [ok, ok, ok, F.element(0x89)])) == F.status(0x07, idm, 0x08, 0xA8))
     }
@@ -76,7 +78,8 @@ struct FeliCaLiteSReadWriteTests {
         var tag = numberedTag()
         let reply = send(&tag, F.read(idm, service: 0x000B, blocks: [0x83, 0x85, 0x84, 0x90]))
         let zeros = [UInt8](repeating: 0, count: 16)
-        let expected = [0x07] + idm + [0x00, 0x00, 0x04] + idm + pmm
+        let expected =
+            [0x07] + idm + [0x00, 0x00, 0x04] + idm + pmm
             + [0x88, 0xB4] + zeros.prefix(14) + [0x0B, 0x00] + zeros.prefix(14) + [14, 0, 0] + zeros.prefix(13)
         #expect(reply == expected)
         _ = send(&tag, F.write(idm, service: 0x0009, block: 0x87, data: F.filled(0x5A)))

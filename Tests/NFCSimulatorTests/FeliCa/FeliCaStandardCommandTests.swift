@@ -46,10 +46,12 @@ struct FeliCaStandardCommandTests {
         #expect(send([0x0C] + common) == [0x0D] + common + [0x02, 0x00, 0x03, 0xFE, 0x00])
     }
 
-    @Test("Search Service Code walks areas and services in code order", arguments: [
-        (0, [UInt8(0x00), 0x00, 0xFE, 0xFF]), (1, [0x00, 0x10, 0xFF, 0x17]), (2, [0x09, 0x10]),
-        (4, [0x4B, 0x10]), (8, [0xD3, 0x10]), (11, [0x08, 0x11]), (12, [0xFF, 0xFF]), (0xFFFF, [0xFF, 0xFF]),
-    ])
+    @Test(
+        "Search Service Code walks areas and services in code order",
+        arguments: [
+            (0, [UInt8(0x00), 0x00, 0xFE, 0xFF]), (1, [0x00, 0x10, 0xFF, 0x17]), (2, [0x09, 0x10]),
+            (4, [0x4B, 0x10]), (8, [0xD3, 0x10]), (11, [0x08, 0x11]), (12, [0xFF, 0xFF]), (0xFFFF, [0xFF, 0xFF]),
+        ])
     func searchServiceCode(index: Int, expected: [UInt8]) {
         let frame: [UInt8] = [0x0A] + common + [UInt8(index & 0xFF), UInt8(index >> 8)]
         #expect(send(frame) == [0x0B] + common + expected)
@@ -58,10 +60,11 @@ struct FeliCaStandardCommandTests {
     @Test("Search Service Code in the transit system finds its sub-area and overlap services")
     func searchTransit() {
         let answers = (0..<9).map { send([0x0A] + transit + [UInt8($0), 0x00])?.dropFirst(9) }
-        #expect(answers.map { $0.map(Array.init) } == [
-            [0x00, 0x00, 0xFE, 0xFF], [0x40, 0x00, 0xFF, 0x07], [0x88, 0x00], [0x8B, 0x00],
-            [0xD0, 0x00], [0xD7, 0x00], [0x0C, 0x01], [0x0F, 0x01], [0xFF, 0xFF],
-        ])
+        #expect(
+            answers.map { $0.map(Array.init) } == [
+                [0x00, 0x00, 0xFE, 0xFF], [0x40, 0x00, 0xFF, 0x07], [0x88, 0x00], [0x8B, 0x00],
+                [0xD0, 0x00], [0xD7, 0x00], [0x0C, 0x01], [0x0F, 0x01], [0xFF, 0xFF],
+            ])
     }
 
     @Test("Request Specification Version: flags, format 00, basic version, option versions (little endian)")
@@ -87,7 +90,9 @@ struct FeliCaStandardCommandTests {
         #expect(send([0x04] + transit, to: card) == [0x05] + transit + [0x00])
     }
 
-    @Test("Request Service v2, authentication and unknown codes get no answer", arguments: [UInt8(0x32), 0x10, 0x12, 0x14, 0x16, 0x38, 0x40, 0xFE])
+    @Test(
+        "Request Service v2, authentication and unknown codes get no answer",
+        arguments: [UInt8(0x32), 0x10, 0x12, 0x14, 0x16, 0x38, 0x40, 0xFE])
     func unsupported(code: UInt8) {
         #expect(send([code] + common + [0x01, 0x09, 0x10]) == nil)
     }

@@ -35,8 +35,11 @@ struct FeliCaStandardImageTests {
 
     @Test("A custom layout (an NDEF system, no specification version, other limits) round-trips")
     func customRoundTrip() throws {
-        let ndef = Tag.System(code: 0x12FC, services: [Tag.Service(codes: [0x0009, 0x000B], keyVersions: [0, 0], blocks: [F.filled(0x10)])])
-        let tag = try Tag(idm: [0x01, 0x01, 0x08, 0x01, 0x18, 0x17, 0x6B, 0x0E], systems: [ndef], maximumReadBlocks: 15, maximumWriteBlocks: 13, specificationVersion: nil)
+        let ndef = Tag.System(
+            code: 0x12FC, services: [Tag.Service(codes: [0x0009, 0x000B], keyVersions: [0, 0], blocks: [F.filled(0x10)])])
+        let tag = try Tag(
+            idm: [0x01, 0x01, 0x08, 0x01, 0x18, 0x17, 0x6B, 0x0E], systems: [ndef], maximumReadBlocks: 15, maximumWriteBlocks: 13,
+            specificationVersion: nil)
         #expect(try roundTrip(tag).image == tag.image)
     }
 

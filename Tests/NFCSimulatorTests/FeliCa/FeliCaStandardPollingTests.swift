@@ -26,9 +26,11 @@ struct FeliCaStandardPollingTests {
         #expect(poll(F.polling(0x0003)) == [0x01] + tag.idm(ofSystem: 0) + pmm)
     }
 
-    @Test("Wildcard bytes pick the first system that matches", arguments: [
-        (UInt16(0xFEFF), UInt16(0xFE00)), (0xFF00, 0xFE00), (0xFF03, 0x0003), (0x00FF, 0x0003),
-    ])
+    @Test(
+        "Wildcard bytes pick the first system that matches",
+        arguments: [
+            (UInt16(0xFEFF), UInt16(0xFE00)), (0xFF00, 0xFE00), (0xFF03, 0x0003), (0x00FF, 0x0003),
+        ])
     func wildcards(polled: UInt16, answered: UInt16) {
         #expect(poll(F.polling(polled, requestCode: 0x01))?.suffix(2) == [UInt8(answered >> 8), UInt8(answered & 0xFF)])
     }
@@ -59,14 +61,20 @@ struct FeliCaStandardPollingTests {
         let idm = tag.idm(ofSystem: 2)
         #expect(F.reply(card.respond(to: [0x04] + idm, context: ExchangeContext())) == nil)
         #expect(F.reply(card.respond(to: F.read(idm, service: 0x008B, blocks: [0]), context: ExchangeContext())) == nil)
-        #expect(F.reply(card.respond(to: [0x04] + tag.idm(ofSystem: 1), context: ExchangeContext())) == [0x05] + tag.idm(ofSystem: 1) + [0x00])
+        #expect(
+            F.reply(card.respond(to: [0x04] + tag.idm(ofSystem: 1), context: ExchangeContext())) == [0x05] + tag.idm(ofSystem: 1) + [0x00])
     }
 
     @Test("A custom layout with an NDEF system answers 12FC with that system's IDm")
     func ndefSystem() throws {
-        let ndef = FeliCaStandardTag.System(code: 0x12FC, services: [
-            FeliCaStandardTag.Service(codes: [0x0009, 0x000B], blocks: [FeliCaType3Attributes(blocksPerRead: 12, blocksPerWrite: 10, maximumBlocks: 3).block] + (0..<3).map { _ in F.filled(0) }),
-        ])
+        let ndef = FeliCaStandardTag.System(
+            code: 0x12FC,
+            services: [
+                FeliCaStandardTag.Service(
+                    codes: [0x0009, 0x000B],
+                    blocks: [FeliCaType3Attributes(blocksPerRead: 12, blocksPerWrite: 10, maximumBlocks: 3).block]
+                        + (0..<3).map { _ in F.filled(0) })
+            ])
         var card = try FeliCaStandardTag(systems: FeliCaStandardTag.defaultSystems + [ndef])
         let reply = F.reply(card.respond(to: F.polling(0x12FC, requestCode: 0x01), context: ExchangeContext()))
         #expect(reply == [0x01] + card.idm(ofSystem: 2) + pmm + [0x12, 0xFC])

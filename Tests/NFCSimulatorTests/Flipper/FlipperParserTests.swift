@@ -5,33 +5,35 @@ import Testing
 enum FlipperSamples {
     static func ntag213(version: Int = 4, pages: Int = 45, extra: String = "") -> String {
         var text = """
-        Filetype: Flipper NFC device
-        Version: \(version)
-        # Device type can be ISO14443-3A, ISO14443-3B, ISO14443-4A, ISO14443-4B, ISO15693-3, FeliCa, NTAG/Ultralight
-        Device type: \(version >= 4 ? "NTAG/Ultralight" : "NTAG213")
-        # UID is common for all formats
-        UID: 04 A7 8B 62 C2 1B 90
-        ATQA: \(version <= 2 ? "44 00" : "00 44")
-        SAK: 00
-        Data format version: 2
+            Filetype: Flipper NFC device
+            Version: \(version)
+            # Device type can be ISO14443-3A, ISO14443-3B, ISO14443-4A, ISO14443-4B, ISO15693-3, FeliCa, NTAG/Ultralight
+            Device type: \(version >= 4 ? "NTAG/Ultralight" : "NTAG213")
+            # UID is common for all formats
+            UID: 04 A7 8B 62 C2 1B 90
+            ATQA: \(version <= 2 ? "44 00" : "00 44")
+            SAK: 00
+            Data format version: 2
 
-        """
+            """
         if version >= 4 { text += "NTAG/Ultralight type: NTAG213\n" }
         text += """
-        Signature: 66 0B 9E EB 2A AC BD 97 55 EA 77 69 D4 0D AC BF 71 A3 51 2A 7A AD 5B 80 3C D4 5D 2D 33 79 5F DA
-        Mifare version: 00 04 04 02 01 00 0F 03
-        Counter 0: 0
-        Tearing 0: 00
-        Counter 1: 0
-        Tearing 1: 00
-        Counter 2: 7
-        Tearing 2: BD
-        Pages total: \(pages)
-        Pages read: \(pages)
+            Signature: 66 0B 9E EB 2A AC BD 97 55 EA 77 69 D4 0D AC BF 71 A3 51 2A 7A AD 5B 80 3C D4 5D 2D 33 79 5F DA
+            Mifare version: 00 04 04 02 01 00 0F 03
+            Counter 0: 0
+            Tearing 0: 00
+            Counter 1: 0
+            Tearing 1: 00
+            Counter 2: 7
+            Tearing 2: BD
+            Pages total: \(pages)
+            Pages read: \(pages)
 
-        """
+            """
         // UID 04 A7 8B | 62 C2 1B 90: BCC0 = 88^04^A7^8B = A0, BCC1 = 62^C2^1B^90 = 2B.
-        let fixed: [String] = ["04 A7 8B A0", "62 C2 1B 90", "2B 48 00 00", "E1 10 12 00", "03 0B D1 01", "07 55 01 6E", "66 63 2E 6F", "72 67 FE 00"]
+        let fixed: [String] = [
+            "04 A7 8B A0", "62 C2 1B 90", "2B 48 00 00", "E1 10 12 00", "03 0B D1 01", "07 55 01 6E", "66 63 2E 6F", "72 67 FE 00",
+        ]
         for index in 0..<pages {
             let value: String
             if index < fixed.count {
@@ -48,22 +50,22 @@ enum FlipperSamples {
     }
 
     static let slix2 = """
-    Filetype: Flipper NFC device
-    Version: 4
-    Device type: ISO15693-3
-    UID: E0 04 01 08 12 34 56 78
-    # ISO15693-3 specific data
-    DSFID: 00
-    AFI: 07
-    IC Reference: 01
-    Lock DSFID: false
-    Lock AFI: true
-    Block Count: 80
-    Block Size: 04
-    Data Content: E1 40 28 01 03 00 FE \(Array(repeating: "00", count: 80 * 4 - 7).joined(separator: " "))
-    Security Status: 01 \(Array(repeating: "00", count: 79).joined(separator: " "))
+        Filetype: Flipper NFC device
+        Version: 4
+        Device type: ISO15693-3
+        UID: E0 04 01 08 12 34 56 78
+        # ISO15693-3 specific data
+        DSFID: 00
+        AFI: 07
+        IC Reference: 01
+        Lock DSFID: false
+        Lock AFI: true
+        Block Count: 80
+        Block Size: 04
+        Data Content: E1 40 28 01 03 00 FE \(Array(repeating: "00", count: 80 * 4 - 7).joined(separator: " "))
+        Security Status: 01 \(Array(repeating: "00", count: 79).joined(separator: " "))
 
-    """
+        """
 }
 
 @Suite struct FlipperParserTests {

@@ -137,9 +137,13 @@ struct ISO15693ImageTests {
 
     @Test("JSON that is not an image fails to decode")
     func malformedJSON() {
-        let unknownModel = Data(#"{"model":"icodeSLIX3","uid":"e00401083a5c7192","afi":"00","dsfid":"00","afiLocked":false,"dsfidLocked":false,"blocks":[],"lockedBlocks":[]}"#.utf8)
+        let unknownModel = Data(
+            #"{"model":"icodeSLIX3","uid":"e00401083a5c7192","afi":"00","dsfid":"00","afiLocked":false,"dsfidLocked":false,"blocks":[],"lockedBlocks":[]}"#
+                .utf8)
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(Image.self, from: unknownModel) }
-        let notHex = Data(#"{"model":"icodeSLIX2","uid":"zz","afi":"00","dsfid":"00","afiLocked":false,"dsfidLocked":false,"blocks":[],"lockedBlocks":[]}"#.utf8)
+        let notHex = Data(
+            #"{"model":"icodeSLIX2","uid":"zz","afi":"00","dsfid":"00","afiLocked":false,"dsfidLocked":false,"blocks":[],"lockedBlocks":[]}"#
+                .utf8)
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(Image.self, from: notHex) }
     }
 }

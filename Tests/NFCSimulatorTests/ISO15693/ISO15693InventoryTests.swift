@@ -14,9 +14,11 @@ struct ISO15693InventoryTests {
         #expect(S.slix2Wire == [0x92, 0x71, 0x5C, 0x3A, 0x08, 0x01, 0x04, 0xE0])
     }
 
-    @Test("Inventory with the AFI flag follows the family / sub-family rules", arguments: [
-        (UInt8(0x00), true), (0x30, true), (0x35, true), (0x36, false), (0x05, false), (0x40, false),
-    ])
+    @Test(
+        "Inventory with the AFI flag follows the family / sub-family rules",
+        arguments: [
+            (UInt8(0x00), true), (0x30, true), (0x35, true), (0x36, false), (0x05, false), (0x40, false),
+        ])
     func inventoryAFI(requested: UInt8, answers: Bool) {
         var tag = ISO15693Tag.blank(.icodeSLIX2)
         #expect(tag.exchange([0x02, 0x27, 0x35]) == [0x00])
@@ -33,21 +35,25 @@ struct ISO15693InventoryTests {
         #expect(tag.exchange([0x26, 0x01, 0x00]) != nil)
     }
 
-    @Test("The mask is compared with the UID's low bits", arguments: [
-        ([UInt8(0x08), 0x92], true), ([0x08, 0x93], false), ([0x04, 0x02], true), ([0x04, 0x03], false),
-        ([0x0C, 0x92, 0x01], true), ([0x0C, 0x92, 0x02], false),
-        ([0x40, 0x92, 0x71, 0x5C, 0x3A, 0x08, 0x01, 0x04, 0xE0], true),
-        ([0x40, 0x92, 0x71, 0x5C, 0x3A, 0x08, 0x01, 0x04, 0xE1], false),
-    ])
+    @Test(
+        "The mask is compared with the UID's low bits",
+        arguments: [
+            ([UInt8(0x08), 0x92], true), ([0x08, 0x93], false), ([0x04, 0x02], true), ([0x04, 0x03], false),
+            ([0x0C, 0x92, 0x01], true), ([0x0C, 0x92, 0x02], false),
+            ([0x40, 0x92, 0x71, 0x5C, 0x3A, 0x08, 0x01, 0x04, 0xE0], true),
+            ([0x40, 0x92, 0x71, 0x5C, 0x3A, 0x08, 0x01, 0x04, 0xE1], false),
+        ])
     func inventoryMask(mask: [UInt8], answers: Bool) {
         var tag = ISO15693Tag.blank(.icodeSLIX2)
         #expect((tag.exchange([0x26, 0x01] + mask) != nil) == answers)
     }
 
-    @Test("Malformed inventories get no answer", arguments: [
-        [UInt8(0x26), 0x01], [0x26, 0x01, 0x08], [0x26, 0x01, 0x00, 0x00], [0x26, 0x01, 0x41] + Array(repeating: 0, count: 9),
-        [0x06, 0x01, 0x3D] + Array(repeating: 0, count: 8), [0x36, 0x01], [0x02, 0x01, 0x00], [0x26, 0x20, 0x00],
-    ])
+    @Test(
+        "Malformed inventories get no answer",
+        arguments: [
+            [UInt8(0x26), 0x01], [0x26, 0x01, 0x08], [0x26, 0x01, 0x00, 0x00], [0x26, 0x01, 0x41] + Array(repeating: 0, count: 9),
+            [0x06, 0x01, 0x3D] + Array(repeating: 0, count: 8), [0x36, 0x01], [0x02, 0x01, 0x00], [0x26, 0x20, 0x00],
+        ])
     func malformedInventory(frame: [UInt8]) {
         var tag = ISO15693Tag.blank(.icodeSLIX2)
         #expect(tag.exchange(frame) == nil)
@@ -117,12 +123,14 @@ struct ISO15693InventoryTests {
         #expect(tag.exchange([0x02, 0x26, 0x00]) == [0x01, 0x02])
     }
 
-    @Test("Address and select flags together, a short UID, or another UID get no answer", arguments: [
-        [UInt8(0x32), 0x20] + ISO15693TestSupport.slix2Wire + [0x00],
-        [0x22, 0x20, 0x92, 0x71, 0x5C],
-        [0x22, 0x20] + ISO15693TestSupport.st25Wire + [0x00],
-        [0x22], [],
-    ])
+    @Test(
+        "Address and select flags together, a short UID, or another UID get no answer",
+        arguments: [
+            [UInt8(0x32), 0x20] + ISO15693TestSupport.slix2Wire + [0x00],
+            [0x22, 0x20, 0x92, 0x71, 0x5C],
+            [0x22, 0x20] + ISO15693TestSupport.st25Wire + [0x00],
+            [0x22], [],
+        ])
     func silentAddressing(frame: [UInt8]) {
         var tag = ISO15693Tag.blank(.icodeSLIX2)
         #expect(tag.exchange(frame) == nil)

@@ -21,7 +21,8 @@ struct ISO7816CardImageTests {
         let card = ISO7816Card(
             uid: [0x08, 0x11, 0x22, 0x33], sak: 0x28,
             ats: AnswerToSelect(fsci: 8, ta: 0x00, tb: 0x81, tc: 0x02, historicalBytes: Array("YubiKey".utf8)),
-            configuration: .init(extendedLength: true, maxCommandDataLength: 3000, maxResponseDataLength: 1024, processingTime: .microseconds(750)),
+            configuration: .init(
+                extendedLength: true, maxCommandDataLength: 3000, maxResponseDataLength: 1024, processingTime: .microseconds(750)),
             applets: try Type4Tag().card.applets
         )
         let image = card.image
@@ -63,37 +64,73 @@ struct ISO7816CardImageTests {
         ("uid", { $0.uid = [1, 2, 3, 4, 5] }),
         ("uid", { $0.uid = [0x88, 1, 2, 3, 4, 5, 6] }),
         ("atqa", { $0.atqa = [0x44] }),
-        ("atqa", { $0.atqa = [0x04, 0x03] }),                 // single-size bits for a 7-byte UID
+        ("atqa", { $0.atqa = [0x04, 0x03] }),  // single-size bits for a 7-byte UID
         ("sak", { $0.sak = [0x00] }),
         ("sak", { $0.sak = [0x24] }),
         ("sak", { $0.sak = [0x20, 0x00] }),
-        ("ats", { $0.ats = [0x07, 0x77] }),                   // TL disagrees
-        ("ats", { $0.ats = [0x02, 0x79] }),                   // TA announced but missing
-        ("ats", { $0.ats = [0x02, 0x09] }),                   // FSCI 9
-        ("ats", { $0.ats = [0x03, 0x17, 0x08] }),             // TA(1) bit 4
-        ("ats", { $0.ats = [0x03, 0x27, 0xF0] }),             // FWI 15
+        ("ats", { $0.ats = [0x07, 0x77] }),  // TL disagrees
+        ("ats", { $0.ats = [0x02, 0x79] }),  // TA announced but missing
+        ("ats", { $0.ats = [0x02, 0x09] }),  // FSCI 9
+        ("ats", { $0.ats = [0x03, 0x17, 0x08] }),  // TA(1) bit 4
+        ("ats", { $0.ats = [0x03, 0x27, 0xF0] }),  // FWI 15
         ("maxCommandDataLength", { $0.maxCommandDataLength = 256 }),
         ("maxCommandDataLength", { $0.maxCommandDataLength = 0 }),
         ("maxResponseDataLength", { $0.maxResponseDataLength = 257 }),
         ("processingMicroseconds", { $0.processingMicroseconds = -1 }),
-        ("applets[0].aid", { image in
-            if case .ndef(var ndef) = image.applets[0] { ndef.aid = [0xD2, 0x76]; image.applets[0] = .ndef(ndef) }
-        }),
-        ("applets[0].files[0].id", { image in
-            if case .ndef(var ndef) = image.applets[0] { ndef.files[0].id = [0x3F, 0x00]; image.applets[0] = .ndef(ndef) }
-        }),
-        ("applets[0].files[1].id", { image in
-            if case .ndef(var ndef) = image.applets[0] { ndef.files[1].id = [0xE1, 0x03]; image.applets[0] = .ndef(ndef) }
-        }),
-        ("applets[0].files[1].data", { image in
-            if case .ndef(var ndef) = image.applets[0] { ndef.files[1].data = []; image.applets[0] = .ndef(ndef) }
-        }),
-        ("applets[0].maxReadLength", { image in
-            if case .ndef(var ndef) = image.applets[0] { ndef.maxReadLength = 0; image.applets[0] = .ndef(ndef) }
-        }),
-        ("applets[0].maxUpdateLength", { image in
-            if case .ndef(var ndef) = image.applets[0] { ndef.maxUpdateLength = 65_536; image.applets[0] = .ndef(ndef) }
-        }),
+        (
+            "applets[0].aid",
+            { image in
+                if case .ndef(var ndef) = image.applets[0] {
+                    ndef.aid = [0xD2, 0x76]
+                    image.applets[0] = .ndef(ndef)
+                }
+            }
+        ),
+        (
+            "applets[0].files[0].id",
+            { image in
+                if case .ndef(var ndef) = image.applets[0] {
+                    ndef.files[0].id = [0x3F, 0x00]
+                    image.applets[0] = .ndef(ndef)
+                }
+            }
+        ),
+        (
+            "applets[0].files[1].id",
+            { image in
+                if case .ndef(var ndef) = image.applets[0] {
+                    ndef.files[1].id = [0xE1, 0x03]
+                    image.applets[0] = .ndef(ndef)
+                }
+            }
+        ),
+        (
+            "applets[0].files[1].data",
+            { image in
+                if case .ndef(var ndef) = image.applets[0] {
+                    ndef.files[1].data = []
+                    image.applets[0] = .ndef(ndef)
+                }
+            }
+        ),
+        (
+            "applets[0].maxReadLength",
+            { image in
+                if case .ndef(var ndef) = image.applets[0] {
+                    ndef.maxReadLength = 0
+                    image.applets[0] = .ndef(ndef)
+                }
+            }
+        ),
+        (
+            "applets[0].maxUpdateLength",
+            { image in
+                if case .ndef(var ndef) = image.applets[0] {
+                    ndef.maxUpdateLength = 65_536
+                    image.applets[0] = .ndef(ndef)
+                }
+            }
+        ),
         ("applets[1].aid", { $0.applets.append($0.applets[0]) }),
     ]
 

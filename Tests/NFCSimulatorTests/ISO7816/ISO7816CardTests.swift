@@ -11,9 +11,11 @@ struct ISO7816CardTests {
     static let aidC: [UInt8] = [0xA0, 0x00, 0x00, 0x03, 0x08]
 
     func makeCard(_ configuration: ISO7816Card.Configuration = .init()) -> ISO7816Card {
-        ISO7816Card(configuration: configuration, applets: [
-            ISO7816TestApplet(aid: Self.aidA), ISO7816TestApplet(aid: Self.aidB), ISO7816TestApplet(aid: Self.aidC),
-        ])
+        ISO7816Card(
+            configuration: configuration,
+            applets: [
+                ISO7816TestApplet(aid: Self.aidA), ISO7816TestApplet(aid: Self.aidB), ISO7816TestApplet(aid: Self.aidC),
+            ])
     }
 
     func send(_ card: inout ISO7816Card, _ hex: String) throws -> [UInt8] {
@@ -49,13 +51,13 @@ struct ISO7816CardTests {
         let prefix: [UInt8] = [0xA0, 0x00, 0x00, 0x05, 0x27]
         _ = try send(&card, select(prefix))
         #expect(card.selectedAID == Self.aidA)
-        _ = try send(&card, select(prefix, p2: 0x02))                 // next
+        _ = try send(&card, select(prefix, p2: 0x02))  // next
         #expect(card.selectedAID == Self.aidB)
-        #expect(try send(&card, select(prefix, p2: 0x02)) == [0x6A, 0x82]) // no further match
+        #expect(try send(&card, select(prefix, p2: 0x02)) == [0x6A, 0x82])  // no further match
         #expect(card.selectedAID == Self.aidB)
-        _ = try send(&card, select(prefix, p2: 0x03))                 // previous
+        _ = try send(&card, select(prefix, p2: 0x03))  // previous
         #expect(card.selectedAID == Self.aidA)
-        _ = try send(&card, select([0xA0], p2: 0x01))                 // last
+        _ = try send(&card, select([0xA0], p2: 0x01))  // last
         #expect(card.selectedAID == Self.aidC)
         #expect(try send(&card, select(prefix, p2: 0x0C)).suffix(2) == [0x90, 0x00])
         #expect(try send(&card, select(prefix, p2: 0x10)) == [0x6A, 0x86])
@@ -63,11 +65,14 @@ struct ISO7816CardTests {
 
     @Test("selecting another applet deselects the first; an applet may refuse selection")
     func deselectAndRefusal() throws {
-        var card = ISO7816Card(applets: [ISO7816TestApplet(aid: Self.aidA), {
-            var refusing = ISO7816TestApplet(aid: Self.aidB)
-            refusing.selectStatus = .appletSelectionFailed
-            return refusing
-        }()])
+        var card = ISO7816Card(applets: [
+            ISO7816TestApplet(aid: Self.aidA),
+            {
+                var refusing = ISO7816TestApplet(aid: Self.aidB)
+                refusing.selectStatus = .appletSelectionFailed
+                return refusing
+            }(),
+        ])
         _ = try send(&card, select(Self.aidA))
         #expect(try send(&card, select(Self.aidB)).suffix(2) == [0x69, 0x99])
         #expect(card.selectedAID == nil)
@@ -95,15 +100,15 @@ struct ISO7816CardTests {
     func classAndInstructionErrors() throws {
         var card = makeCard()
         _ = try send(&card, select(Self.aidA))
-        #expect(try send(&card, "FFA4040000") == [0x6E, 0x00])       // CLA FF: reserved for PPS
-        #expect(try send(&card, "20A4040000") == [0x6E, 0x00])       // RFU class
-        #expect(try send(&card, "01B0000010") == [0x68, 0x81])       // logical channel 1
-        #expect(try send(&card, "0CB0000010") == [0x68, 0x82])       // secure messaging
-        #expect(try send(&card, "00700000") == [0x68, 0x81])         // MANAGE CHANNEL
-        #expect(try send(&card, "00600000") == [0x6D, 0x00])         // INS 6X invalid
-        #expect(try send(&card, "00920000") == [0x6D, 0x00])         // INS 9X invalid
-        #expect(try send(&card, "00EE0000") == [0x6D, 0x00])         // unknown to the applet
-        #expect(try send(&card, "8001000002ABCD") == [0xAB, 0xCD, 0x90, 0x00]) // proprietary class reaches the applet
+        #expect(try send(&card, "FFA4040000") == [0x6E, 0x00])  // CLA FF: reserved for PPS
+        #expect(try send(&card, "20A4040000") == [0x6E, 0x00])  // RFU class
+        #expect(try send(&card, "01B0000010") == [0x68, 0x81])  // logical channel 1
+        #expect(try send(&card, "0CB0000010") == [0x68, 0x82])  // secure messaging
+        #expect(try send(&card, "00700000") == [0x68, 0x81])  // MANAGE CHANNEL
+        #expect(try send(&card, "00600000") == [0x6D, 0x00])  // INS 6X invalid
+        #expect(try send(&card, "00920000") == [0x6D, 0x00])  // INS 9X invalid
+        #expect(try send(&card, "00EE0000") == [0x6D, 0x00])  // unknown to the applet
+        #expect(try send(&card, "8001000002ABCD") == [0xAB, 0xCD, 0x90, 0x00])  // proprietary class reaches the applet
         #expect(try send(&card, "8002000000") == [0x6E, 0x00])
     }
 
@@ -149,9 +154,9 @@ struct ISO7816CardTests {
     func getResponse() throws {
         var card = makeCard(.init(maxResponseDataLength: 100))
         _ = try send(&card, select(Self.aidA))
-        let first = try send(&card, "0002012C00")        // 300 bytes, short Le 00: all of them, by parts
+        let first = try send(&card, "0002012C00")  // 300 bytes, short Le 00: all of them, by parts
         #expect(first.count == 102)
-        #expect(first.suffix(2) == [0x61, 0xC8])           // 200 left
+        #expect(first.suffix(2) == [0x61, 0xC8])  // 200 left
         let second = try send(&card, "00C0000000")
         #expect(second.count == 102 && second.suffix(2) == [0x61, 0x64])
         #expect(second.first == 100)
@@ -190,7 +195,7 @@ struct ISO7816CardTests {
         #expect(answer.writesMemory)
         #expect(answer.frames == [AirFrame(reader: .bytes(5), tag: .bytes(3), processing: .microseconds(3_500))])
         let read = card.respond(to: [0x00, 0x02, 0x01, 0x00, 0x00], context: ExchangeContext(readerFrameSize: 64))
-        #expect(read.frames?.count == 5)   // 258 bytes in blocks of 61
+        #expect(read.frames?.count == 5)  // 258 bytes in blocks of 61
         #expect(!read.writesMemory)
     }
 

@@ -46,13 +46,13 @@ struct ISO7816CommandAPDUTests {
     }
 
     static let malformed: [String] = [
-        "", "00", "00A4", "00A404",                   // shorter than the header
-        "00A4040007D2760000",                         // Lc 7, 4 data bytes
-        "00A4040002E1030000",                         // Lc 2, two bytes beyond Le
-        "00B000000000",                               // 00 then one byte: neither short nor extended
-        "00D6000000000001",                           // extended Lc 0000 with data
-        "00D60000000003010203FF",                     // extended Lc 3, one stray byte
-        "00D600000000050102",                         // extended Lc 5, 2 bytes
+        "", "00", "00A4", "00A404",  // shorter than the header
+        "00A4040007D2760000",  // Lc 7, 4 data bytes
+        "00A4040002E1030000",  // Lc 2, two bytes beyond Le
+        "00B000000000",  // 00 then one byte: neither short nor extended
+        "00D6000000000001",  // extended Lc 0000 with data
+        "00D60000000003010203FF",  // extended Lc 3, one stray byte
+        "00D600000000050102",  // extended Lc 5, 2 bytes
     ]
 
     @Test("bytes matching no case are rejected", arguments: malformed)

@@ -17,11 +17,12 @@ struct ISODEPFramingTests {
     func commandChaining() {
         // FSC 128 → 125 INF bytes per block: 300 = 125 + 125 + 50.
         let frames = framing.frames(commandLength: 300, responseLength: 2, processingTime: .milliseconds(1))
-        #expect(frames == [
-            AirFrame(reader: .bytes(126), tag: .bytes(1)),
-            AirFrame(reader: .bytes(126), tag: .bytes(1)),
-            AirFrame(reader: .bytes(51), tag: .bytes(3), processing: .milliseconds(1)),
-        ])
+        #expect(
+            frames == [
+                AirFrame(reader: .bytes(126), tag: .bytes(1)),
+                AirFrame(reader: .bytes(126), tag: .bytes(1)),
+                AirFrame(reader: .bytes(51), tag: .bytes(3), processing: .milliseconds(1)),
+            ])
         #expect(framing.commandBlockCount(300) == 3)
         #expect(framing.commandBlockCount(125) == 1)
         #expect(framing.commandBlockCount(126) == 2)
@@ -45,11 +46,12 @@ struct ISODEPFramingTests {
         #expect(withCID.maxCommandBlockPayload == 28)
         #expect(withCID.maxResponseBlockPayload == 28)
         let frames = withCID.frames(commandLength: 30, responseLength: 30, processingTime: .zero)
-        #expect(frames == [
-            AirFrame(reader: .bytes(30), tag: .bytes(2)),
-            AirFrame(reader: .bytes(4), tag: .bytes(30)),
-            AirFrame(reader: .bytes(2), tag: .bytes(4)),
-        ])
+        #expect(
+            frames == [
+                AirFrame(reader: .bytes(30), tag: .bytes(2)),
+                AirFrame(reader: .bytes(4), tag: .bytes(30)),
+                AirFrame(reader: .bytes(2), tag: .bytes(4)),
+            ])
     }
 
     @Test("processing beyond FWT is stretched by S(WTX) exchanges and keeps its total")

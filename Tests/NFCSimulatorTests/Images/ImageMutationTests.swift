@@ -29,7 +29,8 @@ import Testing
     func mutatedImagesNeverCrash(kind: VirtualTagKind) async throws {
         let original = try TagImageFile.encode(kind.make())
         var random = SeededGenerator(seed: 0x1A6E + UInt64(kind.rawValue.utf8.count))
-        var refused = 0, loaded = 0
+        var refused = 0
+        var loaded = 0
         for _ in 0..<300 {
             let bytes = Self.mutate(original, &random)
             let tag: any VirtualTag

@@ -1,12 +1,13 @@
+import Foundation
+import NFCSimulator
+import NFCTestSupport
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-import NFCSimulator
-import NFCTestSupport
-import Testing
 
 /// Tag images as a small database: locking, saving only changes, modes, no stray files.
 @Suite struct TagImageStoreTests {
@@ -41,7 +42,9 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/tag.json"
         try TagImageStore.create(try VirtualTagKind.ntag213.make(), at: path)
-        let writers = 8, rounds = 10, readers = 4
+        let writers = 8
+        let rounds = 10
+        let readers = 4
         // Each worker runs on a thread of its own and reports what went wrong (Issue.record needs a test's task).
         let failures = await withTaskGroup(of: [String].self) { group in
             for _ in 0..<writers {
@@ -122,7 +125,8 @@ import Testing
     @Test func aSymbolicLinkKeepsPointingAtTheUpdatedImage() throws {
         let folder = try directory()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let target = folder + "/real.json", link = folder + "/link.json"
+        let target = folder + "/real.json"
+        let link = folder + "/link.json"
         try TagImageStore.create(try VirtualTagKind.ntag213.make(), at: target)
         #expect(symlink(target, link) == 0)
         let handle = try TagImageStore.open(link, for: .modify)
@@ -181,7 +185,8 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let previous = umask(0o022)
         defer { umask(previous) }
-        let plain = folder + "/plain.json", key = folder + "/key.json"
+        let plain = folder + "/plain.json"
+        let key = folder + "/key.json"
         try TagImageStore.create(try VirtualTagKind.ntag213.make(), at: plain)
         try TagImageStore.create(try VirtualTagKind.securityKey.make(), at: key)
         #expect(mode(plain) == 0o644)
@@ -230,4 +235,3 @@ import Testing
         }
     }
 }
-

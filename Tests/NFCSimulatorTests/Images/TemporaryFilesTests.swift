@@ -1,11 +1,13 @@
+import Foundation
+import Testing
+
+@testable import NFCSimulator
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-@testable import NFCSimulator
-import Testing
 
 /// Set by the test's own SIGHUP handler, which ``TemporaryFiles`` must call after its cleanup.
 nonisolated(unsafe) private var earlierHandlerRan: sig_atomic_t = 0

@@ -27,13 +27,13 @@ struct EmulatedReaderFrontMalformedTests {
             ("FF CA 00 00", [0x67, 0x00]),
             ("00", [0x67, 0x00]),
             ("00 B0 00", [0x67, 0x00]),
-            ("FF CA 00 00 02 01", [0x67, 0x00]),               // Lc 2, one byte
-            ("FF CA 00 00 01 01", [0x67, 0x00]),               // data where none belongs
-            ("FF B0 00 00 05 01", [0x67, 0x00]),               // Lc 5, one byte
-            ("FF D6 00 04 08 01 02 03 04", [0x67, 0x00]),      // Lc 8, four bytes
-            ("FF D6 00 04 00 00 04 01 02", [0x67, 0x00]),      // extended Lc 4, two bytes
-            ("FF B0 00 00 00 FF", [0x67, 0x00]),               // extended Le cut short
-            ("FF C2 00 00 00 00 00", [0x67, 0x00]),            // extended Lc 0
+            ("FF CA 00 00 02 01", [0x67, 0x00]),  // Lc 2, one byte
+            ("FF CA 00 00 01 01", [0x67, 0x00]),  // data where none belongs
+            ("FF B0 00 00 05 01", [0x67, 0x00]),  // Lc 5, one byte
+            ("FF D6 00 04 08 01 02 03 04", [0x67, 0x00]),  // Lc 8, four bytes
+            ("FF D6 00 04 00 00 04 01 02", [0x67, 0x00]),  // extended Lc 4, two bytes
+            ("FF B0 00 00 00 FF", [0x67, 0x00]),  // extended Le cut short
+            ("FF C2 00 00 00 00 00", [0x67, 0x00]),  // extended Lc 0
             ("FF 00 00 00 00", [0x68, 0x00]),
             ("FF CA 07 00 00", [0x6B, 0x00]),
             ("00 A4 04 00 00", [0x6E, 0x00]),

@@ -73,12 +73,15 @@ struct EmulatedReaderFrontType2Tests {
         let version = try #require(front.tag as? Type2Tag).model.versionBytes
         #expect(front.respond(to: S.transceive([0x60])) == S.exchanged(version))
         // WRITE → ACK
-        #expect(front.respond(to: S.transceive([0xA2, 0x06, 1, 2, 3, 4])) == hexBytes("C0 03 00 90 00 92 01 04 96 02 00 00 97 01 0A 90 00"))
+        #expect(
+            front.respond(to: S.transceive([0xA2, 0x06, 1, 2, 3, 4])) == hexBytes("C0 03 00 90 00 92 01 04 96 02 00 00 97 01 0A 90 00"))
         #expect(front.lastCommandWroteMemory)
         // A timer object first is accepted.
-        #expect(front.send("FF C2 00 01 0B 5F 46 04 40 42 0F 00 95 02 30 06") == S.exchanged([1, 2, 3, 4] + Array(repeating: 0, count: 12)))
+        #expect(
+            front.send("FF C2 00 01 0B 5F 46 04 40 42 0F 00 95 02 30 06") == S.exchanged([1, 2, 3, 4] + Array(repeating: 0, count: 12)))
         // WRITE to a read-only page → NAK 0, then the tag is mute until reactivated.
-        #expect(front.respond(to: S.transceive([0xA2, 0x00, 0, 0, 0, 0])) == hexBytes("C0 03 00 90 00 92 01 04 96 02 00 00 97 01 00 90 00"))
+        #expect(
+            front.respond(to: S.transceive([0xA2, 0x00, 0, 0, 0, 0])) == hexBytes("C0 03 00 90 00 92 01 04 96 02 00 00 97 01 00 90 00"))
         #expect(front.respond(to: S.transceive([0x30, 0x04])) == hexBytes("C0 03 01 64 01 90 00"))
         // RF off and on: the tag is activated again.
         #expect(front.send("FF C2 00 00 04 83 00 84 00") == hexBytes("C0 03 00 90 00 90 00"))

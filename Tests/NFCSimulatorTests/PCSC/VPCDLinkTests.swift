@@ -15,19 +15,19 @@ struct VPCDLinkTests {
         front.powerOff()
         let serving = ServingThread(link: link, front: front)
         try vpcd.accept()
-        try vpcd.send([0x01])                                 // power on: no answer
+        try vpcd.send([0x01])  // power on: no answer
         #expect(try vpcd.transmit([0x04]) == ContactlessReaderATR.atr(for: try VirtualTagKind.ntag216.make()))
         let uid = try VirtualTagKind.ntag216.make().identifier
         #expect(try vpcd.transmit(hexBytes("FF CA 00 00 00")) == uid + [0x90, 0x00])
         // Length and payload in two segments, as older vpcd sends them.
         try vpcd.send(hexBytes("FF D6 00 05 04 01 02 03 04"), split: true)
         #expect(try vpcd.receive() == [0x90, 0x00])
-        try vpcd.send([0x02])                                 // reset: no answer
-        try vpcd.send([0x07])                                 // unknown control: ignored
-        try vpcd.send([])                                     // empty message: ignored
+        try vpcd.send([0x02])  // reset: no answer
+        try vpcd.send([0x07])  // unknown control: ignored
+        try vpcd.send([])  // empty message: ignored
         #expect(try vpcd.transmit([0x04])?.first == 0x3B)
         #expect(try vpcd.transmit(hexBytes("FF B0 00 05 04")) == [0x01, 0x02, 0x03, 0x04, 0x90, 0x00])
-        try vpcd.send([0x00])                                 // power off
+        try vpcd.send([0x00])  // power off
         vpcd.closeConnection()
         let result = try #require(serving.wait())
         #expect(result.ending == .peerClosed)
@@ -118,17 +118,24 @@ struct VPCDLinkTests {
         }
     }
 
-    @Test("HOST:PORT parsing", arguments: [
-        ("127.0.0.1:35963", VPCDEndpoint(host: "127.0.0.1", port: 35963)),
-        ("localhost:35964", VPCDEndpoint(host: "localhost", port: 35964)),
-        ("[::1]:1", VPCDEndpoint(host: "::1", port: 1)),
-    ])
+    @Test(
+        "HOST:PORT parsing",
+        arguments: [
+            ("127.0.0.1:35963", VPCDEndpoint(host: "127.0.0.1", port: 35963)),
+            ("localhost:35964", VPCDEndpoint(host: "localhost", port: 35964)),
+            ("[::1]:1", VPCDEndpoint(host: "::1", port: 1)),
+        ])
     func parsing(text: String, endpoint: VPCDEndpoint) {
         #expect(VPCDEndpoint(parsing: text) == endpoint)
         #expect(endpoint.description == text)
     }
 
-    @Test("Bad HOST:PORT", arguments: ["", "localhost", ":35963", "host:", "host:0", "host:65536", "host:12a", "::1:35963", "[::1]35963", "[::1", "a b:1", "host:+1", "host:٣"])
+    @Test(
+        "Bad HOST:PORT",
+        arguments: [
+            "", "localhost", ":35963", "host:", "host:0", "host:65536", "host:12a", "::1:35963", "[::1]35963", "[::1", "a b:1", "host:+1",
+            "host:٣",
+        ])
     func badEndpoint(text: String) {
         #expect(VPCDEndpoint(parsing: text) == nil)
     }

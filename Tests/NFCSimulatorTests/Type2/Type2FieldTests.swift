@@ -74,7 +74,8 @@ import Testing
 
     @Test func readerBufferBoundsFastRead() async throws {
         var configuration = SimulatedReaderConfiguration.baseRate
-        configuration.limits = ExchangeLimits(maxCommandLength: 64, maxResponseLength: 252, extendedLengthAPDUs: false, nativeCommands: .all)
+        configuration.limits = ExchangeLimits(
+            maxCommandLength: 64, maxResponseLength: 252, extendedLengthAPDUs: false, nativeCommands: .all)
         let harness = try await FieldHarness(Type2Tag(model: .ntag216), configuration: configuration)
         #expect(try await harness.send([0x3A, 0x04, 0x42]).count == 252)
         await #expect(throws: TransportError(.frameTooLong)) { try await harness.send([0x3A, 0x04, 0x43]) }

@@ -74,7 +74,8 @@ import Testing
     }
 
     @Test func malformedJSONIsADecodingError() {
-        let json = #"{"model":"ntag214","uid":"04e141124c2880","memory":"","counters":[0],"tearingFlags":"","signature":"","failedAuthentications":0}"#
+        let json =
+            #"{"model":"ntag214","uid":"04e141124c2880","memory":"","counters":[0],"tearingFlags":"","signature":"","failedAuthentications":0}"#
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(Type2Tag.Image.self, from: Data(json.utf8)) }
     }
 }

@@ -18,11 +18,21 @@ import Testing
     /// Memory maps and GET_VERSION answers from the data sheets (NTAG21x §8.5 and
     /// §10.1; MF0ULX1 memory maps and GET_VERSION).
     static let layouts: [Layout] = [
-        Layout(model: .ntag213, pages: 45, userBytes: 144, lastUserPage: 0x27, dynamicLockPage: 0x28, configurationPage0: 0x29, version: "0004040201000F03"),
-        Layout(model: .ntag215, pages: 135, userBytes: 504, lastUserPage: 0x81, dynamicLockPage: 0x82, configurationPage0: 0x83, version: "0004040201001103"),
-        Layout(model: .ntag216, pages: 231, userBytes: 888, lastUserPage: 0xE1, dynamicLockPage: 0xE2, configurationPage0: 0xE3, version: "0004040201001303"),
-        Layout(model: .ultralightEV1MF0UL11, pages: 20, userBytes: 48, lastUserPage: 0x0F, dynamicLockPage: nil, configurationPage0: 0x10, version: "0004030101000B03"),
-        Layout(model: .ultralightEV1MF0UL21, pages: 41, userBytes: 128, lastUserPage: 0x23, dynamicLockPage: 0x24, configurationPage0: 0x25, version: "0004030101000E03"),
+        Layout(
+            model: .ntag213, pages: 45, userBytes: 144, lastUserPage: 0x27, dynamicLockPage: 0x28, configurationPage0: 0x29,
+            version: "0004040201000F03"),
+        Layout(
+            model: .ntag215, pages: 135, userBytes: 504, lastUserPage: 0x81, dynamicLockPage: 0x82, configurationPage0: 0x83,
+            version: "0004040201001103"),
+        Layout(
+            model: .ntag216, pages: 231, userBytes: 888, lastUserPage: 0xE1, dynamicLockPage: 0xE2, configurationPage0: 0xE3,
+            version: "0004040201001303"),
+        Layout(
+            model: .ultralightEV1MF0UL11, pages: 20, userBytes: 48, lastUserPage: 0x0F, dynamicLockPage: nil, configurationPage0: 0x10,
+            version: "0004030101000B03"),
+        Layout(
+            model: .ultralightEV1MF0UL21, pages: 41, userBytes: 128, lastUserPage: 0x23, dynamicLockPage: 0x24, configurationPage0: 0x25,
+            version: "0004030101000E03"),
     ]
 
     @Test(arguments: layouts)
@@ -120,10 +130,11 @@ import Testing
 
     @Test func activationFrames() {
         // WUPA 7 bits → ATQA; SELECT CL1 and CL2 (7 bytes each) → SAK.
-        #expect(Type2Tag.activationFrames == [
-            AirFrame(reader: .bits(7), tag: .bytes(2, crc: false)),
-            AirFrame(reader: .bytes(7), tag: .bytes(1)),
-            AirFrame(reader: .bytes(7), tag: .bytes(1)),
-        ])
+        #expect(
+            Type2Tag.activationFrames == [
+                AirFrame(reader: .bits(7), tag: .bytes(2, crc: false)),
+                AirFrame(reader: .bytes(7), tag: .bytes(1)),
+                AirFrame(reader: .bytes(7), tag: .bytes(1)),
+            ])
     }
 }

@@ -63,9 +63,14 @@ struct Type4TagImageTests {
     func capabilityContainer() throws {
         let tag = try Type4Tag(configuration: .init(ndefFileSize: 0x1000, maxReadLength: 0x3B, maxUpdateLength: 0x34, ndefFileID: 0x0001))
         let cc = try tag.capabilityContainer()
-        #expect(cc == Type4CapabilityContainer(mappingVersion: 0x20, maxReadLength: 0x3B, maxUpdateLength: 0x34, ndefFileID: 0x0001, maxNDEFFileSize: 0x1000))
+        #expect(
+            cc
+                == Type4CapabilityContainer(
+                    mappingVersion: 0x20, maxReadLength: 0x3B, maxUpdateLength: 0x34, ndefFileID: 0x0001, maxNDEFFileSize: 0x1000))
         #expect(cc.bytes == [0x00, 0x0F, 0x20, 0x00, 0x3B, 0x00, 0x34, 0x04, 0x06, 0x00, 0x01, 0x10, 0x00, 0x00, 0x00])
         #expect(throws: TagImageError.self) { try Type4CapabilityContainer(bytes: [0x00, 0x0F, 0x20]) }
-        #expect(throws: TagImageError.self) { try Type4CapabilityContainer(bytes: [0x00, 0x0F, 0x20, 0, 0xFF, 0, 0xFF, 0x05, 0x06, 0xE1, 0x04, 0, 0x80, 0, 0]) }
+        #expect(throws: TagImageError.self) {
+            try Type4CapabilityContainer(bytes: [0x00, 0x0F, 0x20, 0, 0xFF, 0, 0xFF, 0x05, 0x06, 0xE1, 0x04, 0, 0x80, 0, 0])
+        }
     }
 }

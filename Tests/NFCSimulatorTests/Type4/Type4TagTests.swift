@@ -6,7 +6,7 @@ import Testing
 /// NFC Forum Type 4 Tag Operation 2.0 §5.4 and Annex C procedures as raw APDUs, and every error the NDEF application answers.
 @Suite("Type4 tag commands")
 struct Type4TagTests {
-    static let message: [UInt8] = [0xD1, 0x01, 0x04, 0x55, 0x03, 0x61, 0x2E, 0x62]   // URI "http://a.b"
+    static let message: [UInt8] = [0xD1, 0x01, 0x04, 0x55, 0x03, 0x61, 0x2E, 0x62]  // URI "http://a.b"
 
     func send(_ tag: inout Type4Tag, _ hex: String) throws -> [UInt8] {
         tag.respond(to: try [UInt8](hex: hex), context: ExchangeContext()).transceivedBytes ?? []
@@ -32,7 +32,7 @@ struct Type4TagTests {
         #expect(try send(&tag, "00A4040C07D2760000850101") == hex("9000"))
         #expect(try send(&tag, "00A4000002E103") == hex("9000"))
         #expect(try send(&tag, "00B0000002") == hex("000F9000"))
-        #expect(try send(&tag, "00A4040007D2760000850100") == hex("6A82"))   // the version 1.0 AID is absent
+        #expect(try send(&tag, "00A4040007D2760000850100") == hex("6A82"))  // the version 1.0 AID is absent
     }
 
     @Test("NDEF update: NLEN 0000, the message, then NLEN — each an EEPROM write")
@@ -46,7 +46,7 @@ struct Type4TagTests {
             let answer = tag.respond(to: try hex(step), context: ExchangeContext())
             #expect(answer.transceivedBytes == [0x90, 0x00])
             #expect(answer.writesMemory)
-            #expect(answer.processingTime == .microseconds(3_500))   // 0.5 ms + 2 ms + one 32-byte page
+            #expect(answer.processingTime == .microseconds(3_500))  // 0.5 ms + 2 ms + one 32-byte page
         }
         #expect(tag.ndefMessage == Self.message)
         #expect(try send(&tag, "00B0000000").prefix(10) == [0x00, 0x08] + Self.message)
@@ -77,7 +77,7 @@ struct Type4TagTests {
         #expect(try send(&tag, "00A4080C02E103") == hex("6A82"))
         #expect(try send(&tag, "80B0000002") == hex("6E00"))
         #expect(try send(&tag, "00CA000000") == hex("6D00"))
-        #expect(try send(&tag, "00B1000005540300000000") == hex("6D00"))   // no offset data objects before 3.0
+        #expect(try send(&tag, "00B1000005540300000000") == hex("6D00"))  // no offset data objects before 3.0
         // A failed SELECT keeps the current EF.
         _ = try send(&tag, "00A4000C02E103")
         _ = try send(&tag, "00A4000C02E1FF")

@@ -24,7 +24,8 @@ import Testing
     }
 
     /// Reads the full tag after connecting (the meter starts after activation).
-    static func readAirTime(engine: Type2Engine, configuration: SimulatedReaderConfiguration) async throws -> (ExchangeStatistics, [UInt8]) {
+    static func readAirTime(engine: Type2Engine, configuration: SimulatedReaderConfiguration) async throws -> (ExchangeStatistics, [UInt8])
+    {
         let bench = try await Type2Bench(try await fullNTAG216(), configuration: configuration, engine: engine)
         let result = try await engine.readNDEF(on: bench.connection)
         return (bench.connection.meter.statistics, result.message)

@@ -30,7 +30,9 @@ import Testing
     }
 
     @Test func aReadLengthBelowSixteenCannotRead() async throws {
-        let configuration = SimulatedReaderConfiguration(limits: ExchangeLimits(maxCommandLength: 64, maxResponseLength: 64, extendedLengthAPDUs: false, nativeCommands: .readAndWriteOnly(readLength: 4)))
+        let configuration = SimulatedReaderConfiguration(
+            limits: ExchangeLimits(
+                maxCommandLength: 64, maxResponseLength: 64, extendedLengthAPDUs: false, nativeCommands: .readAndWriteOnly(readLength: 4)))
         let bench = try await Type2Bench(.ntag213, configuration: configuration)
         await #expect(throws: TagEngineError(.unsupported, "")) { try await bench.engine.readNDEF(on: bench.connection) }
         #expect(bench.connection.frames.isEmpty)

@@ -6,7 +6,8 @@ import Testing
 
 @Suite struct Type2FormatTests {
     @Test(arguments: [
-        (VirtualTagKind.ntag213, 0x12, 142), (.ntag215, 0x3E, 492), (.ntag216, 0x6D, 868), (.ultralight, 0x10, 126), (.ultralightMF0UL11, 0x06, 46),
+        (VirtualTagKind.ntag213, 0x12, 142), (.ntag215, 0x3E, 492), (.ntag216, 0x6D, 868), (.ultralight, 0x10, 126),
+        (.ultralightMF0UL11, 0x06, 46),
     ])
     func blankTagsGetTheirModelsCCAndAnEmptyMessage(kind: VirtualTagKind, size: UInt8, capacity: Int) async throws {
         let bench = try await Type2Bench(kind, blank: true)

@@ -1,8 +1,9 @@
 import NFCSimulator
-@testable import NFCTags
 import NFCTestSupport
 import NFCTransport
 import Testing
+
+@testable import NFCTags
 
 @Suite struct Type2IdentifyTests {
     @Test(arguments: [

@@ -79,7 +79,9 @@ import Testing
     @Test func olderChipsHaveNoPasswordNorSignature() async throws {
         let bench = try await Type2Bench(LegacyType2Tag(try type2Tag(.ntag213)))
         await #expect(throws: TagEngineError(.unsupported, "")) { try await bench.engine.readSignature(on: bench.connection) }
-        await #expect(throws: TagEngineError(.unsupported, "")) { try await bench.engine.authenticate(password: Self.password, on: bench.connection) }
+        await #expect(throws: TagEngineError(.unsupported, "")) {
+            try await bench.engine.authenticate(password: Self.password, on: bench.connection)
+        }
         await #expect(throws: TagEngineError(.unsupported, "")) {
             try await bench.engine.setPassword(Self.password, pack: Self.pack, protectFrom: 4, protectReads: false, on: bench.connection)
         }
@@ -89,9 +91,13 @@ import Testing
 
     @Test func readersWithoutNativeCommandsCannotAuthenticate() async throws {
         let bench = try await Type2Bench(.ntag213, configuration: .type2ReadAndWriteOnly)
-        await #expect(throws: TagEngineError(.unsupported, "")) { try await bench.engine.authenticate(password: Self.password, on: bench.connection) }
+        await #expect(throws: TagEngineError(.unsupported, "")) {
+            try await bench.engine.authenticate(password: Self.password, on: bench.connection)
+        }
         await #expect(throws: TagEngineError(.unsupported, "")) { try await bench.engine.readSignature(on: bench.connection) }
-        await #expect(throws: TagEngineError(.unsupported, "")) { try await bench.engine.removePassword(currentPassword: Self.password, on: bench.connection) }
+        await #expect(throws: TagEngineError(.unsupported, "")) {
+            try await bench.engine.removePassword(currentPassword: Self.password, on: bench.connection)
+        }
         #expect(bench.connection.frames.isEmpty)
     }
 
@@ -102,7 +108,9 @@ import Testing
             try await bench.engine.setPassword(password, pack: pack, protectFrom: page, protectReads: false, on: bench.connection)
         }
         if page == 4 {
-            await #expect(throws: TagEngineError(.unsupported, "")) { try await bench.engine.authenticate(password: password, expectedPACK: pack, on: bench.connection) }
+            await #expect(throws: TagEngineError(.unsupported, "")) {
+                try await bench.engine.authenticate(password: password, expectedPACK: pack, on: bench.connection)
+            }
         }
         #expect(bench.connection.frames.isEmpty)
     }

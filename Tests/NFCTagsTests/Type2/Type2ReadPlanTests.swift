@@ -1,5 +1,6 @@
-@testable import NFCTags
 import Testing
+
+@testable import NFCTags
 
 @Suite struct Type2ReadPlanTests {
     @Test func nearbyRunsShareOneFastRead() throws {

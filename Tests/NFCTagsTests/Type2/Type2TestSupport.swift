@@ -77,7 +77,10 @@ struct Type2Bench {
         connection = try await Self.connect(field, id)
     }
 
-    init(_ kind: VirtualTagKind, blank: Bool = false, configuration: SimulatedReaderConfiguration = .ideal, engine: Type2Engine = Type2Engine()) async throws {
+    init(
+        _ kind: VirtualTagKind, blank: Bool = false, configuration: SimulatedReaderConfiguration = .ideal,
+        engine: Type2Engine = Type2Engine()
+    ) async throws {
         try await self.init(try kind.make(blank: blank), configuration: configuration, engine: engine)
     }
 
@@ -141,12 +144,14 @@ struct LegacyType2Tag: VirtualTag {
 extension SimulatedReaderConfiguration {
     /// A reader whose answers are at most `bytes` long.
     static func type2Responses(upTo bytes: Int) -> SimulatedReaderConfiguration {
-        SimulatedReaderConfiguration(limits: ExchangeLimits(maxCommandLength: 64, maxResponseLength: bytes, extendedLengthAPDUs: false, nativeCommands: .all))
+        SimulatedReaderConfiguration(
+            limits: ExchangeLimits(maxCommandLength: 64, maxResponseLength: bytes, extendedLengthAPDUs: false, nativeCommands: .all))
     }
 
     /// A PC/SC-style reader: pseudo-APDU READ of 16 bytes and WRITE of one page, nothing else.
     static let type2ReadAndWriteOnly = SimulatedReaderConfiguration(
         maximumBitRate: .kbps106,
-        limits: ExchangeLimits(maxCommandLength: 64, maxResponseLength: 18, extendedLengthAPDUs: false, nativeCommands: .readAndWriteOnly(readLength: 16))
+        limits: ExchangeLimits(
+            maxCommandLength: 64, maxResponseLength: 18, extendedLengthAPDUs: false, nativeCommands: .readAndWriteOnly(readLength: 16))
     )
 }

@@ -95,13 +95,17 @@ import Testing
             }
         }
         let bench = try await Type2Bench(tag)
-        await #expect(throws: TagEngineError(.readOnly, "")) { try await bench.engine.writeNDEF(type2Message(length: 8), on: bench.connection) }
+        await #expect(throws: TagEngineError(.readOnly, "")) {
+            try await bench.engine.writeNDEF(type2Message(length: 8), on: bench.connection)
+        }
         #expect(bench.connection.count(0xA2) == 0)
     }
 
     @Test func blankTagsAreNotFormatted() async throws {
         let bench = try await Type2Bench(.ntag215, blank: true)
-        await #expect(throws: TagEngineError(.notFormatted, "")) { try await bench.engine.writeNDEF(type2Message(length: 8), on: bench.connection) }
+        await #expect(throws: TagEngineError(.notFormatted, "")) {
+            try await bench.engine.writeNDEF(type2Message(length: 8), on: bench.connection)
+        }
     }
 
     @Test func reservedAndLockBytesAreNeverWritten() async throws {
@@ -144,7 +148,9 @@ import Testing
         let bench = try await Type2Bench(.ntag213)
         try await bench.engine.setPassword([1, 2, 3, 4], pack: [0xAB, 0xCD], protectFrom: 4, protectReads: false, on: bench.connection)
         let connection = try await Type2Bench.connect(bench.field, bench.id)  // AUTH0 in force
-        let error = await #expect(throws: TagEngineError.self) { try await bench.engine.writeNDEF(type2Message(length: 12), on: connection) }
+        let error = await #expect(throws: TagEngineError.self) {
+            try await bench.engine.writeNDEF(type2Message(length: 12), on: connection)
+        }
         #expect(error?.code == .tagError)
         #expect(error?.tagStatus == [0x00])
         #expect(try await bench.engine.authenticate(password: [1, 2, 3, 4], on: connection) == [0xAB, 0xCD])

@@ -147,7 +147,8 @@ import Testing
         #expect(try await engine.readNDEF(on: connection).message == message)
         await #expect(throws: TagEngineError(.readOnly, "")) { try await engine.writeNDEF([0xD0, 0, 0], on: connection) }
         // The chip itself refuses: a raw write to S_PAD1 fails with A8.
-        let answer = try await connection.transceive(F.write(FeliCaLiteSTag.defaultIDm, block: 1, data: F.zeros), timeout: .milliseconds(50))
+        let answer = try await connection.transceive(
+            F.write(FeliCaLiteSTag.defaultIDm, block: 1, data: F.zeros), timeout: .milliseconds(50))
         #expect(answer.suffix(2) == [0x01, 0xA8])
         // Running it again changes nothing.
         let writes = tag.writeCount

@@ -1,6 +1,7 @@
-@testable import NFCTags
 import NFCTransport
 import Testing
+
+@testable import NFCTags
 
 /// The Type 3 operations driven without a transport: the test checks each frame and feeds the
 /// answers, well-formed or not.

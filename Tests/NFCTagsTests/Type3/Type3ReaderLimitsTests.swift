@@ -10,7 +10,8 @@ import Testing
 
     static func reader(command: Int, response: Int, native: ExchangeLimits.NativeCommands = .all) -> SimulatedReaderConfiguration {
         SimulatedReaderConfiguration(
-            limits: ExchangeLimits(maxCommandLength: command, maxResponseLength: response, extendedLengthAPDUs: false, nativeCommands: native)
+            limits: ExchangeLimits(
+                maxCommandLength: command, maxResponseLength: response, extendedLengthAPDUs: false, nativeCommands: native)
         )
     }
 
@@ -37,7 +38,8 @@ import Testing
     }
 
     @Test func pseudoAPDUReadersGetContiguousOneBlockWrites() async throws {
-        let bench = try await Type3Bench(.felicaLiteS, configuration: Self.reader(command: 300, response: 300, native: .readAndWriteOnly(readLength: 32)))
+        let bench = try await Type3Bench(
+            .felicaLiteS, configuration: Self.reader(command: 300, response: 300, native: .readAndWriteOnly(readLength: 32)))
         let message = F.message(length: 100)
         try await engine.writeNDEF(message, on: try await bench.connect())
         let meter = AirTimeMeter()
@@ -52,7 +54,9 @@ import Testing
 
         let writes = try await Type3Bench(.felicaLiteS, configuration: Self.reader(command: 30, response: 300))
         #expect(try await engine.queryStatus(on: try await writes.connect()).state == .readWrite)
-        await #expect(throws: TagEngineError(.unsupported, "")) { try await engine.writeNDEF([0xD0, 0, 0], on: try await writes.connect()) }
+        await #expect(throws: TagEngineError(.unsupported, "")) {
+            try await engine.writeNDEF([0xD0, 0, 0], on: try await writes.connect())
+        }
     }
 
     @Test(arguments: [1, 2, 3, 4, 100])

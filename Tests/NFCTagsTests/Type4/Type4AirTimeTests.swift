@@ -13,8 +13,10 @@ struct Type4AirTimeTests {
     static let message = Type4Fixtures.message(size: 8190, seed: 4)
 
     /// Reads the 8 KB message with an engine through a reader; returns the air time in ms.
-    func read(_ engine: Type4Engine, rate: BitRate, reader: SimulatedReaderConfiguration? = nil) async throws -> (ms: Double, commands: Int) {
-        let tag = try Type4Tag(configuration: Type4Tag.Configuration(ndefFileSize: 8192, maxReadLength: 0xFFFF, extendedLength: true), message: Self.message)
+    func read(_ engine: Type4Engine, rate: BitRate, reader: SimulatedReaderConfiguration? = nil) async throws -> (ms: Double, commands: Int)
+    {
+        let tag = try Type4Tag(
+            configuration: Type4Tag.Configuration(ndefFileSize: 8192, maxReadLength: 0xFFFF, extendedLength: true), message: Self.message)
         let bench = try await Type4Bench(tag, reader: reader ?? SimulatedReaderConfiguration(maximumBitRate: rate))
         #expect(bench.connection.bitRate == rate)
         let result = try await engine.readNDEF(on: bench.connection)

@@ -40,7 +40,8 @@ struct Type4DumpTests {
 
     @Test("a file smaller than its CC says: the dump stops where the tag does")
     func shortFile() async throws {
-        let card = Type4Fixtures.card(cc: Type4Fixtures.capabilityContainer(size: 0x1000), ndefFile: Type4Fixtures.ndefFile(size: 100, nlen: 0))
+        let card = Type4Fixtures.card(
+            cc: Type4Fixtures.capabilityContainer(size: 0x1000), ndefFile: Type4Fixtures.ndefFile(size: 100, nlen: 0))
         let bench = try await Type4Bench(card)
         let rows = try await engine.dump(on: bench.connection)
         #expect(rows.filter { $0.0.hasPrefix("E104") }.flatMap(\.1).count == 100)

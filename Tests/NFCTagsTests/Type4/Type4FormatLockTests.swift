@@ -58,14 +58,17 @@ struct Type4FormatLockTests {
     func lockAccepted() async throws {
         let message = Type4Fixtures.uri("locked")
         let card = Type4Fixtures.card(
-            cc: Type4Fixtures.capabilityContainer(), ndefFile: Type4Fixtures.ndefFile(size: 2048, nlen: message.count, message: message), ccWritable: true
+            cc: Type4Fixtures.capabilityContainer(), ndefFile: Type4Fixtures.ndefFile(size: 2048, nlen: message.count, message: message),
+            ccWritable: true
         )
         let bench = try await Type4Bench(card)
         try await engine.makeReadOnly(on: bench.connection)
         let cc = await bench.application()?.file(0xE103)?.contents
         #expect(cc?[14] == 0xFF)
         #expect(try await engine.queryStatus(on: bench.connection).state == .readOnly)
-        let error = await engineError { () async throws(TagEngineError) in try await engine.writeNDEF(Type4Fixtures.uri("again"), on: bench.connection) }
+        let error = await engineError { () async throws(TagEngineError) in
+            try await engine.writeNDEF(Type4Fixtures.uri("again"), on: bench.connection)
+        }
         #expect(error?.code == .readOnly)
         #expect(try await engine.readNDEF(on: bench.connection).message == message)
         // Locking again is a no-op.
@@ -87,7 +90,8 @@ struct Type4FormatLockTests {
 
     @Test("a proprietary write condition cannot be changed with standard commands")
     func proprietaryCondition() async throws {
-        let card = Type4Fixtures.card(cc: Type4Fixtures.capabilityContainer(write: 0x83), ndefFile: Type4Fixtures.ndefFile(size: 2048, nlen: 0), ccWritable: true)
+        let card = Type4Fixtures.card(
+            cc: Type4Fixtures.capabilityContainer(write: 0x83), ndefFile: Type4Fixtures.ndefFile(size: 2048, nlen: 0), ccWritable: true)
         let bench = try await Type4Bench(card)
         let error = await engineError { () async throws(TagEngineError) in try await engine.makeReadOnly(on: bench.connection) }
         #expect(error?.code == .unsupported)

@@ -38,7 +38,8 @@ struct Type4IdentifyTests {
 
     @Test("an invalid CC is reported in the details")
     func invalidCC() async throws {
-        let card = Type4Fixtures.card(cc: Type4Fixtures.capabilityContainer(version: 0x50), ndefFile: Type4Fixtures.ndefFile(size: 64, nlen: 0))
+        let card = Type4Fixtures.card(
+            cc: Type4Fixtures.capabilityContainer(version: 0x50), ndefFile: Type4Fixtures.ndefFile(size: 64, nlen: 0))
         let bench = try await Type4Bench(card)
         let identity = try await engine.identify(on: bench.connection)
         #expect(identity.memorySize == nil)
@@ -53,7 +54,7 @@ struct Type4IdentifyTests {
         let bench = try await Type4Bench(card)
         let identity = try await engine.identify(on: bench.connection)
         #expect(identity.model == "YubiKey (ISO-DEP card)")
-        #expect(detail(identity, "manufacturer") == nil)   // a random 4-byte UID names none
+        #expect(detail(identity, "manufacturer") == nil)  // a random 4-byte UID names none
 
         let jcop = ISO7816Card(ats: AnswerToSelect(historicalBytes: Array("JCOP41V221".utf8)))
         let other = try await Type4Bench(jcop)

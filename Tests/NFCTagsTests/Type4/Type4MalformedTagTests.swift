@@ -61,7 +61,8 @@ struct Type4MalformedTagTests {
 
     @Test("proprietary read access: authenticationFailed, status notSupported")
     func readProtected() async throws {
-        let card = Type4Fixtures.card(cc: Type4Fixtures.capabilityContainer(read: 0x80), ndefFile: Type4Fixtures.ndefFile(size: 2048, nlen: 0))
+        let card = Type4Fixtures.card(
+            cc: Type4Fixtures.capabilityContainer(read: 0x80), ndefFile: Type4Fixtures.ndefFile(size: 2048, nlen: 0))
         let bench = try await Type4Bench(card)
         let error = await engineError { () async throws(TagEngineError) in _ = try await engine.readNDEF(on: bench.connection) }
         #expect(error?.code == .authenticationFailed)
@@ -96,12 +97,14 @@ struct Type4MalformedTagTests {
         #expect(error?.reason.contains("offset 300") == true)
     }
 
-    @Test("a status word the spec does not expect: tagError carrying it", arguments: [
-        (UInt8(0xB0), [UInt8(0x6F), 0x00], TagEngineError.Code.tagError),
-        (UInt8(0xB0), [UInt8(0x65), 0x81], TagEngineError.Code.tagError),
-        (UInt8(0xB0), [UInt8(0x69), 0x82], TagEngineError.Code.authenticationFailed),
-        (UInt8(0xD6), [UInt8(0x65), 0x81], TagEngineError.Code.tagError),
-    ])
+    @Test(
+        "a status word the spec does not expect: tagError carrying it",
+        arguments: [
+            (UInt8(0xB0), [UInt8(0x6F), 0x00], TagEngineError.Code.tagError),
+            (UInt8(0xB0), [UInt8(0x65), 0x81], TagEngineError.Code.tagError),
+            (UInt8(0xB0), [UInt8(0x69), 0x82], TagEngineError.Code.authenticationFailed),
+            (UInt8(0xD6), [UInt8(0x65), 0x81], TagEngineError.Code.tagError),
+        ])
     func wrongStatus(instruction: UInt8, status: [UInt8], code: TagEngineError.Code) async throws {
         let card = try MisbehavingApplet.card { command, answer in
             // Leave the CC and NLEN alone: fail the message read or the update.

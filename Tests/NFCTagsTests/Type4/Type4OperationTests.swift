@@ -44,7 +44,8 @@ struct Type4OperationTests {
     @Test("61xx: GET RESPONSE for the rest; 6Cxx: the command again with the exact Le")
     func responseCompletion() throws {
         var reader = Type4Operation(
-            Type4FileReader(fileID: 0xE104, offset: 2, count: 300, sizes: Type4TransferSizes(readLength: 256, updateLength: 255), offsetObjects: false),
+            Type4FileReader(
+                fileID: 0xE104, offset: 2, count: 300, sizes: Type4TransferSizes(readLength: 256, updateLength: 255), offsetObjects: false),
             limits: Self.short
         )
         expectFrame(try reader.start(), "00B0000200")
@@ -60,13 +61,15 @@ struct Type4OperationTests {
         #expect(Array(data.suffix(28)) == [UInt8](repeating: 4, count: 28))
     }
 
-    @Test("answers no tag should give: a typed error each", arguments: [
-        ("90", Code.unexpectedResponse),                                        // one status byte
-        ("", Code.unexpectedResponse),                                          // nothing
-        (String(repeating: "00", count: 16) + "9000", Code.unexpectedResponse), // more than Le 15
-        ("6C20", Code.unexpectedResponse),                                      // 6Cxx offering more than asked
-        ("000F9000", Code.invalidCapabilityContainer),                          // a 2-byte CC
-    ])
+    @Test(
+        "answers no tag should give: a typed error each",
+        arguments: [
+            ("90", Code.unexpectedResponse),  // one status byte
+            ("", Code.unexpectedResponse),  // nothing
+            (String(repeating: "00", count: 16) + "9000", Code.unexpectedResponse),  // more than Le 15
+            ("6C20", Code.unexpectedResponse),  // 6Cxx offering more than asked
+            ("000F9000", Code.invalidCapabilityContainer),  // a 2-byte CC
+        ])
     func badAnswers(answer: String, code: Code) throws {
         var operation = Type4Operation(Type4Detection(), limits: Self.ideal)
         _ = try operation.start()
@@ -79,17 +82,21 @@ struct Type4OperationTests {
     /// NFC Forum Type 4 Tag 3.0 §5.4.4): the answer is one discretionary data object `53`.
     static func offsetReader() -> Type4Operation<Type4FileReader> {
         Type4Operation(
-            Type4FileReader(fileID: 0xE104, offset: 0x8000, count: 2, sizes: Type4TransferSizes(readLength: 255, updateLength: 255), offsetObjects: true),
+            Type4FileReader(
+                fileID: 0xE104, offset: 0x8000, count: 2, sizes: Type4TransferSizes(readLength: 255, updateLength: 255), offsetObjects: true
+            ),
             limits: Self.short
         )
     }
 
-    @Test("READ BINARY B1 answers that are not one 53 object within the answer: unexpectedResponse", arguments: [
-        "5381049000",                 // length says 4, no data
-        "54020102 9000",              // wrong tag
-        "53849999999999 9000",        // 4-byte BER length
-        "5303010203 9000",            // three bytes where two were asked
-    ])
+    @Test(
+        "READ BINARY B1 answers that are not one 53 object within the answer: unexpectedResponse",
+        arguments: [
+            "5381049000",  // length says 4, no data
+            "54020102 9000",  // wrong tag
+            "53849999999999 9000",  // 4-byte BER length
+            "5303010203 9000",  // three bytes where two were asked
+        ])
     func malformedOffsetObjectAnswers(answer: String) throws {
         var reader = Self.offsetReader()
         expectFrame(try reader.start(), "00B1000005540300800004")

@@ -41,7 +41,8 @@ struct Type4ReadTests {
 
     @Test("proprietary write access (80) counts as read-only")
     func proprietaryWriteAccess() async throws {
-        let card = Type4Fixtures.card(cc: Type4Fixtures.capabilityContainer(write: 0x80), ndefFile: Type4Fixtures.ndefFile(size: 2048, nlen: 0))
+        let card = Type4Fixtures.card(
+            cc: Type4Fixtures.capabilityContainer(write: 0x80), ndefFile: Type4Fixtures.ndefFile(size: 2048, nlen: 0))
         let bench = try await Type4Bench(card)
         #expect(try await engine.queryStatus(on: bench.connection).state == .readOnly)
     }
@@ -69,7 +70,7 @@ struct Type4ReadTests {
         let tag = try Type4Tag(configuration: .init(ndefFileSize: 8192, extendedLength: true), message: message)
         let bench = try await Type4Bench(tag, reader: Type4Fixtures.shortReader())
         #expect(try await engine.readNDEF(on: bench.connection).message == message)
-        #expect(bench.meter.statistics.commands == 5 + 32)   // ⌈8190 / 256⌉ reads after detection
+        #expect(bench.meter.statistics.commands == 5 + 32)  // ⌈8190 / 256⌉ reads after detection
     }
 
     @Test("a reader whose answers hold at most 64 bytes gets READ BINARY of 62")
@@ -77,7 +78,7 @@ struct Type4ReadTests {
         let message = Type4Fixtures.message(size: 1000)
         let bench = try await Type4Bench(try Type4Tag(message: message), reader: Type4Fixtures.shortReader(maxResponse: 64))
         #expect(try await engine.readNDEF(on: bench.connection).message == message)
-        #expect(bench.meter.statistics.commands == 5 + 17)   // ⌈1000 / 62⌉
+        #expect(bench.meter.statistics.commands == 5 + 17)  // ⌈1000 / 62⌉
     }
 
     @Test("maximumReadLength caps every READ BINARY")
@@ -86,7 +87,7 @@ struct Type4ReadTests {
         let tag = try Type4Tag(configuration: .init(ndefFileSize: 8192, extendedLength: true), message: message)
         let bench = try await Type4Bench(tag)
         #expect(try await Type4Engine(maximumReadLength: 251).readNDEF(on: bench.connection).message == message)
-        #expect(bench.meter.statistics.commands == 5 + 33)   // ⌈8190 / 251⌉
+        #expect(bench.meter.statistics.commands == 5 + 33)  // ⌈8190 / 251⌉
     }
 
     @Test("a tag whose buffer is smaller than its CC's MLe: short answers are continued")
@@ -105,7 +106,7 @@ struct Type4ReadTests {
         tag.card.configuration.maxResponseDataLength = 1000
         let bench = try await Type4Bench(tag)
         #expect(try await engine.readNDEF(on: bench.connection).message == message)
-        #expect(bench.meter.statistics.commands == 5 + 3)   // READ BINARY then two GET RESPONSE
+        #expect(bench.meter.statistics.commands == 5 + 3)  // READ BINARY then two GET RESPONSE
     }
 
     @Test("mapping 1.0: SELECT of D2760000850100 after 6A82, file SELECT with P2 00")

@@ -37,19 +37,26 @@ struct Type4TearingTests {
         for index in stride(from: 40, to: 1500, by: 400) { edited[index] ^= 0x5A }
         let big = Type4Fixtures.message(size: 39_000, seed: 2)
         return [
-            Scenario(name: "short URI → 600 B in 255-byte chunks", configuration: .init(), reader: Type4Fixtures.shortReader(),
-                     old: Type4Fixtures.uri("old"), new: Type4Fixtures.message(size: 600, seed: 5)),
-            Scenario(name: "empty → 600 B", configuration: .init(), reader: .ideal, old: [], new: Type4Fixtures.message(size: 600, seed: 6),
-                     passesThroughEmpty: false),
-            Scenario(name: "600 B → empty", configuration: .init(), reader: .ideal, old: Type4Fixtures.message(size: 600, seed: 6), new: [],
-                     passesThroughEmpty: false),
-            Scenario(name: "1500 B → the same with 4 bytes changed (ranges skipped)", configuration: .init(maxUpdateLength: 200),
-                     reader: .ideal, old: long, new: edited),
-            Scenario(name: "300 B → its 200-byte prefix (NLEN only)", configuration: .init(), reader: .ideal,
-                     old: Type4Fixtures.message(size: 300, seed: 7), new: Array(Type4Fixtures.message(size: 300, seed: 7).prefix(200)),
-                     passesThroughEmpty: false),
-            Scenario(name: "mapping 3.0: 39 KB over 7FFF with ENLEN, D6 and D7", configuration: .init(ndefFileSize: 40_000, maxUpdateLength: 4000, extendedLength: true),
-                     reader: .ideal, old: Type4Fixtures.uri("before"), new: big),
+            Scenario(
+                name: "short URI → 600 B in 255-byte chunks", configuration: .init(), reader: Type4Fixtures.shortReader(),
+                old: Type4Fixtures.uri("old"), new: Type4Fixtures.message(size: 600, seed: 5)),
+            Scenario(
+                name: "empty → 600 B", configuration: .init(), reader: .ideal, old: [], new: Type4Fixtures.message(size: 600, seed: 6),
+                passesThroughEmpty: false),
+            Scenario(
+                name: "600 B → empty", configuration: .init(), reader: .ideal, old: Type4Fixtures.message(size: 600, seed: 6), new: [],
+                passesThroughEmpty: false),
+            Scenario(
+                name: "1500 B → the same with 4 bytes changed (ranges skipped)", configuration: .init(maxUpdateLength: 200),
+                reader: .ideal, old: long, new: edited),
+            Scenario(
+                name: "300 B → its 200-byte prefix (NLEN only)", configuration: .init(), reader: .ideal,
+                old: Type4Fixtures.message(size: 300, seed: 7), new: Array(Type4Fixtures.message(size: 300, seed: 7).prefix(200)),
+                passesThroughEmpty: false),
+            Scenario(
+                name: "mapping 3.0: 39 KB over 7FFF with ENLEN, D6 and D7",
+                configuration: .init(ndefFileSize: 40_000, maxUpdateLength: 4000, extendedLength: true),
+                reader: .ideal, old: Type4Fixtures.uri("before"), new: big),
         ]
     }()
 
@@ -74,11 +81,15 @@ struct Type4TearingTests {
             case .tornNewData: await bench.field.inject(.tear(command: command, outcome: .newData), into: bench.id)
             case .removedBefore: await bench.field.inject(.removeAfterCommands(command - 1), into: bench.id)
             }
-            let error = await engineError { () async throws(TagEngineError) in try await engine.writeNDEF(scenario.new, on: bench.connection) }
+            let error = await engineError { () async throws(TagEngineError) in
+                try await engine.writeNDEF(scenario.new, on: bench.connection)
+            }
             #expect(error?.code == .tagLost, "command \(command): \(String(describing: error))")
             try await bench.reinsert()
             let stored = try await engine.readNDEF(on: bench.connection).message
-            #expect(stored == scenario.old || stored == scenario.new || stored.isEmpty, "command \(command) of \(total) left \(stored.count) bytes")
+            #expect(
+                stored == scenario.old || stored == scenario.new || stored.isEmpty,
+                "command \(command) of \(total) left \(stored.count) bytes")
             seen.insert(stored)
         }
         // Interrupted before the first write the old message survives; a last write torn with

@@ -51,9 +51,11 @@ enum Type4Fixtures {
     static func message(size: Int, seed: UInt8 = 1) -> [UInt8] {
         let payload = max(size - 16, 0)
         let type = Array("text/plain".utf8)
-        let header: [UInt8] = [0xC2, UInt8(type.count), UInt8(truncatingIfNeeded: payload >> 24),
-                               UInt8(truncatingIfNeeded: payload >> 16), UInt8(truncatingIfNeeded: payload >> 8),
-                               UInt8(truncatingIfNeeded: payload)]
+        let header: [UInt8] = [
+            0xC2, UInt8(type.count), UInt8(truncatingIfNeeded: payload >> 24),
+            UInt8(truncatingIfNeeded: payload >> 16), UInt8(truncatingIfNeeded: payload >> 8),
+            UInt8(truncatingIfNeeded: payload),
+        ]
         return header + type + (0..<payload).map { UInt8(1 + ($0 &* 7 &+ Int(seed) &* 13) % 255) }
     }
 
@@ -128,7 +130,9 @@ struct MisbehavingApplet: ISO7816Applet {
 
 extension MisbehavingApplet {
     /// A default Type 4 Tag's application holding `message`, answering through `rewrite`.
-    static func card(message: [UInt8] = Type4Fixtures.uri("lie"), rewrite: @escaping @Sendable (SimCommandAPDU, SimResponseAPDU) -> SimResponseAPDU?) throws -> ISO7816Card {
+    static func card(
+        message: [UInt8] = Type4Fixtures.uri("lie"), rewrite: @escaping @Sendable (SimCommandAPDU, SimResponseAPDU) -> SimResponseAPDU?
+    ) throws -> ISO7816Card {
         let tag = try Type4Tag(message: message)
         guard let application = tag.ndefApplication else { throw TagEngineError(.notFormatted, "no application") }
         var card = tag.card

@@ -33,7 +33,7 @@ struct Type4WriteTests {
         let message = Type4Fixtures.message(size: 1500)
         let bench = try await Type4Bench(try Type4Tag(configuration: .init(extendedLength: true), message: message))
         try await engine.writeNDEF(message, on: bench.connection)
-        #expect(bench.meter.statistics.commands == 6)   // detection and the comparison read only
+        #expect(bench.meter.statistics.commands == 6)  // detection and the comparison read only
         #expect(await bench.type4Tag()?.ndefMessage == message)
     }
 
@@ -65,11 +65,13 @@ struct Type4WriteTests {
         #expect(await bench.type4Tag()?.ndefMessage == [])
     }
 
-    @Test("UPDATE BINARY chunks follow MLc and the reader", arguments: [
-        (Type4Tag.Configuration(ndefFileSize: 8192, extendedLength: true), true, 1),
-        (Type4Tag.Configuration(ndefFileSize: 8192, extendedLength: true), false, 33),
-        (Type4Tag.Configuration(ndefFileSize: 8192, maxUpdateLength: 100), true, 82),
-    ])
+    @Test(
+        "UPDATE BINARY chunks follow MLc and the reader",
+        arguments: [
+            (Type4Tag.Configuration(ndefFileSize: 8192, extendedLength: true), true, 1),
+            (Type4Tag.Configuration(ndefFileSize: 8192, extendedLength: true), false, 33),
+            (Type4Tag.Configuration(ndefFileSize: 8192, maxUpdateLength: 100), true, 82),
+        ])
     func chunks(configuration: Type4Tag.Configuration, extendedReader: Bool, updates: Int) async throws {
         let message = Type4Fixtures.message(size: 8190, seed: 9)
         let reader = extendedReader ? SimulatedReaderConfiguration.ideal : Type4Fixtures.shortReader()
@@ -95,16 +97,21 @@ struct Type4WriteTests {
     @Test("write access FF: readOnly before any UPDATE")
     func readOnly() async throws {
         let bench = try await Type4Bench(try Type4Tag(configuration: .init(writeProtected: true)))
-        let error = await engineError { () async throws(TagEngineError) in try await engine.writeNDEF(Type4Fixtures.uri("x"), on: bench.connection) }
+        let error = await engineError { () async throws(TagEngineError) in
+            try await engine.writeNDEF(Type4Fixtures.uri("x"), on: bench.connection)
+        }
         #expect(error?.code == .readOnly)
         #expect(bench.meter.statistics.commands == 5)
     }
 
     @Test("a file that refuses UPDATE BINARY though its CC grants write access: readOnly with SW 6982")
     func fileRefuses() async throws {
-        let card = Type4Fixtures.card(cc: Type4Fixtures.capabilityContainer(), ndefFile: Type4Fixtures.ndefFile(size: 2048, nlen: 0), ndefWritable: false)
+        let card = Type4Fixtures.card(
+            cc: Type4Fixtures.capabilityContainer(), ndefFile: Type4Fixtures.ndefFile(size: 2048, nlen: 0), ndefWritable: false)
         let bench = try await Type4Bench(card)
-        let error = await engineError { () async throws(TagEngineError) in try await engine.writeNDEF(Type4Fixtures.uri("x"), on: bench.connection) }
+        let error = await engineError { () async throws(TagEngineError) in
+            try await engine.writeNDEF(Type4Fixtures.uri("x"), on: bench.connection)
+        }
         #expect(error?.code == .readOnly)
         #expect(error?.tagStatus == [0x69, 0x82])
     }
@@ -112,7 +119,9 @@ struct Type4WriteTests {
     @Test("a message beyond the capacity: capacityExceeded, nothing written")
     func tooLong() async throws {
         let bench = try await Type4Bench(try VirtualTagKind.type4.make())
-        let error = await engineError { () async throws(TagEngineError) in try await engine.writeNDEF(Type4Fixtures.message(size: 2047), on: bench.connection) }
+        let error = await engineError { () async throws(TagEngineError) in
+            try await engine.writeNDEF(Type4Fixtures.message(size: 2047), on: bench.connection)
+        }
         #expect(error?.code == .capacityExceeded)
         #expect(bench.meter.statistics.commands == 5)
         try await engine.writeNDEF(Type4Fixtures.message(size: 2046), on: bench.connection)

@@ -8,12 +8,15 @@ import Testing
 @Suite("Type5 adaptation")
 struct Type5AdaptationTests {
     static func reader(maxResponse: Int, native: ExchangeLimits.NativeCommands = .all) -> SimulatedReaderConfiguration {
-        SimulatedReaderConfiguration(limits: ExchangeLimits(
-            maxCommandLength: 262, maxResponseLength: maxResponse, extendedLengthAPDUs: false, nativeCommands: native))
+        SimulatedReaderConfiguration(
+            limits: ExchangeLimits(
+                maxCommandLength: 262, maxResponseLength: maxResponse, extendedLengthAPDUs: false, nativeCommands: native))
     }
 
     /// A tag holding a message of `length` bytes, with its meter reset.
-    private func prepared(_ kind: VirtualTagKind, length: Int, configuration: SimulatedReaderConfiguration = .ideal) async throws -> (Type5Field, [UInt8]) {
+    private func prepared(_ kind: VirtualTagKind, length: Int, configuration: SimulatedReaderConfiguration = .ideal) async throws -> (
+        Type5Field, [UInt8]
+    ) {
         let tag = try await Type5Field(kind, configuration: configuration)
         let message = Type5Fixtures.message(length: length)
         try await Type5Engine().writeNDEF(message, on: tag.connection)
@@ -51,7 +54,9 @@ struct Type5AdaptationTests {
         }
     }
 
-    @Test("Reads with the security status count its byte: each answer fits a small buffer, in the fewest commands", arguments: [64, 60, 41, 512])
+    @Test(
+        "Reads with the security status count its byte: each answer fits a small buffer, in the fewest commands",
+        arguments: [64, 60, 41, 512])
     func statusByteCounted(buffer: Int) async throws {
         let tag = try await Type5Field(.slix2, configuration: Self.reader(maxResponse: buffer))
         // A 200-byte message in its TLV and the terminator: bytes 4–208, blocks 0–51. The write
@@ -64,13 +69,16 @@ struct Type5AdaptationTests {
         let dumping = Type5QuirkyConnection(tag.connection)
         let dump = try await Type5Engine().memoryDump(on: dumping)
         #expect(dump.isComplete)
-        #expect(dumping.frames.compactMap(ReadCommand.init(frame:)) == [ReadCommand(first: 0, count: 4)] + Self.statusReads(from: 4, to: 80, buffer: buffer))
+        #expect(
+            dumping.frames.compactMap(ReadCommand.init(frame:)) == [ReadCommand(first: 0, count: 4)]
+                + Self.statusReads(from: 4, to: 80, buffer: buffer))
         #expect(writing.refused == 0 && dumping.refused == 0)
     }
 
     @Test("A PC/SC-style reader that reads 16 bytes at a time")
     func pseudoAPDUReads() async throws {
-        let (tag, message) = try await prepared(.slix2, length: 100, configuration: Self.reader(maxResponse: 258, native: .readAndWriteOnly(readLength: 16)))
+        let (tag, message) = try await prepared(
+            .slix2, length: 100, configuration: Self.reader(maxResponse: 258, native: .readAndWriteOnly(readLength: 16)))
         #expect(try await Type5Engine().readNDEF(on: tag.connection).message == message)
         // 4 + 2 + 100 bytes = blocks 0–26: blocks 0–3, then 23 blocks in reads of 4.
         #expect(tag.meter.statistics.commands == 1 + 6)

@@ -9,7 +9,8 @@ import Testing
 @Suite("Type5 air time")
 struct Type5AirTimeTests {
     /// Writes a message, reconnects (the meter starts after activation) and reads it back.
-    private func measuredRead(kind: VirtualTagKind, length: Int, engine: Type5Engine) async throws -> (microseconds: Double, commands: Int) {
+    private func measuredRead(kind: VirtualTagKind, length: Int, engine: Type5Engine) async throws -> (microseconds: Double, commands: Int)
+    {
         let tag = try await Type5Field(kind)
         let message = Type5Fixtures.message(length: length)
         try await Type5Engine().writeNDEF(message, on: tag.connection)

@@ -1,6 +1,7 @@
-@testable import NFCTags
 import NFCTestSupport
 import Testing
+
+@testable import NFCTags
 
 /// The pure parts: response flags and error codes, the CC, the TLV walk, system information.
 @Suite("Type5 codecs")
@@ -52,14 +53,16 @@ struct Type5CodecTests {
         #expect(Type5CapabilityContainer.neededLength(hexBytes("E1 40")[...]) == nil)
     }
 
-    @Test("CC errors: no magic, version 2, reserved read access, MLEN 0, too short", arguments: [
-        ("00 00 00 00", TagEngineError.Code.notFormatted),
-        ("E1 80 10 00", .invalidCapabilityContainer),
-        ("E1 44 10 00", .invalidCapabilityContainer),
-        ("E2 40 00 01 00 00 00 00", .invalidCapabilityContainer),
-        ("E1 40 10", .unexpectedResponse),
-        ("E2 40 00 01 00 00", .unexpectedResponse),
-    ])
+    @Test(
+        "CC errors: no magic, version 2, reserved read access, MLEN 0, too short",
+        arguments: [
+            ("00 00 00 00", TagEngineError.Code.notFormatted),
+            ("E1 80 10 00", .invalidCapabilityContainer),
+            ("E1 44 10 00", .invalidCapabilityContainer),
+            ("E2 40 00 01 00 00 00 00", .invalidCapabilityContainer),
+            ("E1 40 10", .unexpectedResponse),
+            ("E2 40 00 01 00 00", .unexpectedResponse),
+        ])
     func badCapabilityContainer(hex: String, code: TagEngineError.Code) {
         do {
             _ = try Type5CapabilityContainer(parsing: hexBytes(hex)[...])
@@ -74,26 +77,37 @@ struct Type5CodecTests {
     func tlvWalk() throws {
         let cc = try Type5CapabilityContainer(parsing: hexBytes("E1 40 10 01")[...])  // area 4..<132
         let memory = hexBytes("E1 40 10 01 00 00 FD 02 AA BB 03 05 01 02 03 04 05 FE")
-        #expect(try Type5TLVScan.scan(memory, cc: cc) == .located(Type5NDEFLayout(
-            tlvOffset: 10, hasNDEFTLV: true, headerLength: 2, messageLength: 5, areaEnd: 132)))
+        #expect(
+            try Type5TLVScan.scan(memory, cc: cc)
+                == .located(
+                    Type5NDEFLayout(
+                        tlvOffset: 10, hasNDEFTLV: true, headerLength: 2, messageLength: 5, areaEnd: 132)))
         #expect(try Type5TLVScan.scan(Array(memory.prefix(11)), cc: cc) == .need(upTo: 12))
         #expect(try Type5TLVScan.scan(Array(memory.prefix(6)), cc: cc) == .need(upTo: 7))
         let long = hexBytes("E1 40 FF 01 03 FF 01 00")
         let wide = try Type5CapabilityContainer(parsing: long[...])
-        #expect(try Type5TLVScan.scan(long, cc: wide) == .located(Type5NDEFLayout(
-            tlvOffset: 4, hasNDEFTLV: true, headerLength: 4, messageLength: 256, areaEnd: 2044)))
+        #expect(
+            try Type5TLVScan.scan(long, cc: wide)
+                == .located(
+                    Type5NDEFLayout(
+                        tlvOffset: 4, hasNDEFTLV: true, headerLength: 4, messageLength: 256, areaEnd: 2044)))
         #expect(try Type5TLVScan.scan(Array(long.prefix(6)), cc: wide) == .need(upTo: 8))
         // No NDEF TLV: the place for one is after the last TLV.
-        #expect(try Type5TLVScan.scan(hexBytes("E1 40 10 01 FD 01 AA 00 FE"), cc: cc) == .located(Type5NDEFLayout(
-            tlvOffset: 7, hasNDEFTLV: false, headerLength: 0, messageLength: 0, areaEnd: 132)))
+        #expect(
+            try Type5TLVScan.scan(hexBytes("E1 40 10 01 FD 01 AA 00 FE"), cc: cc)
+                == .located(
+                    Type5NDEFLayout(
+                        tlvOffset: 7, hasNDEFTLV: false, headerLength: 0, messageLength: 0, areaEnd: 132)))
     }
 
-    @Test("TLV lies are .invalidNDEFArea naming the offset", arguments: [
-        "E1 40 01 01 03 07 00 00 00 00 00 00",  // 7 bytes after offset 6 > area end 12
-        "E1 40 01 01 FD 20 00 00 00 00 00 00",  // proprietary TLV overruns
-        "E1 40 01 01 00 00 00 00 00 00 00 03",  // NDEF TLV cut by the area end
-        "E1 40 01 01 00 00 00 00 00 03 FF 01",  // 3-byte length cut
-    ])
+    @Test(
+        "TLV lies are .invalidNDEFArea naming the offset",
+        arguments: [
+            "E1 40 01 01 03 07 00 00 00 00 00 00",  // 7 bytes after offset 6 > area end 12
+            "E1 40 01 01 FD 20 00 00 00 00 00 00",  // proprietary TLV overruns
+            "E1 40 01 01 00 00 00 00 00 00 00 03",  // NDEF TLV cut by the area end
+            "E1 40 01 01 00 00 00 00 00 03 FF 01",  // 3-byte length cut
+        ])
     func tlvLies(hex: String) throws {
         let memory = hexBytes(hex)
         let cc = try Type5CapabilityContainer(parsing: memory[...])
@@ -120,9 +134,11 @@ struct Type5CodecTests {
     @Test("System information: basic and extended forms; a wrong UID or a short answer is refused")
     func systemInformation() throws {
         let uid: [UInt8] = [0x92, 0x71, 0x5C, 0x3A, 0x08, 0x01, 0x04, 0xE0]
-        let basic = try Type5SystemInformation(parsing: ([0x0F] + uid + [0x00, 0x00, 0x4F, 0x03, 0x01])[...], extended: false, wireUID: uid)
+        let basic = try Type5SystemInformation(
+            parsing: ([0x0F] + uid + [0x00, 0x00, 0x4F, 0x03, 0x01])[...], extended: false, wireUID: uid)
         #expect(basic.blockCount == 80 && basic.blockSize == 4 && basic.icReference == 0x01 && basic.dsfid == 0)
-        let extended = try Type5SystemInformation(parsing: ([0x2F] + uid + [0x00, 0x00, 0xFF, 0x01, 0x03, 0x26, 0xFB, 0x7F, 0x7B, 0x00])[...], extended: true, wireUID: uid)
+        let extended = try Type5SystemInformation(
+            parsing: ([0x2F] + uid + [0x00, 0x00, 0xFF, 0x01, 0x03, 0x26, 0xFB, 0x7F, 0x7B, 0x00])[...], extended: true, wireUID: uid)
         #expect(extended.blockCount == 512 && extended.blockSize == 4 && extended.icReference == 0x26)
         #expect(extended.supportsLockBlock == false && extended.supportsReadMultipleBlocks == true)
         #expect(throws: TagEngineError(.unexpectedResponse, "")) {

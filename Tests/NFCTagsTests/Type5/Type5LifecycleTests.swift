@@ -75,8 +75,9 @@ struct Type5LifecycleTests {
         try await Self.engine.makeReadOnly(on: tag.connection)
     }
 
-    @Test("Make read-only without Lock Block (ST25DV16K, and the SLIX2 whose CC does not announce it): the CC alone",
-          arguments: [VirtualTagKind.iso15693_2k, .slix2])
+    @Test(
+        "Make read-only without Lock Block (ST25DV16K, and the SLIX2 whose CC does not announce it): the CC alone",
+        arguments: [VirtualTagKind.iso15693_2k, .slix2])
     func readOnlyByCC(kind: VirtualTagKind) async throws {
         let tag = try await Type5Field(kind)
         try await Self.engine.makeReadOnly(on: tag.connection)

@@ -1,7 +1,8 @@
-@testable import NFCTags
 import NFCTestSupport
 import NFCTransport
 import Testing
+
+@testable import NFCTags
 
 /// Operations driven by hand: each frame checked byte for byte, each answer typed in.
 @Suite("Type5 operations by hand")
@@ -27,7 +28,9 @@ struct Type5OperationTests {
         var step = try operation.start()
         #expect(Self.frame(step) == [0x62, 0x23] + Self.wire + [0x00, 0x03])
         // CC E1 40 27 01; NDEF TLV 03 0A at offset 4; message bytes 6…15.
-        let blocks: [[UInt8]] = [[0xE1, 0x40, 0x27, 0x01], [0x03, 0x0A, 0xD1, 0x01], [0x06, 0x54, 0x02, 0x65], [0x6E, 0x68, 0x69, 0x21]]
+        let blocks: [[UInt8]] = [
+            [0xE1, 0x40, 0x27, 0x01], [0x03, 0x0A, 0xD1, 0x01], [0x06, 0x54, 0x02, 0x65], [0x6E, 0x68, 0x69, 0x21],
+        ]
         step = try operation.resume(with: .success([0x00] + blocks.flatMap { [0x00] + $0 }))
         // The message ends at byte 16 (exclusive), which the first read already covered.
         guard case .done(let result) = step else {
@@ -115,9 +118,10 @@ struct Type5OperationTests {
         let layout = Type5NDEFLayout(tlvOffset: 4, hasNDEFTLV: true, headerLength: 2, messageLength: 3, areaEnd: 132)
         let plan = try Type5WritePlan(message: [1, 2, 3, 4, 5, 6], layout: layout, memory: memory, blockSize: 4)
         #expect(plan.writes.map(\.block) == [1, 2, 3, 1])
-        #expect(plan.writes.map(\.bytes) == [
-            [0x03, 0x00, 0xAA, 0xBB], [3, 4, 5, 6], [0xFE, 0, 0, 0], [0x03, 0x06, 1, 2],
-        ])
+        #expect(
+            plan.writes.map(\.bytes) == [
+                [0x03, 0x00, 0xAA, 0xBB], [3, 4, 5, 6], [0xFE, 0, 0, 0], [0x03, 0x06, 1, 2],
+            ])
         // The same message again: nothing to write.
         let written = hexBytes("E1 40 10 01 03 06 01 02 03 04 05 06 FE 00 00 00")
         #expect(try Type5WritePlan(message: [1, 2, 3, 4, 5, 6], layout: layout, memory: written, blockSize: 4).writes.isEmpty)

@@ -8,9 +8,11 @@ import Testing
 struct Type5ReadWriteTests {
     static let engine = Type5Engine()
 
-    @Test("A formatted tag holds an empty NDEF: read-write, capacity from the CC", arguments: [
-        (VirtualTagKind.slix2, 308), (.iso15693_2k, 2036),
-    ])
+    @Test(
+        "A formatted tag holds an empty NDEF: read-write, capacity from the CC",
+        arguments: [
+            (VirtualTagKind.slix2, 308), (.iso15693_2k, 2036),
+        ])
     func emptyFormatted(kind: VirtualTagKind, capacity: Int) async throws {
         let tag = try await Type5Field(kind)
         #expect(try await Self.engine.queryStatus(on: tag.connection) == NDEFStatus(state: .readWrite, capacity: capacity))
@@ -20,10 +22,12 @@ struct Type5ReadWriteTests {
         #expect(tag.meter.statistics.commands == 2)  // one detection read each
     }
 
-    @Test("Write then read back, 1- and 3-byte lengths, up to the full capacity", arguments: [
-        (VirtualTagKind.slix2, [6, 100, 254, 255, 307, 308]),
-        (.iso15693_2k, [6, 254, 255, 1000, 2035, 2036]),
-    ])
+    @Test(
+        "Write then read back, 1- and 3-byte lengths, up to the full capacity",
+        arguments: [
+            (VirtualTagKind.slix2, [6, 100, 254, 255, 307, 308]),
+            (.iso15693_2k, [6, 254, 255, 1000, 2035, 2036]),
+        ])
     func roundTrip(kind: VirtualTagKind, lengths: [Int]) async throws {
         let tag = try await Type5Field(kind)
         for (index, length) in lengths.enumerated() {
@@ -52,9 +56,11 @@ struct Type5ReadWriteTests {
         #expect(memory[16] == 0xFE)
     }
 
-    @Test("A message one byte too long is .capacityExceeded and nothing is written", arguments: [
-        (VirtualTagKind.slix2, 309), (.iso15693_2k, 2037),
-    ])
+    @Test(
+        "A message one byte too long is .capacityExceeded and nothing is written",
+        arguments: [
+            (VirtualTagKind.slix2, 309), (.iso15693_2k, 2037),
+        ])
     func capacityExceeded(kind: VirtualTagKind, length: Int) async throws {
         let tag = try await Type5Field(kind)
         let before = await tag.tag()

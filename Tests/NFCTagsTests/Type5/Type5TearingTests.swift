@@ -83,7 +83,9 @@ struct Type5TearingTests {
                 await #expect(throws: TagEngineError(.tagLost, "")) { try await Self.engine.format(on: tag.connection) }
                 let back = try await tag.reinserted()
                 let status = try await Type5Engine().queryStatus(on: back.connection)
-                #expect(status == .notSupported || (status.state == .readWrite && status.messageLength == 0), "\(kind) tear \(command) \(outcome): \(status)")
+                #expect(
+                    status == .notSupported || (status.state == .readWrite && status.messageLength == 0),
+                    "\(kind) tear \(command) \(outcome): \(status)")
             }
         }
     }

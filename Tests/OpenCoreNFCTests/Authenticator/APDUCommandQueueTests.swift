@@ -3,8 +3,9 @@ import Foundation
 import ISO7816
 import NFCBytes
 import NFCTransport
-@testable import OpenCoreNFC
 import Testing
+
+@testable import OpenCoreNFC
 
 /// The authenticator's command queue over a transmitter the test controls, on a simulated clock:
 /// ordering, timeouts, late answers, cancellation and a lost transmitter.
@@ -44,7 +45,9 @@ import Testing
                     for index in 0..<8 {
                         if task == 8 && index == 0 { queue.attach(transmitter) }
                         let data: [UInt8] = [UInt8(task), UInt8(index)]
-                        let id = queue.submit(.exchange(CommandAPDU(ins: 0x40, data: data), .standard), timeout: nil, onTimeout: nil, completion: log.handler("\(task).\(index)"))
+                        let id = queue.submit(
+                            .exchange(CommandAPDU(ins: 0x40, data: data), .standard), timeout: nil, onTimeout: nil,
+                            completion: log.handler("\(task).\(index)"))
                         ids.record(id, data)
                         await Task.yield()
                     }
@@ -82,12 +85,15 @@ import Testing
         queue.attach(transmitter)
         let log = CompletionLog()
         let timeouts = Counter()
-        queue.submit(.exchange(Self.command(1), .standard), timeout: .seconds(2), onTimeout: {
-            // The handler runs before the completion.
-            #expect(log.entries.isEmpty)
-            timeouts.increment()
-        }, completion: log.handler("slow"))
-        queue.submit(.exchange(Self.command(2), .standard), timeout: .seconds(2), onTimeout: timeouts.increment, completion: log.handler("next"))
+        queue.submit(
+            .exchange(Self.command(1), .standard), timeout: .seconds(2),
+            onTimeout: {
+                // The handler runs before the completion.
+                #expect(log.entries.isEmpty)
+                timeouts.increment()
+            }, completion: log.handler("slow"))
+        queue.submit(
+            .exchange(Self.command(2), .standard), timeout: .seconds(2), onTimeout: timeouts.increment, completion: log.handler("next"))
         await transmitter.arrivals(1)
         await until { clock.sleeperCount == 1 }
         clock.advance(by: .milliseconds(1999))
@@ -152,7 +158,9 @@ import Testing
         let log = CompletionLog()
         let timeouts = Counter()
         for round in 0..<25 {
-            queue.submit(.exchange(Self.command(UInt8(round)), .standard), timeout: .seconds(1), onTimeout: timeouts.increment, completion: log.handler("\(round)"))
+            queue.submit(
+                .exchange(Self.command(UInt8(round)), .standard), timeout: .seconds(1), onTimeout: timeouts.increment,
+                completion: log.handler("\(round)"))
         }
         let entries = await log.wait(for: 25)
         #expect(entries.allSatisfy { authenticatorError($0.result) == .timedOut(after: .seconds(1)) })
@@ -169,7 +177,9 @@ import Testing
         queue.attach(transmitter)
         let log = CompletionLog()
         let timeouts = Counter()
-        queue.submit(.exchange(Self.command(1), .standard), timeout: NFCAuthenticator.limit(.seconds(-1)), onTimeout: timeouts.increment, completion: log.handler("a"))
+        queue.submit(
+            .exchange(Self.command(1), .standard), timeout: NFCAuthenticator.limit(.seconds(-1)), onTimeout: timeouts.increment,
+            completion: log.handler("a"))
         await transmitter.arrivals(1)
         #expect(clock.sleeperCount == 0)
         clock.advance(by: .seconds(3600))
@@ -237,7 +247,8 @@ import Testing
         await transmitter.arrivals(1)
         transmitter.answer(Self.bytes(1), with: .success([0x90, 0x00]))
         await transmitter.arrivals(2)
-        transmitter.answer(Self.bytes(2), with: .failure(NFCReaderError(.readerTransceiveErrorTagConnectionLost, reason: "tag#1 left the field")))
+        transmitter.answer(
+            Self.bytes(2), with: .failure(NFCReaderError(.readerTransceiveErrorTagConnectionLost, reason: "tag#1 left the field")))
         let entries = await log.wait(for: 4)
         #expect((try? log.result("1")?.get())?.statusWord == .success)
         for label in ["2", "3", "4"] {
@@ -318,8 +329,10 @@ import Testing
         authenticator.queue.open()
         let transmitter = gate(autoAnswer: true)
         authenticator.queue.attach(transmitter)
-        let apdu = NFCISO7816APDU(instructionClass: 0, instructionCode: 0xB0, p1Parameter: 0, p2Parameter: 0, data: Data(), expectedResponseLength: 70_000)
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<NFCISO7816ResponseAPDU, any Error>, Never>) in
+        let apdu = NFCISO7816APDU(
+            instructionClass: 0, instructionCode: 0xB0, p1Parameter: 0, p2Parameter: 0, data: Data(), expectedResponseLength: 70_000)
+        let result = await withCheckedContinuation {
+            (continuation: CheckedContinuation<Result<NFCISO7816ResponseAPDU, any Error>, Never>) in
             let id = authenticator.execute(apdu) { continuation.resume(returning: $0) }
             #expect(id.rawValue == 0)
         }
@@ -330,7 +343,8 @@ import Testing
         #expect(error is APDUError)
         #expect(transmitter.received.isEmpty)
         // A valid one goes through, numbered from 1.
-        let ok = NFCISO7816APDU(instructionClass: 0, instructionCode: 0xB0, p1Parameter: 0, p2Parameter: 0, data: Data(), expectedResponseLength: 16)
+        let ok = NFCISO7816APDU(
+            instructionClass: 0, instructionCode: 0xB0, p1Parameter: 0, p2Parameter: 0, data: Data(), expectedResponseLength: 16)
         let response = try await authenticator.execute(ok)
         #expect(response.statusWord1 == 0x90 && response.payload == Data([0x00, 0xB0, 0x00, 0x00, 0x10]))
     }

@@ -4,8 +4,9 @@ import ISO7816
 import NFCBytes
 import NFCSimulator
 import NFCTransport
-@testable import OpenCoreNFC
 import Testing
+
+@testable import OpenCoreNFC
 
 /// A transmitter whose answers the test releases: it records every command it receives and the
 /// most exchanges ever in flight at once. `autoAnswer` answers each command at once with its

@@ -1,6 +1,7 @@
 import Foundation
-@testable import OpenCoreNFC
 import Testing
+
+@testable import OpenCoreNFC
 
 @Suite("apple-app-site-association files")
 struct AppSiteAssociationTests {
@@ -89,7 +90,10 @@ struct AppSiteAssociationTests {
         (#"{"applinks": {"details": [{"appIDs": ["x"], "components": [{"/": 3}]}]}}"#, "applinks.details[0].components[0]./"),
         (#"{"applinks": {"details": [{"appIDs": ["x"], "components": [{"?": 3}]}]}}"#, "applinks.details[0].components[0].?"),
         (#"{"applinks": {"details": [{"appIDs": ["x"], "components": [{"?": {"k": 1}}]}]}}"#, "applinks.details[0].components[0].?.k"),
-        (#"{"applinks": {"details": [{"appIDs": ["x"], "components": [{"exclude": "yes"}]}]}}"#, "applinks.details[0].components[0].exclude"),
+        (
+            #"{"applinks": {"details": [{"appIDs": ["x"], "components": [{"exclude": "yes"}]}]}}"#,
+            "applinks.details[0].components[0].exclude"
+        ),
         (#"{"applinks": {"defaults": {"caseSensitive": "no"}}}"#, "applinks.defaults.caseSensitive"),
         (#"{"applinks": {"details": [{"appID": "x", "paths": ["/a", 2]}]}}"#, "applinks.details[0].paths[1]"),
     ])

@@ -1,5 +1,6 @@
-@testable import OpenCoreNFC
 import Testing
+
+@testable import OpenCoreNFC
 
 @Suite("Associated Domains entitlement entries")
 struct AssociatedDomainTests {
@@ -28,14 +29,17 @@ struct AssociatedDomainTests {
         #expect(AssociatedDomain(entitlement: "applinks:example.com:8443")?.host == "example.com:8443")
     }
 
-    @Test(arguments: ["webcredentials:example.com", "applinks:", "applinks:exa mple.com", "applinks:example.com?mode=other",
-                      "applinks:.example.com", "applinks:example..com", "applinks:*.", "applinks:example.com?mode=standard"])
+    @Test(arguments: [
+        "webcredentials:example.com", "applinks:", "applinks:exa mple.com", "applinks:example.com?mode=other",
+        "applinks:.example.com", "applinks:example..com", "applinks:*.", "applinks:example.com?mode=standard",
+    ])
     func ignored(_ value: String) {
         #expect(AssociatedDomain(entitlement: value) == nil)
     }
 
     @Test func appKeepsOnlyApplinks() {
-        let app = NFCBackgroundApp(appID: "T.app", associatedDomains: ["webcredentials:a.com", "applinks:b.com", "activitycontinuation:c.com"])
+        let app = NFCBackgroundApp(
+            appID: "T.app", associatedDomains: ["webcredentials:a.com", "applinks:b.com", "activitycontinuation:c.com"])
         #expect(app.domains.map(\.host) == ["b.com"])
     }
 }

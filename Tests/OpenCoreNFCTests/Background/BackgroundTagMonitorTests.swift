@@ -3,8 +3,9 @@ import NDEF
 import NFCSimulator
 import NFCTags
 import NFCTransport
-@testable import OpenCoreNFC
 import Testing
+
+@testable import OpenCoreNFC
 
 /// Background reading on a simulated reader: taps, tags held, removals, unreadable tags.
 @Suite("Background tag reading: monitor")
@@ -37,7 +38,10 @@ struct BackgroundTagMonitorTests {
         let field = SimulatedField()
         var events = Collector(NFCBackgroundTagMonitor(driver: field, reader: Self.reader, state: { .idle }))
         await field.place(try await Self.tag(kind, uri: "tel:+15550100"))
-        guard case .tapped(let tap) = try await events.next() else { Issue.record("no tap"); return }
+        guard case .tapped(let tap) = try await events.next() else {
+            Issue.record("no tap")
+            return
+        }
         #expect(tap.reader == "sim")
         #expect(tap.dispatch.outcome == .delivered(.system(.phone)))
     }
@@ -47,20 +51,35 @@ struct BackgroundTagMonitorTests {
         let field = SimulatedField()
         var events = Collector(NFCBackgroundTagMonitor(driver: field, reader: Self.reader, state: { .idle }))
         let first = await field.place(try await Self.tag(.ntag213, uri: "https://example.org/1"))
-        guard case .tapped(let tap) = try await events.next() else { Issue.record("no first tap"); return }
+        guard case .tapped(let tap) = try await events.next() else {
+            Issue.record("no first tap")
+            return
+        }
         #expect(tap.dispatch.url?.absoluteString == "https://example.org/1")
         // The first tag stays; a second arrives. The next event is the second tag, not a repeat.
         let second = await field.place(try await Self.tag(.ntag215, uri: "mailto:a@example.org", uid: [0x04, 1, 2, 3, 4, 5, 6]))
-        guard case .tapped(let next) = try await events.next() else { Issue.record("no second tap"); return }
+        guard case .tapped(let next) = try await events.next() else {
+            Issue.record("no second tap")
+            return
+        }
         #expect(next.dispatch.outcome == .delivered(.system(.mail)))
         _ = await field.remove(first)
-        guard case .left(_, let target) = try await events.next() else { Issue.record("no departure"); return }
+        guard case .left(_, let target) = try await events.next() else {
+            Issue.record("no departure")
+            return
+        }
         #expect(target.identifier == tap.target.identifier)
         #expect(await field.reinsert(first))
-        guard case .tapped(let again) = try await events.next() else { Issue.record("no re-tap"); return }
+        guard case .tapped(let again) = try await events.next() else {
+            Issue.record("no re-tap")
+            return
+        }
         #expect(again.target.identifier == tap.target.identifier)
         _ = await field.remove(second)
-        guard case .left(_, let gone) = try await events.next() else { Issue.record("no second departure"); return }
+        guard case .left(_, let gone) = try await events.next() else {
+            Issue.record("no second departure")
+            return
+        }
         #expect(gone.identifier == next.target.identifier)
     }
 
@@ -68,12 +87,18 @@ struct BackgroundTagMonitorTests {
         let field = SimulatedField()
         var events = Collector(NFCBackgroundTagMonitor(driver: field, reader: Self.reader, state: { .idle }))
         await field.place(try await Self.tag(.ntag215, uri: nil))
-        guard case .tapped(let empty) = try await events.next() else { Issue.record("no tap"); return }
+        guard case .tapped(let empty) = try await events.next() else {
+            Issue.record("no tap")
+            return
+        }
         #expect(empty.dispatch.outcome == .notDelivered(.noMessage))
         await field.removeAll()
         _ = try await events.next()
         await field.place(try VirtualTagKind.ntag215.make(blank: true))
-        guard case .readFailed(_, _, let reason) = try await events.next() else { Issue.record("a blank tag cannot be read"); return }
+        guard case .readFailed(_, _, let reason) = try await events.next() else {
+            Issue.record("a blank tag cannot be read")
+            return
+        }
         #expect(reason.contains("cannot read NDEF"))
     }
 
@@ -83,10 +108,19 @@ struct BackgroundTagMonitorTests {
         var events = Collector(NFCBackgroundTagMonitor(driver: field, reader: Self.reader, state: { .idle }))
         let id = await field.place(try await Self.tag(.ntag216, uri: "https://example.org/" + String(repeating: "x", count: 300)))
         await field.inject(.removeAfterCommands(2), into: id)
-        guard case .readFailed = try await events.next() else { Issue.record("expected a failed read"); return }
-        guard case .left = try await events.next() else { Issue.record("expected the departure"); return }
+        guard case .readFailed = try await events.next() else {
+            Issue.record("expected a failed read")
+            return
+        }
+        guard case .left = try await events.next() else {
+            Issue.record("expected the departure")
+            return
+        }
         await field.place(try await Self.tag(.ntag213, uri: "sms:+1555"))
-        guard case .tapped(let tap) = try await events.next() else { Issue.record("the monitor stopped"); return }
+        guard case .tapped(let tap) = try await events.next() else {
+            Issue.record("the monitor stopped")
+            return
+        }
         #expect(tap.dispatch.outcome == .delivered(.system(.messages)))
     }
 
@@ -102,7 +136,10 @@ struct BackgroundTagMonitorTests {
         await connection.disconnect()
         let written = try #require(await scratch.remove(id))
         await field.place(written)
-        guard case .readFailed(_, _, let reason) = try await events.next() else { Issue.record("expected a failed read"); return }
+        guard case .readFailed(_, _, let reason) = try await events.next() else {
+            Issue.record("expected a failed read")
+            return
+        }
         #expect(reason.contains("malformed NDEF"))
     }
 
@@ -111,13 +148,19 @@ struct BackgroundTagMonitorTests {
         let locked = LockedFlag()
         var events = Collector(NFCBackgroundTagMonitor(driver: field, reader: Self.reader, state: { locked.value ? .locked : .idle }))
         let id = await field.place(try await Self.tag(.ntag213, uri: "tel:1"))
-        guard case .tapped(let open) = try await events.next() else { Issue.record("no tap"); return }
+        guard case .tapped(let open) = try await events.next() else {
+            Issue.record("no tap")
+            return
+        }
         #expect(open.dispatch.outcome == .delivered(.system(.phone)))
         locked.value = true
         _ = await field.remove(id)
         _ = try await events.next()
         _ = await field.reinsert(id)
-        guard case .tapped(let later) = try await events.next() else { Issue.record("no tap"); return }
+        guard case .tapped(let later) = try await events.next() else {
+            Issue.record("no tap")
+            return
+        }
         #expect(later.dispatch.outcome == .awaitingUnlock(.system(.phone)))
     }
 }

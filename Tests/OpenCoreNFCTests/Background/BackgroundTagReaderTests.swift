@@ -1,7 +1,8 @@
 import Foundation
 import NDEF
-@testable import OpenCoreNFC
 import Testing
+
+@testable import OpenCoreNFC
 
 /// Background tag reading's routing rules, device conditions and delivery.
 @Suite("Background tag reading: dispatch")
@@ -10,16 +11,21 @@ struct BackgroundTagReaderTests {
     static let newsID = "FGHIJ67890.com.example.news"
 
     static let reader: NFCBackgroundTagReader = {
-        let shop = try! AppSiteAssociation(json: Data("""
-            {"applinks": {"details": [{"appIDs": ["\(shopID)"], "components": [{"/": "/private/*", "exclude": true}, {"/": "/*"}]}]}}
-            """.utf8))
-        let news = try! AppSiteAssociation(json: Data("""
-            {"applinks": {"details": [{"appID": "\(newsID)", "paths": ["/articles/*"]}]}}
-            """.utf8))
+        let shop = try! AppSiteAssociation(
+            json: Data(
+                """
+                {"applinks": {"details": [{"appIDs": ["\(shopID)"], "components": [{"/": "/private/*", "exclude": true}, {"/": "/*"}]}]}}
+                """.utf8))
+        let news = try! AppSiteAssociation(
+            json: Data(
+                """
+                {"applinks": {"details": [{"appID": "\(newsID)", "paths": ["/articles/*"]}]}}
+                """.utf8))
         return NFCBackgroundTagReader(
             apps: [
                 NFCBackgroundApp(appID: shopID, associatedDomains: ["applinks:shop.example.com", "webcredentials:shop.example.com"]),
-                NFCBackgroundApp(appID: newsID, associatedDomains: ["applinks:*.news.example", "applinks:beta.example.com?mode=developer"]),
+                NFCBackgroundApp(
+                    appID: newsID, associatedDomains: ["applinks:*.news.example", "applinks:beta.example.com?mode=developer"]),
             ],
             associations: ["shop.example.com": shop, "news.example": news, "beta.example.com": news]
         )
@@ -80,7 +86,9 @@ struct BackgroundTagReaderTests {
         #expect(dispatch(url).outcome == .delivered(.system(app)), "\(url)")
     }
 
-    @Test(arguments: ["myapp://open/item/1", "ftp://files.example.com/a", "urn:isbn:0451450523", "geo:37.786971,-122.399677", "maps:?q=coffee"])
+    @Test(arguments: [
+        "myapp://open/item/1", "ftp://files.example.com/a", "urn:isbn:0451450523", "geo:37.786971,-122.399677", "maps:?q=coffee",
+    ])
     func customAndOtherSchemesAreRefused(url: String) {
         let result = dispatch(url)
         guard case .notDelivered(.unsupportedScheme(let scheme)) = result.outcome else {
@@ -92,13 +100,15 @@ struct BackgroundTagReaderTests {
     }
 
     @Test func firstURIRecordIsUsedAndOthersIgnored() {
-        let result = Self.reader.dispatch(message(text("hello"), uri("tel:+15550001"), uri("https://shop.example.com/item/1")), state: .idle)
+        let result = Self.reader.dispatch(
+            message(text("hello"), uri("tel:+15550001"), uri("https://shop.example.com/item/1")), state: .idle)
         #expect(result.recordIndex == 1)
         #expect(result.outcome == .delivered(.system(.phone)))
     }
 
     @Test func smartPosterIsNotAURIRecord() throws {
-        let poster = NDEFRecord(typeNameFormat: .wellKnown, type: Array("Sp".utf8), payload: try NDEFMessage(uri("https://shop.example.com/")).encoded())
+        let poster = NDEFRecord(
+            typeNameFormat: .wellKnown, type: Array("Sp".utf8), payload: try NDEFMessage(uri("https://shop.example.com/")).encoded())
         #expect(Self.reader.dispatch(message(poster), state: .idle).outcome == .notDelivered(.noURIRecord))
     }
 
@@ -107,7 +117,9 @@ struct BackgroundTagReaderTests {
         #expect(Self.reader.dispatch(nil as NDEFMessage?, state: .idle).outcome == .notDelivered(.noMessage))
         #expect(Self.reader.dispatch(NDEFMessage.emptyRecordMessage, state: .idle).outcome == .notDelivered(.noMessage))
         let external = NDEFRecord(typeNameFormat: .absoluteURI, type: Array("https://shop.example.com/".utf8), payload: [])
-        #expect(Self.reader.dispatch(message(external), state: .idle).outcome == .notDelivered(.noURIRecord), "an absolute-URI TNF is not a URI record")
+        #expect(
+            Self.reader.dispatch(message(external), state: .idle).outcome == .notDelivered(.noURIRecord),
+            "an absolute-URI TNF is not a URI record")
     }
 
     @Test func malformedURIRecord() {
@@ -184,7 +196,8 @@ struct BackgroundTagReaderTests {
     }
 
     @Test func appFromConfiguration() {
-        let configuration = NFCAppConfiguration(usageDescription: "x", readerSessionFormats: [.tag], associatedDomains: ["applinks:shop.example.com"])
+        let configuration = NFCAppConfiguration(
+            usageDescription: "x", readerSessionFormats: [.tag], associatedDomains: ["applinks:shop.example.com"])
         #expect(NFCBackgroundApp(appID: "T.x", configuration: configuration).domains.map(\.host) == ["shop.example.com"])
     }
 }

@@ -1,5 +1,6 @@
-@testable import OpenCoreNFC
 import Testing
+
+@testable import OpenCoreNFC
 
 @Suite("apple-app-site-association patterns")
 struct WildcardPatternTests {

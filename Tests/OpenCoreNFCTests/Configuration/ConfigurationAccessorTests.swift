@@ -33,16 +33,19 @@ import Testing
             "",
             "A000000527471117",
         ])
-        #expect(configuration.iso7816SelectIdentifiers == [
-            [0xA0, 0x00, 0x00, 0x03, 0x08],
-            [0xD2, 0x76, 0x00, 0x00, 0x85, 0x01, 0x01],
-            [0xA0] + Array(repeating: 0x00, count: 15),
-            [0xA0, 0x00, 0x00, 0x05, 0x27, 0x47, 0x11, 0x17],
-        ])
+        #expect(
+            configuration.iso7816SelectIdentifiers == [
+                [0xA0, 0x00, 0x00, 0x03, 0x08],
+                [0xD2, 0x76, 0x00, 0x00, 0x85, 0x01, 0x01],
+                [0xA0] + Array(repeating: 0x00, count: 15),
+                [0xA0, 0x00, 0x00, 0x05, 0x27, 0x47, 0x11, 0x17],
+            ])
     }
 
     @Test func systemCodesAreExactlyFourHexDigits() {
-        let configuration = NFCAppConfiguration(felicaSystemCodes: ["0003", "fe00", "12FC", "88B4", "FFFF", "003", "00003", "0x03", "ZZZZ", ""])
+        let configuration = NFCAppConfiguration(felicaSystemCodes: [
+            "0003", "fe00", "12FC", "88B4", "FFFF", "003", "00003", "0x03", "ZZZZ", "",
+        ])
         #expect(configuration.felicaSystemCodes == [0x0003, 0xFE00, 0x12FC, 0x88B4, 0xFFFF])
     }
 

@@ -3,41 +3,44 @@ import Foundation
 /// Info.plist and entitlements files shaped like a real Xcode project's, for the Configuration suites.
 enum ConfigurationFixtures {
     /// The Info.plist of an app that reads NDEF tags, YubiKeys (ISO 7816) and Suica cards (FeliCa).
-    static let infoPlist = infoPlist(extra: """
-        \t<key>NFCReaderUsageDescription</key>
-        \t<string>Hold your iPhone near a tag to read the item it labels.</string>
-        \t<key>com.apple.developer.nfc.readersession.iso7816.select-identifiers</key>
-        \t<array>
-        \t\t<string>D2760000850101</string>
-        \t\t<string>A000000527471117</string>
-        \t\t<string>A0000006472F0001</string>
-        \t</array>
-        \t<key>com.apple.developer.nfc.readersession.felica.systemcodes</key>
-        \t<array>
-        \t\t<string>0003</string>
-        \t\t<string>fe00</string>
-        \t</array>
+    static let infoPlist = infoPlist(
+        extra: """
+            \t<key>NFCReaderUsageDescription</key>
+            \t<string>Hold your iPhone near a tag to read the item it labels.</string>
+            \t<key>com.apple.developer.nfc.readersession.iso7816.select-identifiers</key>
+            \t<array>
+            \t\t<string>D2760000850101</string>
+            \t\t<string>A000000527471117</string>
+            \t\t<string>A0000006472F0001</string>
+            \t</array>
+            \t<key>com.apple.developer.nfc.readersession.felica.systemcodes</key>
+            \t<array>
+            \t\t<string>0003</string>
+            \t\t<string>fe00</string>
+            \t</array>
 
-        """)
+            """)
 
     /// The entitlements file Xcode writes for the "Near Field Communication Tag Reading" capability,
     /// plus associated domains for universal links.
-    static let entitlements = entitlements(extra: """
-        \t<key>com.apple.developer.nfc.readersession.formats</key>
-        \t<array>
-        \t\t<string>TAG</string>
-        \t</array>
-        \t<key>com.apple.developer.associated-domains</key>
-        \t<array>
-        \t\t<string>applinks:tags.example.com</string>
-        \t\t<string>webcredentials:example.com</string>
-        \t</array>
+    static let entitlements = entitlements(
+        extra: """
+            \t<key>com.apple.developer.nfc.readersession.formats</key>
+            \t<array>
+            \t\t<string>TAG</string>
+            \t</array>
+            \t<key>com.apple.developer.associated-domains</key>
+            \t<array>
+            \t\t<string>applinks:tags.example.com</string>
+            \t\t<string>webcredentials:example.com</string>
+            \t</array>
 
-        """)
+            """)
 
     /// A typical Xcode Info.plist around `extra` (which sits inside the top-level dictionary).
     static func infoPlist(extra: String) -> Data {
-        Data("""
+        Data(
+            """
             <?xml version="1.0" encoding="UTF-8"?>
             <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
             <plist version="1.0">
@@ -70,7 +73,8 @@ enum ConfigurationFixtures {
 
     /// A `.entitlements` file around `extra`.
     static func entitlements(extra: String) -> Data {
-        Data("""
+        Data(
+            """
             <?xml version="1.0" encoding="UTF-8"?>
             <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
             <plist version="1.0">

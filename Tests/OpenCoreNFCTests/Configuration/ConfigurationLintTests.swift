@@ -75,8 +75,9 @@ import Testing
     }
 
     @Test func emptyOrBlankUsageDescription() {
-        #expect(codes(lint(info: "\t<key>NFCReaderUsageDescription</key>\n\t<string></string>\n" + Self.aids + Self.codes))
-            == [.usageDescriptionEmpty])
+        #expect(
+            codes(lint(info: "\t<key>NFCReaderUsageDescription</key>\n\t<string></string>\n" + Self.aids + Self.codes))
+                == [.usageDescriptionEmpty])
         #expect(codes(lint(info: F.string(Keys.usageDescription, "   ") + Self.aids + Self.codes)) == [.usageDescriptionEmpty])
     }
 
@@ -87,7 +88,9 @@ import Testing
     }
 
     @Test func malformedSelectIdentifiers() {
-        let aids = F.stringArray(Keys.iso7816SelectIdentifiers, ["D2760000850101", "A0000003", "A00000030", "D2 76 00 00 85", "A000000000000000000000000000000000"])
+        let aids = F.stringArray(
+            Keys.iso7816SelectIdentifiers,
+            ["D2760000850101", "A0000003", "A00000030", "D2 76 00 00 85", "A000000000000000000000000000000000"])
         let findings = lint(info: Self.usage + aids + Self.codes)
         #expect(codes(findings) == Array(repeating: .aidMalformed, count: 4))
         #expect(findings.allSatisfy { $0.severity == .error && $0.key == Keys.iso7816SelectIdentifiers })

@@ -45,14 +45,15 @@ import Testing
     }
 
     @Test func recognisesAnAppExtension() throws {
-        let info = ConfigurationFixtures.infoPlist(extra: """
-            \t<key>NSExtension</key>
-            \t<dict>
-            \t\t<key>NSExtensionPointIdentifier</key>
-            \t\t<string>com.apple.widgetkit-extension</string>
-            \t</dict>
+        let info = ConfigurationFixtures.infoPlist(
+            extra: """
+                \t<key>NSExtension</key>
+                \t<dict>
+                \t\t<key>NSExtensionPointIdentifier</key>
+                \t\t<string>com.apple.widgetkit-extension</string>
+                \t</dict>
 
-            """)
+                """)
         #expect(try NFCAppConfiguration(infoPlist: info, entitlements: nil).isAppExtension)
     }
 
@@ -65,8 +66,10 @@ import Testing
         try ConfigurationFixtures.infoPlist.write(to: infoURL)
         try ConfigurationFixtures.entitlements.write(to: rightsURL)
         let configuration = try NFCAppConfiguration(infoPlistURL: infoURL, entitlementsURL: rightsURL)
-        #expect(configuration == (try NFCAppConfiguration(
-            infoPlist: ConfigurationFixtures.infoPlist, entitlements: ConfigurationFixtures.entitlements)))
+        #expect(
+            configuration
+                == (try NFCAppConfiguration(
+                    infoPlist: ConfigurationFixtures.infoPlist, entitlements: ConfigurationFixtures.entitlements)))
 
         let missing = directory.appendingPathComponent("Missing.entitlements")
         let error = #expect(throws: NFCConfigurationError.self) {

@@ -33,8 +33,9 @@ import Testing
     @Test func readsAMessageAsAnAppWould() throws {
         let uriPayload = NFCNDEFPayload.wellKnownTypeURIPayload(string: "https://example.com/item/42")!
         let textPayload = NFCNDEFPayload.wellKnownTypeTextPayload(string: "Item 42", locale: Locale(identifier: "en"))!
-        let custom = NFCNDEFPayload(format: .media, type: "application/json".data(using: .utf8)!, identifier: Data(),
-                                    payload: "{}".data(using: .utf8)!, chunkSize: 0)
+        let custom = NFCNDEFPayload(
+            format: .media, type: "application/json".data(using: .utf8)!, identifier: Data(),
+            payload: "{}".data(using: .utf8)!, chunkSize: 0)
         let message = NFCNDEFMessage(records: [uriPayload, textPayload, custom])
         #expect(describe([message]) == ["url https://example.com/item/42", "text Item 42 en", "media application/json"])
         let (oldText, _) = textPayload.wellKnowTypeTextPayload()

@@ -96,7 +96,9 @@ import Testing
     @Test func archivesWithItsRecords() throws {
         let message = NFCNDEFMessage(records: [try #require(NFCNDEFPayload.wellKnownTypeURIPayload(string: "https://a.b"))])
         let data = try NSKeyedArchiver.archivedData(withRootObject: message, requiringSecureCoding: true)
-        let restored = try #require(try NSKeyedUnarchiver.unarchivedObject(ofClasses: [NFCNDEFMessage.self, NFCNDEFPayload.self, NSArray.self], from: data) as? NFCNDEFMessage)
+        let restored = try #require(
+            try NSKeyedUnarchiver.unarchivedObject(ofClasses: [NFCNDEFMessage.self, NFCNDEFPayload.self, NSArray.self], from: data)
+                as? NFCNDEFMessage)
         #expect(restored.ndefMessage == message.ndefMessage)
     }
 }

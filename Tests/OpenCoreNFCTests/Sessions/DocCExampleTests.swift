@@ -35,7 +35,8 @@ extension SessionTests {
     @Suite struct DocCExampleTests {
         @Test func articleWriterWrites() async throws {
             let bench = await SessionBench([try VirtualTagKind.ntag216.make()])
-            let writer = ArticleWriter(message: NFCNDEFMessage(records: [NFCNDEFPayload.wellKnownTypeURIPayload(string: "https://example.com")!]))
+            let writer = ArticleWriter(
+                message: NFCNDEFMessage(records: [NFCNDEFPayload.wellKnownTypeURIPayload(string: "https://example.com")!]))
             let session = NFCNDEFReaderSession(delegate: writer, queue: nil, invalidateAfterFirstRead: false)
             session.begin()
             #expect(await writer.log.next()?.readerError?.code == .readerSessionInvalidationErrorUserCanceled)

@@ -9,84 +9,88 @@ import Testing
 /// Core NFC's NDEF flows on a real PC/SC stack: pcscd, vpcd's first reader and an emulated
 /// NTAG216, with `OPENCORENFC_READER=pcsc`'s driver injected.
 extension SessionTests {
-@Suite(.enabled(if: LivePCSC.shouldRun, Comment(rawValue: LivePCSC.skipReason)))
-struct PCSCSessionTests {
-    static let slot = LivePCSC.Slot.first
+    @Suite(.enabled(if: LivePCSC.shouldRun, Comment(rawValue: LivePCSC.skipReason)))
+    struct PCSCSessionTests {
+        static let slot = LivePCSC.Slot.first
 
-    init() {
-        if let reason = LivePCSC.unavailableReason { Issue.record("OPENCORENFC_REQUIRE_PCSCD=1 but \(reason)") }
-        NFCSessionEnvironment.shared.reset()
-        NFCSessionEnvironment.shared.driver = PCSCDriver(readerFilter: Self.slot.reader)
-        NFCSessionEnvironment.shared.appConfiguration = SessionBench.appConfiguration
-    }
-
-    /// Takes the card (still on the reader) away and waits until pcscd reports it gone, so that
-    /// the next test's card is not taken for this one.
-    func remove(_ card: LiveCard) async {
-        let driver = PCSCDriver(readerFilter: Self.slot.reader)
-        var events = await driver.events(matching: .all).makeAsyncIterator()
-        while let event = await events.next() {
-            if case .targetArrived = event { break }  // the stream starts with what is present
+        init() {
+            if let reason = LivePCSC.unavailableReason { Issue.record("OPENCORENFC_REQUIRE_PCSCD=1 but \(reason)") }
+            NFCSessionEnvironment.shared.reset()
+            NFCSessionEnvironment.shared.driver = PCSCDriver(readerFilter: Self.slot.reader)
+            NFCSessionEnvironment.shared.appConfiguration = SessionBench.appConfiguration
         }
-        card.stop()
-        while let event = await events.next() {
-            if case .targetLeft = event { return }
+
+        /// Takes the card (still on the reader) away and waits until pcscd reports it gone, so that
+        /// the next test's card is not taken for this one.
+        func remove(_ card: LiveCard) async {
+            let driver = PCSCDriver(readerFilter: Self.slot.reader)
+            var events = await driver.events(matching: .all).makeAsyncIterator()
+            while let event = await events.next() {
+                if case .targetArrived = event { break }  // the stream starts with what is present
+            }
+            card.stop()
+            while let event = await events.next() {
+                if case .targetLeft = event { return }
+            }
         }
-    }
 
-    @Test func writeThenReadThroughPCSC() async throws {
-        let card = LiveCard(try VirtualTagKind.ntag216.make(), slot: Self.slot)
-        let url = "https://example.com/through-pcscd"
+        @Test func writeThenReadThroughPCSC() async throws {
+            let card = LiveCard(try VirtualTagKind.ntag216.make(), slot: Self.slot)
+            let url = "https://example.com/through-pcscd"
 
-        let writer = NDEFWriterDelegate()
-        let writeSession = NFCNDEFReaderSession(delegate: writer, queue: nil, invalidateAfterFirstRead: false)
-        writeSession.begin()
-        guard case .ndefTags(let tags)? = await writer.log.nextSignificant(), let tag = tags.first else {
-            Issue.record("expected didDetect tags")
+            let writer = NDEFWriterDelegate()
+            let writeSession = NFCNDEFReaderSession(delegate: writer, queue: nil, invalidateAfterFirstRead: false)
+            writeSession.begin()
+            guard case .ndefTags(let tags)? = await writer.log.nextSignificant(), let tag = tags.first else {
+                Issue.record("expected didDetect tags")
+                await remove(card)
+                return
+            }
+            try await writeSession.connect(to: tag)
+            let (status, capacity) = try await tag.queryNDEFStatus()
+            #expect(status == .readWrite)
+            #expect(capacity == 868)
+            try await tag.writeNDEF(NFCNDEFMessage(records: [try #require(NFCNDEFPayload.wellKnownTypeURIPayload(string: url))]))
+            writeSession.invalidate()
+            _ = await writer.log.next()
+
+            let reader = NDEFReaderDelegate()
+            let readSession = NFCNDEFReaderSession(delegate: reader, queue: nil, invalidateAfterFirstRead: true)
+            readSession.begin()
+            guard case .ndefs(let messages)? = await reader.log.nextSignificant() else {
+                Issue.record("expected didDetectNDEFs")
+                await remove(card)
+                return
+            }
+            #expect(messages.first?.records.first?.wellKnownTypeURIPayload()?.absoluteString == url)
+            #expect(await reader.log.next()?.readerError?.code == .readerSessionInvalidationErrorFirstNDEFTagRead)
             await remove(card)
-            return
         }
-        try await writeSession.connect(to: tag)
-        let (status, capacity) = try await tag.queryNDEFStatus()
-        #expect(status == .readWrite)
-        #expect(capacity == 868)
-        try await tag.writeNDEF(NFCNDEFMessage(records: [try #require(NFCNDEFPayload.wellKnownTypeURIPayload(string: url))]))
-        writeSession.invalidate()
-        _ = await writer.log.next()
 
-        let reader = NDEFReaderDelegate()
-        let readSession = NFCNDEFReaderSession(delegate: reader, queue: nil, invalidateAfterFirstRead: true)
-        readSession.begin()
-        guard case .ndefs(let messages)? = await reader.log.nextSignificant() else {
-            Issue.record("expected didDetectNDEFs")
-            await remove(card)
-            return
+        @Test func tagLeavingMidWriteIsConnectionLost() async throws {
+            // GET DATA to identify, then a few commands of the write: the card leaves at the 6th.
+            let card = LiveCard(try VirtualTagKind.ntag216.make(), slot: Self.slot, removeAfter: 6)
+            let writer = NDEFWriterDelegate()
+            let session = NFCNDEFReaderSession(delegate: writer, queue: nil, invalidateAfterFirstRead: false)
+            session.begin()
+            guard case .ndefTags(let tags)? = await writer.log.nextSignificant(), let tag = tags.first else {
+                Issue.record("expected didDetect tags")
+                await remove(card)
+                return
+            }
+            await expectReaderError(.readerTransceiveErrorTagConnectionLost) {
+                try await session.connect(to: tag)
+                try await tag.writeNDEF(
+                    NFCNDEFMessage(records: [
+                        NFCNDEFPayload.wellKnownTypeTextPayload(
+                            string: String(repeating: "x", count: 300), locale: Locale(identifier: "en"))!
+                    ]))
+            }
+            session.invalidate()
+            // The card's thread records the removal after closing vpcd's socket, so the error can
+            // arrive first: wait for the thread to end before asking.
+            card.stop()
+            #expect(card.wasRemoved)
         }
-        #expect(messages.first?.records.first?.wellKnownTypeURIPayload()?.absoluteString == url)
-        #expect(await reader.log.next()?.readerError?.code == .readerSessionInvalidationErrorFirstNDEFTagRead)
-        await remove(card)
     }
-
-    @Test func tagLeavingMidWriteIsConnectionLost() async throws {
-        // GET DATA to identify, then a few commands of the write: the card leaves at the 6th.
-        let card = LiveCard(try VirtualTagKind.ntag216.make(), slot: Self.slot, removeAfter: 6)
-        let writer = NDEFWriterDelegate()
-        let session = NFCNDEFReaderSession(delegate: writer, queue: nil, invalidateAfterFirstRead: false)
-        session.begin()
-        guard case .ndefTags(let tags)? = await writer.log.nextSignificant(), let tag = tags.first else {
-            Issue.record("expected didDetect tags")
-            await remove(card)
-            return
-        }
-        await expectReaderError(.readerTransceiveErrorTagConnectionLost) {
-            try await session.connect(to: tag)
-            try await tag.writeNDEF(NFCNDEFMessage(records: [NFCNDEFPayload.wellKnownTypeTextPayload(string: String(repeating: "x", count: 300), locale: Locale(identifier: "en"))!]))
-        }
-        session.invalidate()
-        // The card's thread records the removal after closing vpcd's socket, so the error can
-        // arrive first: wait for the thread to end before asking.
-        card.stop()
-        #expect(card.wasRemoved)
-    }
-}
 }

@@ -1,7 +1,8 @@
 import Foundation
 import NFCTestSupport
-@testable import OpenCoreNFC
 import Testing
+
+@testable import OpenCoreNFC
 
 /// One APDU vector: its bytes and the fields Core NFC reports for it.
 struct APDUVector: CustomTestStringConvertible, Sendable {

@@ -1,6 +1,7 @@
 import Foundation
-@testable import OpenCoreNFC
 import Testing
+
+@testable import OpenCoreNFC
 
 @Suite struct TypesReaderErrorTests {
     static let rawValues: [(NFCReaderError.Code, Int)] = [

@@ -1,6 +1,7 @@
 import Foundation
-@testable import OpenCoreNFC
 import Testing
+
+@testable import OpenCoreNFC
 
 @Suite struct TypesValueTests {
     @Test func iso15693RequestFlagsHaveApplesBits() {
@@ -132,8 +133,10 @@ protocol DeprecatedSpellings {
 enum OldCoreNFCSpellings: DeprecatedSpellings {
     @available(*, deprecated)
     static var requestFlags: [NFCISO15693RequestFlag] {
-        [.RequestFlagDualSubCarriers, .RequestFlagHighDataRate, .RequestFlagProtocolExtension, .RequestFlagSelect,
-         .RequestFlagAddress, .RequestFlagOption]
+        [
+            .RequestFlagDualSubCarriers, .RequestFlagHighDataRate, .RequestFlagProtocolExtension, .RequestFlagSelect,
+            .RequestFlagAddress, .RequestFlagOption,
+        ]
     }
     @available(*, deprecated)
     static var pollingRequestCodes: [PollingRequestCode] {

@@ -25,7 +25,9 @@ enum FeliCaFrame {
     static func addressed(_ code: UInt8, idm: Data, _ parameters: [UInt8] = []) throws(NFCReaderError) -> [UInt8] {
         let frame = [code] + [UInt8](idm) + parameters
         guard frame.count <= maximumLength else {
-            throw NFCReaderError(.readerTransceiveErrorPacketTooLong, reason: "the command takes \(frame.count) bytes, more than the \(maximumLength) a FeliCa frame holds")
+            throw NFCReaderError(
+                .readerTransceiveErrorPacketTooLong,
+                reason: "the command takes \(frame.count) bytes, more than the \(maximumLength) a FeliCa frame holds")
         }
         return frame
     }
@@ -38,7 +40,8 @@ enum FeliCaFrame {
             throw truncated(code, answer.count, expected: 9 + minimum)
         }
         guard answer[0] == code &+ 1 else {
-            throw NFCReaderError(.readerTransceiveErrorTagResponseError, reason: String(format: "response code %02X to command %02X", answer[0], code))
+            throw NFCReaderError(
+                .readerTransceiveErrorTagResponseError, reason: String(format: "response code %02X to command %02X", answer[0], code))
         }
         guard answer[1..<9].elementsEqual(idm) else {
             throw NFCReaderError(.readerTransceiveErrorTagResponseError, reason: "the answer carries another IDm")
@@ -77,7 +80,8 @@ enum FeliCaResponseTime {
     /// The time for one PMm parameter, plus 1 ms for the reader's own turnaround.
     static func timeout(pmm: [UInt8], _ parameter: Parameter, units: Int) -> Duration {
         let byte = pmm.indices.contains(parameter.rawValue) ? pmm[parameter.rawValue] : 0xFF
-        let a = Double(byte & 0x07), b = Double((byte >> 3) & 0x07)
+        let a = Double(byte & 0x07)
+        let b = Double((byte >> 3) & 0x07)
         let scale = Double(1 << (2 * Int(byte >> 6)))
         let unit = 256.0 * 16.0 / 13_560_000.0
         let seconds = unit * ((b + 1) * Double(units) + a + 1) * scale
@@ -94,14 +98,15 @@ enum FeliCaResponseTime {
 
     /// A raw command: the PMm parameter its code falls under, for up to 16 units.
     static func raw(pmm: [UInt8], code: UInt8) -> Duration {
-        let parameter: Parameter = switch code {
-        case FeliCaFrame.requestService, FeliCaFrame.requestServiceV2: .requestService
-        case FeliCaFrame.requestResponse, 0x0A, FeliCaFrame.requestSystemCode: .fixed
-        case 0x10, 0x12, 0x40, 0x42: .authentication
-        case FeliCaFrame.readWithoutEncryption, 0x14: .read
-        case FeliCaFrame.writeWithoutEncryption, 0x16: .write
-        default: .other
-        }
+        let parameter: Parameter =
+            switch code {
+            case FeliCaFrame.requestService, FeliCaFrame.requestServiceV2: .requestService
+            case FeliCaFrame.requestResponse, 0x0A, FeliCaFrame.requestSystemCode: .fixed
+            case 0x10, 0x12, 0x40, 0x42: .authentication
+            case FeliCaFrame.readWithoutEncryption, 0x14: .read
+            case FeliCaFrame.writeWithoutEncryption, 0x16: .write
+            default: .other
+            }
         return timeout(pmm: pmm, parameter, units: 16)
     }
 }

@@ -17,7 +17,8 @@ enum FeliCaParameters {
     /// A list of 2-byte codes (service or node codes, little endian), flattened.
     static func codes(_ list: [Data], range: ClosedRange<Int>, name: String) throws(NFCReaderError) -> [UInt8] {
         guard range.contains(list.count) else {
-            throw NFCReaderError(.readerErrorParameterOutOfBound, reason: "\(list.count) \(name)s, expected \(range.lowerBound)–\(range.upperBound)")
+            throw NFCReaderError(
+                .readerErrorParameterOutOfBound, reason: "\(list.count) \(name)s, expected \(range.lowerBound)–\(range.upperBound)")
         }
         var bytes: [UInt8] = []
         for (index, code) in list.enumerated() {
@@ -38,7 +39,8 @@ enum FeliCaParameters {
         var bytes: [UInt8] = []
         for (index, element) in list.enumerated() {
             guard element.count == 2 || element.count == 3, let d0 = element.first else {
-                throw NFCReaderError(.readerErrorInvalidParameterLength, reason: "block list element \(index) has \(element.count) bytes, expected 2 or 3")
+                throw NFCReaderError(
+                    .readerErrorInvalidParameterLength, reason: "block list element \(index) has \(element.count) bytes, expected 2 or 3")
             }
             let twoByte = d0 & 0x80 != 0
             guard twoByte == (element.count == 2) else {
@@ -59,7 +61,8 @@ enum FeliCaParameters {
         var bytes: [UInt8] = []
         for (index, block) in data.enumerated() {
             guard block.count == 16 else {
-                throw NFCReaderError(.readerErrorInvalidParameterLength, reason: "block data \(index) has \(block.count) bytes, expected 16")
+                throw NFCReaderError(
+                    .readerErrorInvalidParameterLength, reason: "block data \(index) has \(block.count) bytes, expected 16")
             }
             bytes += block
         }

@@ -56,7 +56,8 @@ extension FeliCaTagObject {
     }
 
     func writeWithoutEncryption(
-        serviceCodeList: [Data], blockList: [Data], blockData: [Data], completionHandler: @escaping @Sendable (Int, Int, (any Error)?) -> Void
+        serviceCodeList: [Data], blockList: [Data], blockData: [Data],
+        completionHandler: @escaping @Sendable (Int, Int, (any Error)?) -> Void
     ) {
         complete({ try await self.writeWithoutEncryption(serviceCodeList: serviceCodeList, blockList: blockList, blockData: blockData) }) {
             result in

@@ -86,7 +86,8 @@ extension FeliCaTagObject {
             throw FeliCaFrame.truncated(FeliCaFrame.requestServiceV2, answer.count, expected: 12)
         }
         guard let identifier = NFCFeliCaEncryptionId(rawValue: Int(identifierByte)) else {
-            throw NFCReaderError(.readerTransceiveErrorTagResponseError, reason: String(format: "unknown encryption identifier %02X", identifierByte))
+            throw NFCReaderError(
+                .readerTransceiveErrorTagResponseError, reason: String(format: "unknown encryption identifier %02X", identifierByte))
         }
         let lists = identifier == .AES_DES ? 2 : 1
         guard rest.count >= 1 + 2 * count * lists else {

@@ -13,7 +13,8 @@ extension NFCFeliCaTag {
     ) {
         polling(systemCode: systemCode, requestCode: requestCode, timeSlot: timeSlot) { pmm, requestData, error in
             if let error { return resultHandler(.failure(error)) }
-            resultHandler(.success(NFCFeliCaPollingResponse(manufactureParameter: pmm, requestData: requestData.isEmpty ? nil : requestData)))
+            resultHandler(
+                .success(NFCFeliCaPollingResponse(manufactureParameter: pmm, requestData: requestData.isEmpty ? nil : requestData)))
         }
     }
 
@@ -65,9 +66,11 @@ extension NFCFeliCaTag {
     ) {
         requestServiceV2(nodeCodeList: nodeCodeList) { flag1, flag2, identifier, aes, des, error in
             if let error { return resultHandler(.failure(error)) }
-            resultHandler(.success(NFCFeliCaRequsetServiceV2Response(
-                statusFlag1: flag1, statusFlag2: flag2, encryptionIdentifier: identifier,
-                nodeKeyVersionListAES: aes.isEmpty ? nil : aes, nodeKeyVersionListDES: des.isEmpty ? nil : des)))
+            resultHandler(
+                .success(
+                    NFCFeliCaRequsetServiceV2Response(
+                        statusFlag1: flag1, statusFlag2: flag2, encryptionIdentifier: identifier,
+                        nodeKeyVersionListAES: aes.isEmpty ? nil : aes, nodeKeyVersionListDES: des.isEmpty ? nil : des)))
         }
     }
 
@@ -78,8 +81,11 @@ extension NFCFeliCaTag {
     ) {
         requestSpecificationVersion { flag1, flag2, basic, option, error in
             if let error { return resultHandler(.failure(error)) }
-            resultHandler(.success(NFCFeliCaRequestSpecificationVersionResponse(
-                statusFlag1: flag1, statusFlag2: flag2, basicVersion: basic.isEmpty ? nil : basic, optionVersion: option.isEmpty ? nil : option)))
+            resultHandler(
+                .success(
+                    NFCFeliCaRequestSpecificationVersionResponse(
+                        statusFlag1: flag1, statusFlag2: flag2, basicVersion: basic.isEmpty ? nil : basic,
+                        optionVersion: option.isEmpty ? nil : option)))
         }
     }
 

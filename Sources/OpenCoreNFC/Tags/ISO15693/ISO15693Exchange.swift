@@ -92,10 +92,12 @@ extension ISO15693TagObject {
 
     /// The error a tag's error code (ISO/IEC 15693-3 §7.4.2, Table 7) becomes.
     static func tagError(_ code: UInt8) -> NFCReaderError {
-        NFCReaderError(.readerTransceiveErrorTagResponseError, userInfo: [
-            NFCISO15693TagResponseErrorKey: Int(code),
-            "NSLocalizedFailureReason": "the tag answered error code \(code)",
-        ])
+        NFCReaderError(
+            .readerTransceiveErrorTagResponseError,
+            userInfo: [
+                NFCISO15693TagResponseErrorKey: Int(code),
+                "NSLocalizedFailureReason": "the tag answered error code \(code)",
+            ])
     }
 
     /// Sends a command the tag does not answer (Stay Quiet §10.3.2, Challenge): silence is

@@ -13,7 +13,9 @@ extension ISO15693TagObject {
             throw NFCReaderError(.readerErrorInvalidParameter, reason: "a block range needs at least one block")
         }
         guard range.location >= 0, range.location < limit, range.length <= limit - range.location else {
-            throw NFCReaderError(.readerErrorParameterOutOfBound, reason: "blocks \(range.location)…\(range.location + range.length - 1) lie beyond block \(limit - 1)")
+            throw NFCReaderError(
+                .readerErrorParameterOutOfBound,
+                reason: "blocks \(range.location)…\(range.location + range.length - 1) lie beyond block \(limit - 1)")
         }
         return (range.location, range.length)
     }

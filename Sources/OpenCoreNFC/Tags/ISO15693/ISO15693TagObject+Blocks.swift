@@ -11,7 +11,9 @@ extension ISO15693TagObject {
         return Data(payload)
     }
 
-    func readSingleBlock(requestFlags flags: NFCISO15693RequestFlag, blockNumber: UInt8, completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void) {
+    func readSingleBlock(
+        requestFlags flags: NFCISO15693RequestFlag, blockNumber: UInt8, completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void
+    ) {
         complete(Data(), completionHandler) { try await self.readSingleBlock(requestFlags: flags, blockNumber: blockNumber) }
     }
 
@@ -20,7 +22,10 @@ extension ISO15693TagObject {
         _ = try await command(flags, ISO15693Code.writeSingleBlock, [blockNumber] + data, timeout: .seconds(2))
     }
 
-    func writeSingleBlock(requestFlags flags: NFCISO15693RequestFlag, blockNumber: UInt8, dataBlock: Data, completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
+    func writeSingleBlock(
+        requestFlags flags: NFCISO15693RequestFlag, blockNumber: UInt8, dataBlock: Data,
+        completionHandler: @escaping @Sendable ((any Error)?) -> Void
+    ) {
         complete(completionHandler) { try await self.writeSingleBlock(requestFlags: flags, blockNumber: blockNumber, dataBlock: dataBlock) }
     }
 
@@ -28,7 +33,9 @@ extension ISO15693TagObject {
         _ = try await command(flags, ISO15693Code.lockBlock, [blockNumber], timeout: .seconds(2))
     }
 
-    func lockBlock(requestFlags flags: NFCISO15693RequestFlag, blockNumber: UInt8, completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
+    func lockBlock(
+        requestFlags flags: NFCISO15693RequestFlag, blockNumber: UInt8, completionHandler: @escaping @Sendable ((any Error)?) -> Void
+    ) {
         complete(completionHandler) { try await self.lockBlock(requestFlags: flags, blockNumber: blockNumber) }
     }
 
@@ -36,7 +43,10 @@ extension ISO15693TagObject {
         try await readBlocks(flags, ISO15693Code.readMultipleBlocks, blockRange, wide: false)
     }
 
-    func readMultipleBlocks(requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange, completionHandler: @escaping @Sendable ([Data], (any Error)?) -> Void) {
+    func readMultipleBlocks(
+        requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
+        completionHandler: @escaping @Sendable ([Data], (any Error)?) -> Void
+    ) {
         complete([], completionHandler) { try await self.readMultipleBlocks(requestFlags: flags, blockRange: blockRange) }
     }
 
@@ -44,8 +54,13 @@ extension ISO15693TagObject {
         try await writeBlocks(flags, ISO15693Code.writeMultipleBlocks, blockRange, dataBlocks, wide: false)
     }
 
-    func writeMultipleBlocks(requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange, dataBlocks: [Data], completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
-        complete(completionHandler) { try await self.writeMultipleBlocks(requestFlags: flags, blockRange: blockRange, dataBlocks: dataBlocks) }
+    func writeMultipleBlocks(
+        requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange, dataBlocks: [Data],
+        completionHandler: @escaping @Sendable ((any Error)?) -> Void
+    ) {
+        complete(completionHandler) {
+            try await self.writeMultipleBlocks(requestFlags: flags, blockRange: blockRange, dataBlocks: dataBlocks)
+        }
     }
 
     /// Reads `range` with Read Multiple Blocks of `chunkSize` blocks each (high data rate,
@@ -73,7 +88,10 @@ extension ISO15693TagObject {
         return data
     }
 
-    func readMultipleBlocks(configuration readConfiguration: NFCISO15693ReadMultipleBlocksConfiguration, completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void) {
+    func readMultipleBlocks(
+        configuration readConfiguration: NFCISO15693ReadMultipleBlocksConfiguration,
+        completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void
+    ) {
         // A copy, so the caller may change its configuration while the command runs.
         nonisolated(unsafe) let configuration = readConfiguration.copy() as? NFCISO15693ReadMultipleBlocksConfiguration ?? readConfiguration
         complete(Data(), completionHandler) { try await self.readMultipleBlocks(configuration: configuration) }
@@ -87,7 +105,9 @@ extension ISO15693TagObject {
         return try split(payload, count: range.length, option: flags.contains(.option))
     }
 
-    func writeBlocks(_ flags: NFCISO15693RequestFlag, _ code: UInt8, _ range: NSRange, _ dataBlocks: [Data], wide: Bool) async throws(NFCReaderError) {
+    func writeBlocks(_ flags: NFCISO15693RequestFlag, _ code: UInt8, _ range: NSRange, _ dataBlocks: [Data], wide: Bool)
+        async throws(NFCReaderError)
+    {
         let parameters = try Self.rangeParameters(range, wide: wide)
         let data = try checkedBlocks(dataBlocks, count: range.length)
         _ = try await command(flags, code, parameters + data, timeout: .seconds(2))

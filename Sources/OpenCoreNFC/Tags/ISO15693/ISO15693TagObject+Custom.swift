@@ -5,15 +5,21 @@ import Foundation
 @available(iOS 13.0, *)
 extension ISO15693TagObject {
     /// The code must be a custom one (0xA0…0xDF); the tag's IC manufacturer code follows it.
-    func customCommand(requestFlags flags: NFCISO15693RequestFlag, customCommandCode: Int, customRequestParameters: Data) async throws -> Data {
+    func customCommand(requestFlags flags: NFCISO15693RequestFlag, customCommandCode: Int, customRequestParameters: Data) async throws
+        -> Data
+    {
         let code = try Self.customCode(customCommandCode)
         let manufacturer = try Self.byte(icManufacturerCode, "IC manufacturer code")
         return Data(try await command(flags, code, manufacturer: manufacturer, [UInt8](customRequestParameters)))
     }
 
-    func customCommand(requestFlags flags: NFCISO15693RequestFlag, customCommandCode: Int, customRequestParameters: Data, completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void) {
+    func customCommand(
+        requestFlags flags: NFCISO15693RequestFlag, customCommandCode: Int, customRequestParameters: Data,
+        completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void
+    ) {
         complete(Data(), completionHandler) {
-            try await self.customCommand(requestFlags: flags, customCommandCode: customCommandCode, customRequestParameters: customRequestParameters)
+            try await self.customCommand(
+                requestFlags: flags, customCommandCode: customCommandCode, customRequestParameters: customRequestParameters)
         }
     }
 
@@ -28,9 +34,12 @@ extension ISO15693TagObject {
         }
     }
 
-    func sendCustomCommand(commandConfiguration: NFCISO15693CustomCommandConfiguration, completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void) {
+    func sendCustomCommand(
+        commandConfiguration: NFCISO15693CustomCommandConfiguration, completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void
+    ) {
         // A copy, so the caller may change its configuration while the command runs.
-        nonisolated(unsafe) let configuration = commandConfiguration.copy() as? NFCISO15693CustomCommandConfiguration ?? commandConfiguration
+        nonisolated(unsafe) let configuration =
+            commandConfiguration.copy() as? NFCISO15693CustomCommandConfiguration ?? commandConfiguration
         complete(Data(), completionHandler) { try await self.sendCustomCommand(commandConfiguration: configuration) }
     }
 
@@ -44,13 +53,17 @@ extension ISO15693TagObject {
     // MARK: ISO/IEC 29167 crypto suites
 
     /// Authenticate: crypto suite identifier, then the suite's message.
-    func authenticate(requestFlags flags: NFCISO15693RequestFlag, cryptoSuiteIdentifier: Int, message: Data) async throws -> (NFCISO15693ResponseFlag, Data) {
+    func authenticate(requestFlags flags: NFCISO15693RequestFlag, cryptoSuiteIdentifier: Int, message: Data) async throws -> (
+        NFCISO15693ResponseFlag, Data
+    ) {
         let suite = try Self.byte(cryptoSuiteIdentifier, "crypto suite identifier")
         return try await cryptoCommand(flags, ISO15693Code.authenticate, [suite] + message)
     }
 
     /// Key Update: key identifier, then the suite's message.
-    func keyUpdate(requestFlags flags: NFCISO15693RequestFlag, keyIdentifier: Int, message: Data) async throws -> (NFCISO15693ResponseFlag, Data) {
+    func keyUpdate(requestFlags flags: NFCISO15693RequestFlag, keyIdentifier: Int, message: Data) async throws -> (
+        NFCISO15693ResponseFlag, Data
+    ) {
         let key = try Self.byte(keyIdentifier, "key identifier")
         return try await cryptoCommand(flags, ISO15693Code.keyUpdate, [key] + message)
     }
@@ -65,13 +78,18 @@ extension ISO15693TagObject {
         try await silentCommand(frame(addressing(flags), ISO15693Code.challenge, [suite] + message))
     }
 
-    func challenge(requestFlags flags: NFCISO15693RequestFlag, cryptoSuiteIdentifier: Int, message: Data, completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
+    func challenge(
+        requestFlags flags: NFCISO15693RequestFlag, cryptoSuiteIdentifier: Int, message: Data,
+        completionHandler: @escaping @Sendable ((any Error)?) -> Void
+    ) {
         complete(completionHandler) {
             try await self.challenge(requestFlags: flags, cryptoSuiteIdentifier: cryptoSuiteIdentifier, message: message)
         }
     }
 
-    func cryptoCommand(_ flags: NFCISO15693RequestFlag, _ code: UInt8, _ parameters: [UInt8]) async throws(NFCReaderError) -> (NFCISO15693ResponseFlag, Data) {
+    func cryptoCommand(_ flags: NFCISO15693RequestFlag, _ code: UInt8, _ parameters: [UInt8]) async throws(NFCReaderError) -> (
+        NFCISO15693ResponseFlag, Data
+    ) {
         let answer = try await exchange(frame(addressing(flags), code, parameters), timeout: .seconds(2))
         return (answer.flags, Data(answer.payload))
     }

@@ -10,7 +10,9 @@ extension ISO15693TagObject {
         return Data(payload)
     }
 
-    func extendedReadSingleBlock(requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int, completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void) {
+    func extendedReadSingleBlock(
+        requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int, completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void
+    ) {
         complete(Data(), completionHandler) { try await self.extendedReadSingleBlock(requestFlags: flags, blockNumber: blockNumber) }
     }
 
@@ -20,8 +22,13 @@ extension ISO15693TagObject {
         _ = try await command(flags, ISO15693Code.extendedWriteSingleBlock, number + data, timeout: .seconds(2))
     }
 
-    func extendedWriteSingleBlock(requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int, dataBlock: Data, completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
-        complete(completionHandler) { try await self.extendedWriteSingleBlock(requestFlags: flags, blockNumber: blockNumber, dataBlock: dataBlock) }
+    func extendedWriteSingleBlock(
+        requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int, dataBlock: Data,
+        completionHandler: @escaping @Sendable ((any Error)?) -> Void
+    ) {
+        complete(completionHandler) {
+            try await self.extendedWriteSingleBlock(requestFlags: flags, blockNumber: blockNumber, dataBlock: dataBlock)
+        }
     }
 
     func extendedLockBlock(requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int) async throws {
@@ -29,7 +36,9 @@ extension ISO15693TagObject {
         _ = try await command(flags, ISO15693Code.extendedLockBlock, number, timeout: .seconds(2))
     }
 
-    func extendedLockBlock(requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int, completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
+    func extendedLockBlock(
+        requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int, completionHandler: @escaping @Sendable ((any Error)?) -> Void
+    ) {
         complete(completionHandler) { try await self.extendedLockBlock(requestFlags: flags, blockNumber: blockNumber) }
     }
 
@@ -37,7 +46,10 @@ extension ISO15693TagObject {
         try await readBlocks(flags, ISO15693Code.extendedReadMultipleBlocks, blockRange, wide: true)
     }
 
-    func extendedReadMultipleBlocks(requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange, completionHandler: @escaping @Sendable ([Data], (any Error)?) -> Void) {
+    func extendedReadMultipleBlocks(
+        requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
+        completionHandler: @escaping @Sendable ([Data], (any Error)?) -> Void
+    ) {
         complete([], completionHandler) { try await self.extendedReadMultipleBlocks(requestFlags: flags, blockRange: blockRange) }
     }
 
@@ -45,15 +57,23 @@ extension ISO15693TagObject {
         try await writeBlocks(flags, ISO15693Code.extendedWriteMultipleBlocks, blockRange, dataBlocks, wide: true)
     }
 
-    func extendedWriteMultipleBlocks(requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange, dataBlocks: [Data], completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
-        complete(completionHandler) { try await self.extendedWriteMultipleBlocks(requestFlags: flags, blockRange: blockRange, dataBlocks: dataBlocks) }
+    func extendedWriteMultipleBlocks(
+        requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange, dataBlocks: [Data],
+        completionHandler: @escaping @Sendable ((any Error)?) -> Void
+    ) {
+        complete(completionHandler) {
+            try await self.extendedWriteMultipleBlocks(requestFlags: flags, blockRange: blockRange, dataBlocks: dataBlocks)
+        }
     }
 
     func fastReadMultipleBlocks(requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange) async throws -> [Data] {
         try await readBlocks(flags, ISO15693Code.fastReadMultipleBlocks, blockRange, wide: false)
     }
 
-    func fastReadMultipleBlocks(requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange, completionHandler: @escaping @Sendable ([Data], (any Error)?) -> Void) {
+    func fastReadMultipleBlocks(
+        requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
+        completionHandler: @escaping @Sendable ([Data], (any Error)?) -> Void
+    ) {
         complete([], completionHandler) { try await self.fastReadMultipleBlocks(requestFlags: flags, blockRange: blockRange) }
     }
 
@@ -61,7 +81,10 @@ extension ISO15693TagObject {
         try await readBlocks(flags, ISO15693Code.extendedFastReadMultipleBlocks, blockRange, wide: true)
     }
 
-    func extendedFastReadMultipleBlocks(requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange, completionHandler: @escaping @Sendable ([Data], (any Error)?) -> Void) {
+    func extendedFastReadMultipleBlocks(
+        requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
+        completionHandler: @escaping @Sendable ([Data], (any Error)?) -> Void
+    ) {
         complete([], completionHandler) { try await self.extendedFastReadMultipleBlocks(requestFlags: flags, blockRange: blockRange) }
     }
 }

@@ -23,7 +23,8 @@ extension ISO15693TagObject {
         _ = try await command(flags, ISO15693Code.writeDSFID, [dsfid], timeout: .seconds(2))
     }
 
-    func writeDSFID(requestFlags flags: NFCISO15693RequestFlag, dsfid: UInt8, completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
+    func writeDSFID(requestFlags flags: NFCISO15693RequestFlag, dsfid: UInt8, completionHandler: @escaping @Sendable ((any Error)?) -> Void)
+    {
         complete(completionHandler) { try await self.writeDSFID(requestFlags: flags, dsfid: dsfid) }
     }
 

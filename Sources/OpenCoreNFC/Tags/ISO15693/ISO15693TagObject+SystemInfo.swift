@@ -10,7 +10,9 @@ extension ISO15693TagObject {
         return info
     }
 
-    func getSystemInfo(requestFlags flags: NFCISO15693RequestFlag, completionHandler: @escaping @Sendable (Int, Int, Int, Int, Int, (any Error)?) -> Void) {
+    func getSystemInfo(
+        requestFlags flags: NFCISO15693RequestFlag, completionHandler: @escaping @Sendable (Int, Int, Int, Int, Int, (any Error)?) -> Void
+    ) {
         Task {
             do {
                 let info = try await systemInfo(requestFlags: flags)
@@ -58,20 +60,31 @@ extension ISO15693TagObject {
         try await securityStatus(flags, ISO15693Code.getMultipleBlockSecurityStatus, blockRange, wide: false)
     }
 
-    func getMultipleBlockSecurityStatus(requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange, completionHandler: @escaping @Sendable ([NSNumber], (any Error)?) -> Void) {
+    func getMultipleBlockSecurityStatus(
+        requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
+        completionHandler: @escaping @Sendable ([NSNumber], (any Error)?) -> Void
+    ) {
         complete([], completionHandler) { try await self.getMultipleBlockSecurityStatus(requestFlags: flags, blockRange: blockRange) }
     }
 
-    func extendedGetMultipleBlockSecurityStatus(requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange) async throws -> [NSNumber] {
+    func extendedGetMultipleBlockSecurityStatus(requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange) async throws -> [NSNumber]
+    {
         try await securityStatus(flags, ISO15693Code.extendedGetMultipleBlockSecurityStatus, blockRange, wide: true)
     }
 
-    func extendedGetMultipleBlockSecurityStatus(requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange, completionHandler: @escaping @Sendable ([NSNumber], (any Error)?) -> Void) {
-        complete([], completionHandler) { try await self.extendedGetMultipleBlockSecurityStatus(requestFlags: flags, blockRange: blockRange) }
+    func extendedGetMultipleBlockSecurityStatus(
+        requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
+        completionHandler: @escaping @Sendable ([NSNumber], (any Error)?) -> Void
+    ) {
+        complete([], completionHandler) {
+            try await self.extendedGetMultipleBlockSecurityStatus(requestFlags: flags, blockRange: blockRange)
+        }
     }
 
     /// One status byte per block; a tag may stop at its last block, never answer more.
-    func securityStatus(_ flags: NFCISO15693RequestFlag, _ code: UInt8, _ range: NSRange, wide: Bool) async throws(NFCReaderError) -> [NSNumber] {
+    func securityStatus(_ flags: NFCISO15693RequestFlag, _ code: UInt8, _ range: NSRange, wide: Bool) async throws(NFCReaderError)
+        -> [NSNumber]
+    {
         let parameters = try Self.rangeParameters(range, wide: wide)
         let payload = try await command(flags, code, parameters)
         guard !payload.isEmpty, payload.count <= range.length else { throw Self.badLength(payload.count, range.length) }

@@ -44,11 +44,13 @@ struct FIDOAssertCommand: AsyncParsableCommand {
         }
         if u2f && credentialID == nil { throw CLIError("U2F needs the key handle: give --credential or --key-file") }
         let pin = pin
-        let result = try await FIDOCLI.run(options) { client, _ -> (id: [UInt8], counter: UInt32, flags: [String], signature: [UInt8], user: UserEntity?) in
+        let result = try await FIDOCLI.run(options) {
+            client, _ -> (id: [UInt8], counter: UInt32, flags: [String], signature: [UInt8], user: UserEntity?) in
             let clientData = FIDOCLI.clientData(type: "webauthn.get", rp: rp)
             if u2f, let handle = credentialID {
                 let application = FIDOCLI.application(rp)
-                guard let answer = try await client.u2fAuthenticate(challenge: clientData.hash, application: application, keyHandle: handle) else {
+                guard let answer = try await client.u2fAuthenticate(challenge: clientData.hash, application: application, keyHandle: handle)
+                else {
                     throw FIDOError.malformedResponse(field: "authenticate", reason: "no signature")
                 }
                 try answer.verify(publicKey: point, challenge: clientData.hash, application: application)
@@ -56,16 +58,24 @@ struct FIDOAssertCommand: AsyncParsableCommand {
             }
             var token: PinUvAuthToken?
             if let pin { token = try await client.getPinUvAuthToken(pin: pin, permissions: [.getAssertion], rpID: rp) }
-            let assertions = try await client.getAssertions(rpID: rp, clientDataHash: clientData.hash, allowList: credentialID.map { [$0] } ?? [], pinUvAuthToken: token)
+            let assertions = try await client.getAssertions(
+                rpID: rp, clientDataHash: clientData.hash, allowList: credentialID.map { [$0] } ?? [], pinUvAuthToken: token)
             // The credential whose key was given (a resident lookup may return several).
             let candidates = credentialID.map { id in assertions.filter { $0.credentialID == id } } ?? assertions
-            guard let assertion = candidates.first(where: { (try? $0.verify(publicKey: key, clientDataHash: clientData.hash)) != nil }) ?? candidates.first else {
+            guard
+                let assertion = candidates.first(where: { (try? $0.verify(publicKey: key, clientDataHash: clientData.hash)) != nil })
+                    ?? candidates.first
+            else {
                 throw FIDOError.malformedResponse(field: "getAssertion.credential", reason: "no assertion for the given credential")
             }
             try assertion.verify(publicKey: key, clientDataHash: clientData.hash)
-            guard assertion.authenticatorData.matches(rpID: rp) else { throw FIDOError.verificationFailed("the RP ID hash is not SHA-256 of \(rp)") }
-            return (assertion.credentialID, assertion.authenticatorData.signatureCounter,
-                    FIDOCLI.flagsText(assertion.authenticatorData.flags), assertion.signature, assertion.user)
+            guard assertion.authenticatorData.matches(rpID: rp) else {
+                throw FIDOError.verificationFailed("the RP ID hash is not SHA-256 of \(rp)")
+            }
+            return (
+                assertion.credentialID, assertion.authenticatorData.signatureCounter,
+                FIDOCLI.flagsText(assertion.authenticatorData.flags), assertion.signature, assertion.user
+            )
         }
         if options.json {
             var user: JSONValue = .null

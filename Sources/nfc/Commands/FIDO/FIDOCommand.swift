@@ -34,7 +34,9 @@ struct FIDOOptions: ParsableArguments {
 enum FIDOCLI {
     /// Runs `body` with a FIDO client on the reader's tag, the applet selected; FIDO errors become
     /// one-line reasons.
-    static func run<T>(_ options: FIDOOptions, access: TagImageAccess = .modify, _ body: @escaping (FIDOClient, FIDOClient.Version) async throws -> T) async throws -> T {
+    static func run<T>(
+        _ options: FIDOOptions, access: TagImageAccess = .modify, _ body: @escaping (FIDOClient, FIDOClient.Version) async throws -> T
+    ) async throws -> T {
         let (value, stats) = try await TagSession.run(options.readerOptions, access: access, json: options.json) { connection, _ in
             guard connection.target.speaksISODEP else {
                 throw CLIError("the tag is not an ISO 7816 tag (\(connection.target.technology) storage tag): it is no security key")

@@ -15,7 +15,8 @@ struct FIDOInfoCommand: AsyncParsableCommand {
 
     func run() async throws {
         let u2f = options.u2f
-        let (select, info, u2fVersion, retries) = try await FIDOCLI.run(options, access: .read) { client, version -> (FIDOClient.Version, AuthenticatorInfo?, String?, Int?) in
+        let (select, info, u2fVersion, retries) = try await FIDOCLI.run(options, access: .read) {
+            client, version -> (FIDOClient.Version, AuthenticatorInfo?, String?, Int?) in
             if u2f { return (version, nil, try await client.u2fVersion(), nil) }
             let info = try await client.getInfo()
             let retries = info.options["clientPin"] == true ? try await client.getPINRetries() : nil

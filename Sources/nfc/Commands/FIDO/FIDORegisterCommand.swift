@@ -30,7 +30,8 @@ struct FIDORegisterCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (rp, user, resident, pin, u2f) = (rp, user, resident, pin, options.u2f)
-        let result = try await FIDOCLI.run(options) { client, _ -> (id: [UInt8], point: [UInt8], counter: UInt32, flags: [String], format: String) in
+        let result = try await FIDOCLI.run(options) {
+            client, _ -> (id: [UInt8], point: [UInt8], counter: UInt32, flags: [String], format: String) in
             let clientData = FIDOCLI.clientData(type: "webauthn.create", rp: rp)
             if u2f {
                 let application = FIDOCLI.application(rp)
@@ -45,14 +46,20 @@ struct FIDORegisterCommand: AsyncParsableCommand {
                 user: UserEntity(id: FIDOCLI.userHandle(user), name: user, displayName: user),
                 residentKey: resident, pinUvAuthToken: token)
             try attestation.verify(clientDataHash: clientData.hash)
-            guard attestation.authenticatorData.matches(rpID: rp) else { throw FIDOError.verificationFailed("the RP ID hash is not SHA-256 of \(rp)") }
+            guard attestation.authenticatorData.matches(rpID: rp) else {
+                throw FIDOError.verificationFailed("the RP ID hash is not SHA-256 of \(rp)")
+            }
             let credential = try attestation.credential
-            return (credential.credentialID, credential.publicKey.uncompressedPoint, attestation.authenticatorData.signatureCounter,
-                    FIDOCLI.flagsText(attestation.authenticatorData.flags), attestation.format)
+            return (
+                credential.credentialID, credential.publicKey.uncompressedPoint, attestation.authenticatorData.signatureCounter,
+                FIDOCLI.flagsText(attestation.authenticatorData.flags), attestation.format
+            )
         }
         if let keyFile {
-            try FIDOKeyFile(protocolName: u2f ? "u2f" : "ctap2", rp: rp, user: u2f ? nil : user, credentialId: Hex.encode(result.id),
-                            publicKey: Hex.encode(result.point), resident: resident).write(keyFile)
+            try FIDOKeyFile(
+                protocolName: u2f ? "u2f" : "ctap2", rp: rp, user: u2f ? nil : user, credentialId: Hex.encode(result.id),
+                publicKey: Hex.encode(result.point), resident: resident
+            ).write(keyFile)
         }
         if options.json {
             FIDOCLI.printJSON([

@@ -38,12 +38,14 @@ struct OATHOptions: ParsableArguments {
 enum OATHCLI {
     /// Selects the applet on the tag of `options`' reader, validates with the password when the
     /// applet has an access code, and runs `body`.
-    static func run<T>(_ options: OATHOptions, access: TagImageAccess, _ body: @escaping (OATHSession) async throws -> T) async throws -> T {
+    static func run<T>(_ options: OATHOptions, access: TagImageAccess, _ body: @escaping (OATHSession) async throws -> T) async throws -> T
+    {
         let password = options.password
         do {
             let (result, stats) = try await TagSession.run(options.readerOptions, access: access, json: options.json) { connection, _ in
                 guard connection.target.speaksISODEP else {
-                    throw CLIError("the tag is not an ISO 7816 tag (\(connection.target.technology) storage tag): it has no OATH application")
+                    throw CLIError(
+                        "the tag is not an ISO 7816 tag (\(connection.target.technology) storage tag): it has no OATH application")
                 }
                 let session = try await OATHSession(transmitter: ConnectionAPDUTransmitter(connection: connection))
                 if await session.selection.hasAccessCode {
@@ -80,7 +82,9 @@ enum OATHCLI {
         let matches = credentials.filter { $0.name.description == query || $0.name.account == query }
         if matches.count == 1, let match = matches.first { return match }
         if matches.isEmpty { throw CLIError(.notFound, "no OATH credential named \(query)") }
-        throw CLIError("\(matches.count) OATH credentials match \(query): \(matches.map { String(decoding: $0.id, as: UTF8.self) }.joined(separator: ", ")); give the full name")
+        throw CLIError(
+            "\(matches.count) OATH credentials match \(query): \(matches.map { String(decoding: $0.id, as: UTF8.self) }.joined(separator: ", ")); give the full name"
+        )
     }
 
     /// A credential in the JSON form (docs/oath.md).
@@ -174,7 +178,8 @@ struct OATHCodeCommand: AsyncParsableCommand {
             return
         }
         for row in rows {
-            Output.line(TerminalText.escape("\(row.credential.name)  \(row.code?.value ?? "(\(row.credential.type): name it to calculate)")"))
+            Output.line(
+                TerminalText.escape("\(row.credential.name)  \(row.code?.value ?? "(\(row.credential.type): name it to calculate)")"))
         }
     }
 }
@@ -220,7 +225,8 @@ struct OATHAddCommand: AsyncParsableCommand {
         let type: OATHType = hotp ? .hotp : .totp
         var credentialName = OATHCredentialName(issuer: issuer, account: name, period: period)
         if issuer == nil, let colon = name.firstIndex(of: ":"), colon != name.startIndex, name.index(after: colon) < name.endIndex {
-            credentialName = OATHCredentialName(issuer: String(name[..<colon]), account: String(name[name.index(after: colon)...]), period: period)
+            credentialName = OATHCredentialName(
+                issuer: String(name[..<colon]), account: String(name[name.index(after: colon)...]), period: period)
         }
         let secretBytes: [UInt8]
         do {
@@ -237,7 +243,9 @@ struct OATHAddCommand: AsyncParsableCommand {
         if options.json {
             Output.line(JSONValue.object([("added", .object(OATHCLI.json(credential)))]).serialized(pretty: true))
         } else {
-            Output.line(TerminalText.escape("added \(credential.name) (\(type), \(data.algorithm), \(digits) digits\(type == .totp ? ", \(period)s" : ""))"))
+            Output.line(
+                TerminalText.escape(
+                    "added \(credential.name) (\(type), \(data.algorithm), \(digits) digits\(type == .totp ? ", \(period)s" : ""))"))
         }
     }
 }

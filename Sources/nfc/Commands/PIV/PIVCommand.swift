@@ -17,7 +17,9 @@ struct PIVCommand: ParsableCommand {
 /// Runs `body` with a PIV client on the reader's tag, the PIV application selected; PIV errors
 /// become one-line CLI errors.
 enum PIVRunner {
-    static func run<T>(_ options: ReaderOptions, access: TagImageAccess = .modify, json: Bool, _ body: (PIVClient) async throws -> T) async throws -> T {
+    static func run<T>(_ options: ReaderOptions, access: TagImageAccess = .modify, json: Bool, _ body: (PIVClient) async throws -> T)
+        async throws -> T
+    {
         let (value, _) = try await TagSession.run(options, access: access, json: json) { connection, _ in
             guard connection.target.speaksISODEP else {
                 throw CLIError("the tag is not an ISO 7816 tag (\(connection.target.technology) storage tag): it has no PIV application")

@@ -59,7 +59,10 @@ struct PIVGenerateCommand: AsyncParsableCommand {
         var serial = (0..<16).map { _ in UInt8.random(in: 0...255) }
         serial[0] = serial[0] & 0x7F | 0x01
         let now = Date()
-        let subject = subject, pin = pin, days = days, managementKey = key
+        let subject = subject
+        let pin = pin
+        let days = days
+        let managementKey = key
         let (publicKey, certificate) = try await PIVRunner.run(readerOptions, json: json) { client in
             try await client.authenticate(managementKey: managementKey, algorithm: algorithm)
             let publicKey = try await client.generateKey(slot: slot)
@@ -76,13 +79,17 @@ struct PIVGenerateCommand: AsyncParsableCommand {
         let pem = Self.pem(certificate)
         if let certificateOut { try Output.writeFile(certificateOut, Array(pem.utf8)) }
         if json {
-            Output.line(JSONValue.object([
-                ("slot", .string(slot.hex)), ("algorithm", .string("ECCP256")),
-                ("publicKey", .string(Hex.encode(Array(publicKey.x963Representation)))),
-                ("subject", .string("CN=\(subject)")), ("certificate", .string(Hex.encode(certificate))),
-            ]).serialized(pretty: true))
+            Output.line(
+                JSONValue.object([
+                    ("slot", .string(slot.hex)), ("algorithm", .string("ECCP256")),
+                    ("publicKey", .string(Hex.encode(Array(publicKey.x963Representation)))),
+                    ("subject", .string("CN=\(subject)")), ("certificate", .string(Hex.encode(certificate))),
+                ]).serialized(pretty: true))
         } else {
-            Output.line(TerminalText.escape("Generated a P-256 key in slot \(slot.hex); stored a self-signed certificate CN=\(subject) (\(certificate.count) bytes)."))
+            Output.line(
+                TerminalText.escape(
+                    "Generated a P-256 key in slot \(slot.hex); stored a self-signed certificate CN=\(subject) (\(certificate.count) bytes)."
+                ))
             Output.line(String(pem.dropLast()))
         }
     }

@@ -43,10 +43,11 @@ struct PIVSignCommand: AsyncParsableCommand {
         }
         if let output { try Output.writeFile(output, signature) }
         if json {
-            Output.line(JSONValue.object([
-                ("slot", .string(slot.hex)), ("algorithm", .string("ecdsa-with-SHA256")),
-                ("digest", .string(Hex.encode(digest))), ("signature", .string(Hex.encode(signature))),
-            ]).serialized(pretty: true))
+            Output.line(
+                JSONValue.object([
+                    ("slot", .string(slot.hex)), ("algorithm", .string("ecdsa-with-SHA256")),
+                    ("digest", .string(Hex.encode(digest))), ("signature", .string(Hex.encode(signature))),
+                ]).serialized(pretty: true))
         } else {
             Output.line(Hex.encode(signature))
         }

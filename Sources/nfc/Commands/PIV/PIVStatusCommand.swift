@@ -34,35 +34,48 @@ struct PIVStatusCommand: AsyncParsableCommand {
             return (chuid, pin, slots)
         }
         if json {
-            Output.line(JSONValue.object([
-                ("chuid", chuid.map { chuid in
-                    .object([
-                        ("fascN", chuid.fascN.map { .string(Hex.encode($0)) } ?? .null),
-                        ("guid", chuid.guid.map { .string(Hex.encode($0)) } ?? .null),
-                        ("expiration", chuid.expirationDate.map { .string($0) } ?? .null),
-                        ("signed", .bool(!chuid.issuerSignature.isEmpty)),
-                    ])
-                } ?? .null),
-                ("pin", Self.json(pin)),
-                ("slots", .array(slots.map { status in
-                    .object([
-                        ("slot", .string(status.slot.hex)),
-                        ("certificate", status.container.map { container in
+            Output.line(
+                JSONValue.object([
+                    (
+                        "chuid",
+                        chuid.map { chuid in
                             .object([
-                                ("length", .int(Int64(container.certificate.count))),
-                                ("compressed", .bool(container.isCompressed)),
-                                ("subject", status.summary.map { .string($0.subject) } ?? .null),
-                                ("issuer", status.summary.map { .string($0.issuer) } ?? .null),
-                                ("serial", status.summary.map { .string(Hex.encode($0.serialNumber)) } ?? .null),
+                                ("fascN", chuid.fascN.map { .string(Hex.encode($0)) } ?? .null),
+                                ("guid", chuid.guid.map { .string(Hex.encode($0)) } ?? .null),
+                                ("expiration", chuid.expirationDate.map { .string($0) } ?? .null),
+                                ("signed", .bool(!chuid.issuerSignature.isEmpty)),
                             ])
-                        } ?? .null),
-                    ])
-                })),
-            ]).serialized(pretty: true))
+                        } ?? .null
+                    ),
+                    ("pin", Self.json(pin)),
+                    (
+                        "slots",
+                        .array(
+                            slots.map { status in
+                                .object([
+                                    ("slot", .string(status.slot.hex)),
+                                    (
+                                        "certificate",
+                                        status.container.map { container in
+                                            .object([
+                                                ("length", .int(Int64(container.certificate.count))),
+                                                ("compressed", .bool(container.isCompressed)),
+                                                ("subject", status.summary.map { .string($0.subject) } ?? .null),
+                                                ("issuer", status.summary.map { .string($0.issuer) } ?? .null),
+                                                ("serial", status.summary.map { .string(Hex.encode($0.serialNumber)) } ?? .null),
+                                            ])
+                                        } ?? .null
+                                    ),
+                                ])
+                            })
+                    ),
+                ]).serialized(pretty: true))
             return
         }
         if let chuid {
-            Output.line("CHUID: GUID \(chuid.guid.map { Hex.encode($0) } ?? "none"), FASC-N \(chuid.fascN.map { Hex.encode($0) } ?? "none"), expires \(chuid.expirationDate.map(TerminalText.escape) ?? "never")")
+            Output.line(
+                "CHUID: GUID \(chuid.guid.map { Hex.encode($0) } ?? "none"), FASC-N \(chuid.fascN.map { Hex.encode($0) } ?? "none"), expires \(chuid.expirationDate.map(TerminalText.escape) ?? "never")"
+            )
         } else {
             Output.line("CHUID: none")
         }

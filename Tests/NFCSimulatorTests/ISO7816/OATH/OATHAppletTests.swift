@@ -183,7 +183,9 @@ struct OATHAppletTests {
     /// HMAC-SHA-1 of RFC 2202 test case 2 ("Jefe", "what do ya want for nothing?").
     static let jefe = Array("Jefe".utf8)
     static let jefeMessage = Array("what do ya want for nothing?".utf8)
-    static let jefeMAC: [UInt8] = [0xef, 0xfc, 0xdf, 0x6a, 0xe5, 0xeb, 0x2f, 0xa2, 0xd2, 0x74, 0x16, 0xd5, 0xf1, 0x84, 0xdf, 0x9c, 0x25, 0x9a, 0x7c, 0x79]
+    static let jefeMAC: [UInt8] = [
+        0xef, 0xfc, 0xdf, 0x6a, 0xe5, 0xeb, 0x2f, 0xa2, 0xd2, 0x74, 0x16, 0xd5, 0xf1, 0x84, 0xdf, 0x9c, 0x25, 0x9a, 0x7c, 0x79,
+    ]
 
     @Test("SET CODE checks the response, then commands need VALIDATE after each SELECT")
     func accessCode() throws {
@@ -235,7 +237,9 @@ struct OATHAppletTests {
         #expect(applet.process(Self.put("a", type: 0x20, algorithm: 0x01, digits: 5, secret: [1, 2])).status == .incorrectData)
         #expect(applet.process(Self.put("a", type: 0x30, algorithm: 0x01, digits: 6, secret: [1, 2])).status == .incorrectData)
         #expect(applet.process(Self.put("a", type: 0x20, algorithm: 0x04, digits: 6, secret: [1, 2])).status == .incorrectData)
-        #expect(applet.process(Self.put(String(repeating: "n", count: 65), type: 0x20, algorithm: 0x01, digits: 6, secret: [1])).status == .incorrectData)
+        #expect(
+            applet.process(Self.put(String(repeating: "n", count: 65), type: 0x20, algorithm: 0x01, digits: 6, secret: [1])).status
+                == .incorrectData)
         #expect(applet.process(Self.apdu(0x01, [0x71, 0x05, 0x61])).status == .incorrectData)
         #expect(applet.credentials.isEmpty)
 
@@ -247,7 +251,8 @@ struct OATHAppletTests {
         #expect(applet.credentials.count == 2 && applet.credentials[1].kind == .hotp && applet.credentials[1].secret == [4])
 
         #expect(applet.process(Self.apdu(0x05, Self.tlv(0x71, Array("a".utf8)) + Self.tlv(0x71, Array("b".utf8)))).status == .incorrectData)
-        #expect(applet.process(Self.apdu(0x05, Self.tlv(0x71, Array("z".utf8)) + Self.tlv(0x71, Array("y".utf8)))).status.rawValue == 0x6984)
+        #expect(
+            applet.process(Self.apdu(0x05, Self.tlv(0x71, Array("z".utf8)) + Self.tlv(0x71, Array("y".utf8)))).status.rawValue == 0x6984)
         let rename = applet.process(Self.apdu(0x05, Self.tlv(0x71, Array("a".utf8)) + Self.tlv(0x71, Array("Issuer:a".utf8))))
         #expect(rename.status == .success && rename.writesMemory)
         #expect(applet.credentials[0].name == Array("Issuer:a".utf8))
@@ -266,7 +271,9 @@ struct OATHAppletTests {
     @Test("the image round-trips through JSON with secrets, counters and the access key")
     func imageRoundTrip() throws {
         var (applet, _) = Self.selected()
-        _ = applet.process(Self.put("h", type: 0x10, algorithm: 0x03, digits: 8, secret: Self.sha1Seed, extra: [0x78, 0x03] + Self.tlv(0x7A, [0, 0, 1, 0])))
+        _ = applet.process(
+            Self.put(
+                "h", type: 0x10, algorithm: 0x03, digits: 8, secret: Self.sha1Seed, extra: [0x78, 0x03] + Self.tlv(0x7A, [0, 0, 1, 0])))
         let set = Self.tlv(0x73, [0x21] + Self.jefe) + Self.tlv(0x74, Self.jefeMessage) + Self.tlv(0x75, Self.jefeMAC)
         _ = applet.process(Self.apdu(0x03, set))
         let data = try JSONEncoder().encode(ISO7816AppletImage.oath(applet.image))
@@ -285,7 +292,9 @@ struct OATHAppletTests {
     @Test("a bad image names the field")
     func imageErrors() throws {
         var image = OATHApplet().image
-        image.credentials = [.init(name: HexBytes(Array("x".utf8)), type: .totp, algorithm: .sha1, digits: 9, secret: [1], touch: false, counter: 0)]
+        image.credentials = [
+            .init(name: HexBytes(Array("x".utf8)), type: .totp, algorithm: .sha1, digits: 9, secret: [1], touch: false, counter: 0)
+        ]
         #expect(throws: TagImageError.self) { try OATHApplet(image: image) }
         do {
             _ = try OATHApplet(image: image)

@@ -15,7 +15,7 @@ struct ISO15693Bench {
         session = try #require(NFCTagReaderSession(pollingOption: .iso15693, delegate: delegate, queue: nil))
         session.begin()
         guard case .tags(let tags)? = await delegate.log.nextSignificant(), let first = tags.first,
-              case .iso15693(let vicinity) = first
+            case .iso15693(let vicinity) = first
         else { throw ISO15693BenchError.noTag }
         try await session.connect(to: first)
         tag = vicinity

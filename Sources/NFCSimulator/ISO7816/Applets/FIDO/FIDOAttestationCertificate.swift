@@ -12,10 +12,11 @@ enum FIDOAttestationCertificate {
         let ecdsaWithSHA256 = tlv(0x30, tlv(0x06, [0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x04, 0x03, 0x02]))
         let name = tlv(0x30, tlv(0x31, tlv(0x30, tlv(0x06, [0x55, 0x04, 0x03]) + tlv(0x0C, Array("OpenCoreNFC FIDO Attestation".utf8)))))
         let validity = tlv(0x30, tlv(0x17, Array("240101000000Z".utf8)) + tlv(0x17, Array("491231235959Z".utf8)))
-        let tbs = tlv(0x30,
+        let tbs = tlv(
+            0x30,
             tlv(0xA0, tlv(0x02, [0x02]))  // version v3
-            + tlv(0x02, serial) + ecdsaWithSHA256 + name + validity + name
-            + Array(key.publicKey.derRepresentation))
+                + tlv(0x02, serial) + ecdsaWithSHA256 + name + validity + name
+                + Array(key.publicKey.derRepresentation))
         let signature = FIDOAuthenticator.sign(tbs, with: key)
         return tlv(0x30, tbs + ecdsaWithSHA256 + tlv(0x03, [0x00] + signature))
     }
@@ -23,11 +24,12 @@ enum FIDOAttestationCertificate {
     /// One DER TLV with a definite length (X.690 §8.1.3).
     static func tlv(_ tag: UInt8, _ value: [UInt8]) -> [UInt8] {
         let count = value.count
-        let length: [UInt8] = switch count {
-        case 0..<0x80: [UInt8(count)]
-        case 0x80...0xFF: [0x81, UInt8(count)]
-        default: [0x82, UInt8(truncatingIfNeeded: count >> 8), UInt8(truncatingIfNeeded: count)]
-        }
+        let length: [UInt8] =
+            switch count {
+            case 0..<0x80: [UInt8(count)]
+            case 0x80...0xFF: [0x81, UInt8(count)]
+            default: [0x82, UInt8(truncatingIfNeeded: count >> 8), UInt8(truncatingIfNeeded: count)]
+            }
         return [tag] + length + value
     }
 }

@@ -105,10 +105,11 @@ extension FIDOAuthenticator {
         if wantsResident {
             residentCredentials.removeAll { $0.rpID == rpID && $0.userID == userID }
             guard residentCredentials.count < Self.maximumResidentCredentials else { throw CTAP2Failure(.keyStoreFull) }
-            residentCredentials.append(ResidentCredential(
-                credentialID: credentialID, rpID: rpID, userID: userID,
-                userName: user[.text("name")]?.textValue, displayName: user[.text("displayName")]?.textValue,
-                privateKey: scalar))
+            residentCredentials.append(
+                ResidentCredential(
+                    credentialID: credentialID, rpID: rpID, userID: userID,
+                    userName: user[.text("name")]?.textValue, displayName: user[.text("displayName")]?.textValue,
+                    privateKey: scalar))
         }
         signatureCounter &+= 1
         let flags: UInt8 = 0x41 | (verified ? 0x04 : 0)  // UP, AT, UV
@@ -117,7 +118,8 @@ extension FIDOAuthenticator {
             .int(-2): .bytes(Array(key.publicKey.x963Representation.dropFirst().prefix(32))),
             .int(-3): .bytes(Array(key.publicKey.x963Representation.suffix(32))),
         ])
-        let authData = rpIDHash + [flags] + Self.bigEndian(signatureCounter) + aaguid
+        let authData =
+            rpIDHash + [flags] + Self.bigEndian(signatureCounter) + aaguid
             + [UInt8(credentialID.count >> 8), UInt8(credentialID.count & 0xFF)] + credentialID + coseKey.encoded
         let signature = Self.sign(authData + clientDataHash, with: key)
         return .map([
@@ -141,7 +143,8 @@ extension FIDOAuthenticator {
             for descriptor in allowList {
                 guard let id = descriptor["id"]?.bytesValue, let key = unwrap(id, rpIDHash: rpIDHash) else { continue }
                 let resident = residentCredentials.first { $0.credentialID == id }
-                found.append(resident ?? ResidentCredential(credentialID: id, rpID: rpID, userID: [], privateKey: Array(key.rawRepresentation)))
+                found.append(
+                    resident ?? ResidentCredential(credentialID: id, rpID: rpID, userID: [], privateKey: Array(key.rawRepresentation)))
                 break
             }
         } else {
@@ -164,10 +167,13 @@ extension FIDOAuthenticator {
         let credential = next.credentials.removeFirst()
         nextAssertions = next.credentials.isEmpty ? nil : next
         let rpIDHash = Self.sha256(Array(credential.rpID.utf8))
-        return try assertion(credential, rpIDHash: rpIDHash, clientDataHash: next.clientDataHash, flags: next.flags, verified: next.flags & 0x04 != 0)
+        return try assertion(
+            credential, rpIDHash: rpIDHash, clientDataHash: next.clientDataHash, flags: next.flags, verified: next.flags & 0x04 != 0)
     }
 
-    mutating func assertion(_ credential: ResidentCredential, rpIDHash: [UInt8], clientDataHash: [UInt8], flags: UInt8, verified: Bool) throws -> CBOR {
+    mutating func assertion(_ credential: ResidentCredential, rpIDHash: [UInt8], clientDataHash: [UInt8], flags: UInt8, verified: Bool)
+        throws -> CBOR
+    {
         guard let key = try? P256.Signing.PrivateKey(rawRepresentation: credential.privateKey) else {
             throw CTAP2Failure(.invalidParameter)
         }

@@ -25,10 +25,14 @@ extension FIDOAuthenticator {
             return (.map([.int(3): .int(pinRetries), .int(4): false]), false)
         case 0x02:
             let point = Array(keyAgreementKey.publicKey.x963Representation)
-            return (.map([.int(1): .map([
-                .int(1): 2, .int(3): -25, .int(-1): 1,
-                .int(-2): .bytes(Array(point[1..<33])), .int(-3): .bytes(Array(point[33..<65])),
-            ])]), false)
+            return (
+                .map([
+                    .int(1): .map([
+                        .int(1): 2, .int(3): -25, .int(-1): 1,
+                        .int(-2): .bytes(Array(point[1..<33])), .int(-3): .bytes(Array(point[33..<65])),
+                    ])
+                ]), false
+            )
         case 0x03:
             guard pinHash == nil else { throw CTAP2Failure(.pinAuthInvalid) }
             var secret = try sharedSecret(p[3])
@@ -45,7 +49,9 @@ extension FIDOAuthenticator {
             let newPinEnc = try Self.required(p[5]?.bytesValue, p[5])
             let pinHashEnc = try Self.required(p[6]?.bytesValue, p[6])
             let param = try Self.required(p[4]?.bytesValue, p[4])
-            guard Self.constantTimeEqual(Self.hmac(secret.hmacKey, newPinEnc + pinHashEnc), param) else { throw CTAP2Failure(.pinAuthInvalid) }
+            guard Self.constantTimeEqual(Self.hmac(secret.hmacKey, newPinEnc + pinHashEnc), param) else {
+                throw CTAP2Failure(.pinAuthInvalid)
+            }
             try verifyPINHash(pinHashEnc, secret: secret)
             try storeNewPIN(newPinEnc, secret: secret)
             return (nil, true)
@@ -116,9 +122,9 @@ extension FIDOAuthenticator {
     func sharedSecret(_ platformKey: CBOR?) throws -> SharedSecret {
         guard let platformKey else { throw CTAP2Failure(.missingParameter) }
         guard platformKey[1]?.intValue == 2, platformKey[-1]?.intValue == 1,
-              let x = platformKey[-2]?.bytesValue, let y = platformKey[-3]?.bytesValue, x.count == 32, y.count == 32,
-              let peer = try? P256.KeyAgreement.PublicKey(x963Representation: [0x04] + x + y),
-              let shared = try? keyAgreementKey.sharedSecretFromKeyAgreement(with: peer)
+            let x = platformKey[-2]?.bytesValue, let y = platformKey[-3]?.bytesValue, x.count == 32, y.count == 32,
+            let peer = try? P256.KeyAgreement.PublicKey(x963Representation: [0x04] + x + y),
+            let shared = try? keyAgreementKey.sharedSecretFromKeyAgreement(with: peer)
         else { throw CTAP2Failure(.invalidParameter) }
         let salt = [UInt8](repeating: 0, count: 32)
         func derive(_ info: String) -> [UInt8] {
@@ -130,7 +136,9 @@ extension FIDOAuthenticator {
 
     /// §6.1.2 step 11 / §6.2.2 step 6: checks pinUvAuthParam = HMAC(token, clientDataHash) and
     /// the token's permission and RP binding; returns whether the user was verified.
-    mutating func checkPinUvAuth(_ param: CBOR?, protocol pinProtocol: CBOR?, clientDataHash: [UInt8], permission: UInt8, rpID: String) throws -> Bool {
+    mutating func checkPinUvAuth(_ param: CBOR?, protocol pinProtocol: CBOR?, clientDataHash: [UInt8], permission: UInt8, rpID: String)
+        throws -> Bool
+    {
         guard let param else {
             if hasPIN && permission == 0x01 { throw CTAP2Failure(.puatRequired) }
             return false
@@ -142,7 +150,8 @@ extension FIDOAuthenticator {
         guard pinProtocol.intValue == 2 else { throw CTAP2Failure(.invalidParameter) }
         guard hasPIN else { throw CTAP2Failure(.pinNotSet) }
         guard Self.constantTimeEqual(Self.hmac(pinUvAuthToken, clientDataHash), value),
-              tokenPermissions & permission != 0 else { throw CTAP2Failure(.pinAuthInvalid) }
+            tokenPermissions & permission != 0
+        else { throw CTAP2Failure(.pinAuthInvalid) }
         if let bound = tokenRPID, bound != rpID { throw CTAP2Failure(.pinAuthInvalid) }
         tokenRPID = rpID
         return true
@@ -156,15 +165,15 @@ extension FIDOAuthenticator {
     static func encrypt(_ key: [UInt8], _ plaintext: [UInt8]) throws -> [UInt8] {
         let ivBytes = randomBytes(16)
         guard let iv = try? AES._CBC.IV(ivBytes: ivBytes),
-              let sealed = try? AES._CBC.encrypt(plaintext, using: SymmetricKey(data: key), iv: iv, noPadding: true)
+            let sealed = try? AES._CBC.encrypt(plaintext, using: SymmetricKey(data: key), iv: iv, noPadding: true)
         else { throw CTAP2Failure(.invalidParameter) }
         return ivBytes + Array(sealed)
     }
 
     static func decrypt(_ key: [UInt8], _ message: [UInt8]) throws -> [UInt8] {
         guard message.count >= 32, message.count % 16 == 0,
-              let iv = try? AES._CBC.IV(ivBytes: message.prefix(16)),
-              let plain = try? AES._CBC.decrypt(message.dropFirst(16), using: SymmetricKey(data: key), iv: iv, noPadding: true)
+            let iv = try? AES._CBC.IV(ivBytes: message.prefix(16)),
+            let plain = try? AES._CBC.decrypt(message.dropFirst(16), using: SymmetricKey(data: key), iv: iv, noPadding: true)
         else { throw CTAP2Failure(.invalidParameter) }
         return Array(plain)
     }

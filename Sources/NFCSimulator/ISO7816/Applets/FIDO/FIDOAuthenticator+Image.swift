@@ -46,8 +46,9 @@ extension FIDOAuthenticator {
             signatureCounter: signatureCounter, pinHash: pinHash.map(HexBytes.init), pinRetries: pinRetries,
             maxMsgSize: maxMsgSize, processingUpdates: processingUpdates,
             residentCredentials: residentCredentials.map {
-                Image.Credential(credentialID: HexBytes($0.credentialID), rpID: $0.rpID, userID: HexBytes($0.userID),
-                                 userName: $0.userName, displayName: $0.displayName, privateKey: HexBytes($0.privateKey))
+                Image.Credential(
+                    credentialID: HexBytes($0.credentialID), rpID: $0.rpID, userID: HexBytes($0.userID),
+                    userName: $0.userName, displayName: $0.displayName, privateKey: HexBytes($0.privateKey))
             }
         )
     }
@@ -69,8 +70,11 @@ extension FIDOAuthenticator {
         try check((256...65_535).contains(image.maxMsgSize), "maxMsgSize", "must be 256–65 535")
         try check((0...16).contains(image.processingUpdates), "processingUpdates", "must be 0–16")
         for (index, credential) in image.residentCredentials.enumerated() {
-            try check(credential.privateKey.bytes.count == 32, "residentCredentials[\(index)].privateKey", "a P-256 private key has 32 bytes")
-            try check(!credential.userID.bytes.isEmpty && credential.userID.bytes.count <= 64, "residentCredentials[\(index)].userID", "a user handle has 1–64 bytes")
+            try check(
+                credential.privateKey.bytes.count == 32, "residentCredentials[\(index)].privateKey", "a P-256 private key has 32 bytes")
+            try check(
+                !credential.userID.bytes.isEmpty && credential.userID.bytes.count <= 64, "residentCredentials[\(index)].userID",
+                "a user handle has 1–64 bytes")
         }
         self.init(maxMsgSize: image.maxMsgSize, processingUpdates: image.processingUpdates)
         aaguid = image.aaguid.bytes
@@ -81,8 +85,9 @@ extension FIDOAuthenticator {
         pinHash = image.pinHash?.bytes
         pinRetries = image.pinRetries
         residentCredentials = image.residentCredentials.map {
-            ResidentCredential(credentialID: $0.credentialID.bytes, rpID: $0.rpID, userID: $0.userID.bytes,
-                               userName: $0.userName, displayName: $0.displayName, privateKey: $0.privateKey.bytes)
+            ResidentCredential(
+                credentialID: $0.credentialID.bytes, rpID: $0.rpID, userID: $0.userID.bytes,
+                userName: $0.userName, displayName: $0.displayName, privateKey: $0.privateKey.bytes)
         }
     }
 }

@@ -8,7 +8,8 @@ extension FIDOAuthenticator {
     func wrap(_ privateKey: [UInt8], rpIDHash: [UInt8]) -> [UInt8] {
         let key = SymmetricKey(data: wrappingKey)
         guard let sealed = try? AES.GCM.seal(privateKey, using: key, authenticating: rpIDHash),
-              let combined = sealed.combined else { return [] }
+            let combined = sealed.combined
+        else { return [] }
         return Array(combined)
     }
 
@@ -17,7 +18,8 @@ extension FIDOAuthenticator {
         guard handle.count == 60 else { return nil }
         let key = SymmetricKey(data: wrappingKey)
         guard let box = try? AES.GCM.SealedBox(combined: handle),
-              let plain = try? AES.GCM.open(box, using: key, authenticating: rpIDHash) else { return nil }
+            let plain = try? AES.GCM.open(box, using: key, authenticating: rpIDHash)
+        else { return nil }
         return try? P256.Signing.PrivateKey(rawRepresentation: plain)
     }
 

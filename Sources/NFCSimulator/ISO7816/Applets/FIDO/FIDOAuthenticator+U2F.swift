@@ -17,7 +17,8 @@ extension FIDOAuthenticator {
     /// certificate and signature out (Raw Message Formats §4.3).
     mutating func u2fRegister(_ command: SimCommandAPDU) -> SimResponseAPDU {
         guard command.data.count == 64 else { return SimResponseAPDU(.wrongLength) }
-        let challenge = Array(command.data[0..<32]), application = Array(command.data[32..<64])
+        let challenge = Array(command.data[0..<32])
+        let application = Array(command.data[32..<64])
         let credential = P256.Signing.PrivateKey()
         let handle = wrap(Array(credential.rawRepresentation), rpIDHash: application)
         let publicKey = Self.uncompressedPoint(credential.publicKey)
@@ -36,7 +37,8 @@ extension FIDOAuthenticator {
         guard [0x03, 0x07, 0x08].contains(command.p1) else { return SimResponseAPDU(.incorrectP1P2) }
         let data = command.data
         guard data.count >= 65, data.count == 65 + Int(data[64]) else { return SimResponseAPDU(.wrongLength) }
-        let challenge = Array(data[0..<32]), application = Array(data[32..<64])
+        let challenge = Array(data[0..<32])
+        let application = Array(data[32..<64])
         let handle = Array(data[65...])
         guard let key = unwrap(handle, rpIDHash: application) else { return SimResponseAPDU(.incorrectData) }
         // Check-only: the handle is ours; "test of user presence required" (§5.1).
@@ -49,7 +51,9 @@ extension FIDOAuthenticator {
     }
 
     static func bigEndian(_ value: UInt32) -> [UInt8] {
-        [UInt8(truncatingIfNeeded: value >> 24), UInt8(truncatingIfNeeded: value >> 16),
-         UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value)]
+        [
+            UInt8(truncatingIfNeeded: value >> 24), UInt8(truncatingIfNeeded: value >> 16),
+            UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value),
+        ]
     }
 }

@@ -36,15 +36,17 @@ extension OATHApplet {
     }
 
     /// `data` in one response, or its first part with `61xx` and the rest kept for SEND REMAINING.
-    mutating func answer(_ data: [UInt8], to command: SimCommandAPDU, extraTime: Duration = .zero, writes: Bool = false) -> SimResponseAPDU {
+    mutating func answer(_ data: [UInt8], to command: SimCommandAPDU, extraTime: Duration = .zero, writes: Bool = false) -> SimResponseAPDU
+    {
         let limit = max(chunkLimit(command), 1)
         if data.count <= limit {
             remaining = nil
             return SimResponseAPDU(data: data, status: .success, additionalProcessingTime: extraTime, writesMemory: writes)
         }
         remaining = Array(data[limit...])
-        return SimResponseAPDU(data: Array(data[..<limit]), status: .bytesRemaining(data.count - limit),
-                               additionalProcessingTime: extraTime, writesMemory: writes)
+        return SimResponseAPDU(
+            data: Array(data[..<limit]), status: .bytesRemaining(data.count - limit),
+            additionalProcessingTime: extraTime, writesMemory: writes)
     }
 
     /// SEND REMAINING (`A5`): the next part of the last answer.
@@ -68,7 +70,8 @@ extension OATHApplet {
             return SimResponseAPDU(data: [], status: .success, additionalProcessingTime: Self.programmingTime, writesMemory: true)
         }
         guard let algorithm = Algorithm(nibble: keyObject[0] & 0x0F), keyObject.count > 1,
-              let challenge = objects.first(0x74), let response = objects.first(0x75) else {
+            let challenge = objects.first(0x74), let response = objects.first(0x75)
+        else {
             return SimResponseAPDU(.incorrectData)
         }
         let key = Array(keyObject.dropFirst())
@@ -77,7 +80,8 @@ extension OATHApplet {
         }
         accessKey = AccessKey(algorithm: algorithm, key: key)
         authenticated = true
-        return SimResponseAPDU(data: [], status: .success, additionalProcessingTime: Self.programmingTime + Self.hmacTime, writesMemory: true)
+        return SimResponseAPDU(
+            data: [], status: .success, additionalProcessingTime: Self.programmingTime + Self.hmacTime, writesMemory: true)
     }
 
     /// VALIDATE (`A3`): `75` = HMAC(key, SELECT's challenge), `74` = the client's challenge;
@@ -88,7 +92,8 @@ extension OATHApplet {
         guard let accessKey else { return SimResponseAPDU(SimStatusWord(rawValue: 0x6984)) }
         guard let challenge = pendingChallenge else { return SimResponseAPDU(.conditionsNotSatisfied) }
         guard let objects = OATHAppletTLV.parse(command.data), let response = objects.first(0x75),
-              let clientChallenge = objects.first(0x74) else {
+            let clientChallenge = objects.first(0x74)
+        else {
             return SimResponseAPDU(.incorrectData)
         }
         pendingChallenge = nil
@@ -107,9 +112,10 @@ extension OATHApplet {
     /// length) and `7A` initial counter. Replaces a credential of the same name.
     private mutating func put(_ command: SimCommandAPDU) -> SimResponseAPDU {
         guard let objects = OATHAppletTLV.parse(command.data, propertyTagWithoutLength: true),
-              let name = objects.first(0x71), !name.isEmpty, name.count <= Self.maximumNameLength,
-              let key = objects.first(0x73), key.count >= 3,
-              let kind = Kind(nibble: key[0] & 0xF0), let algorithm = Algorithm(nibble: key[0] & 0x0F) else {
+            let name = objects.first(0x71), !name.isEmpty, name.count <= Self.maximumNameLength,
+            let key = objects.first(0x73), key.count >= 3,
+            let kind = Kind(nibble: key[0] & 0xF0), let algorithm = Algorithm(nibble: key[0] & 0x0F)
+        else {
             return SimResponseAPDU(.incorrectData)
         }
         let digits = Int(key[1])
@@ -190,7 +196,8 @@ extension OATHApplet {
     private mutating func calculate(_ command: SimCommandAPDU) -> SimResponseAPDU {
         guard command.p2 <= 0x01 else { return SimResponseAPDU(.incorrectP1P2) }
         guard let objects = OATHAppletTLV.parse(command.data), let name = objects.first(0x71),
-              let challenge = objects.first(0x74) else {
+            let challenge = objects.first(0x74)
+        else {
             return SimResponseAPDU(.incorrectData)
         }
         guard let index = credentials.firstIndex(where: { $0.name == name }) else {

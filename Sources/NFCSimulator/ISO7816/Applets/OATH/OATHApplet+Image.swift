@@ -35,8 +35,10 @@ extension OATHApplet {
             /// HOTP's next counter value (0 for TOTP).
             public var counter: UInt64
 
-            public init(name: HexBytes, type: Kind, algorithm: Algorithm, digits: Int, secret: HexBytes,
-                        touch: Bool, onlyIncreasing: Bool? = nil, counter: UInt64) {
+            public init(
+                name: HexBytes, type: Kind, algorithm: Algorithm, digits: Int, secret: HexBytes,
+                touch: Bool, onlyIncreasing: Bool? = nil, counter: UInt64
+            ) {
                 self.name = name
                 self.type = type
                 self.algorithm = algorithm
@@ -57,7 +59,9 @@ extension OATHApplet {
         public var accessKey: AccessKeyImage?
         public var credentials: [CredentialImage]
 
-        public init(aid: HexBytes, version: HexBytes, salt: HexBytes, capacity: Int, accessKey: AccessKeyImage?, credentials: [CredentialImage]) {
+        public init(
+            aid: HexBytes, version: HexBytes, salt: HexBytes, capacity: Int, accessKey: AccessKeyImage?, credentials: [CredentialImage]
+        ) {
             self.aid = aid
             self.version = version
             self.salt = salt
@@ -101,7 +105,8 @@ extension OATHApplet {
             throw TagImageError(.invalidValue, field: "accessKey.key", "an access key has 1–128 bytes")
         }
         guard image.credentials.count <= image.capacity else {
-            throw TagImageError(.invalidValue, field: "credentials", "\(image.credentials.count) credentials exceed the capacity \(image.capacity)")
+            throw TagImageError(
+                .invalidValue, field: "credentials", "\(image.credentials.count) credentials exceed the capacity \(image.capacity)")
         }
         var credentials: [Credential] = []
         for (index, entry) in image.credentials.enumerated() {
@@ -116,13 +121,15 @@ extension OATHApplet {
                 throw TagImageError(.invalidValue, field: "\(field).digits", "6, 7 or 8")
             }
             guard entry.secret.bytes.count <= entry.algorithm.blockSize else {
-                throw TagImageError(.invalidValue, field: "\(field).secret", "at most \(entry.algorithm.blockSize) bytes for \(entry.algorithm.rawValue)")
+                throw TagImageError(
+                    .invalidValue, field: "\(field).secret", "at most \(entry.algorithm.blockSize) bytes for \(entry.algorithm.rawValue)")
             }
-            credentials.append(Credential(
-                name: entry.name.bytes, kind: entry.type, algorithm: entry.algorithm, digits: entry.digits,
-                secret: entry.secret.bytes, touchRequired: entry.touch, onlyIncreasing: entry.onlyIncreasing ?? false,
-                counter: entry.counter
-            ))
+            credentials.append(
+                Credential(
+                    name: entry.name.bytes, kind: entry.type, algorithm: entry.algorithm, digits: entry.digits,
+                    secret: entry.secret.bytes, touchRequired: entry.touch, onlyIncreasing: entry.onlyIncreasing ?? false,
+                    counter: entry.counter
+                ))
         }
         self.init(
             aid: image.aid.bytes, version: image.version.bytes, salt: image.salt.bytes, credentials: credentials,

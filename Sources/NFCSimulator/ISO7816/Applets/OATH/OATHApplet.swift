@@ -84,8 +84,10 @@ public struct OATHApplet: ISO7816Applet, Hashable {
         /// HOTP's moving factor, the counter of the next code.
         public var counter: UInt64
 
-        public init(name: [UInt8], kind: Kind, algorithm: Algorithm, digits: Int, secret: [UInt8],
-                    touchRequired: Bool = false, onlyIncreasing: Bool = false, counter: UInt64 = 0) {
+        public init(
+            name: [UInt8], kind: Kind, algorithm: Algorithm, digits: Int, secret: [UInt8],
+            touchRequired: Bool = false, onlyIncreasing: Bool = false, counter: UInt64 = 0
+        ) {
             self.name = name
             self.kind = kind
             self.algorithm = algorithm

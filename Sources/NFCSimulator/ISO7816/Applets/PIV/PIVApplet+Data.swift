@@ -14,7 +14,8 @@ extension PIVApplet {
     mutating func getData(_ command: SimCommandAPDU) -> SimResponseAPDU {
         guard command.p1 == 0x3F, command.p2 == 0xFF else { return SimResponseAPDU(.incorrectP1P2) }
         guard let list = PIVTLV.parseAll(command.data), list.count == 1, let name = PIVTLV.first(0x5C, in: list),
-              (1...3).contains(name.value.count) else { return SimResponseAPDU(.incorrectData) }
+            (1...3).contains(name.value.count)
+        else { return SimResponseAPDU(.incorrectData) }
         let tag = name.value.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
         if tag == PIVObjectTag.discovery { return SimResponseAPDU(data: Self.discoveryObject) }
         guard Self.isObjectTag(tag) else { return SimResponseAPDU(.incorrectData) }
@@ -28,7 +29,8 @@ extension PIVApplet {
         guard command.p1 == 0x3F, command.p2 == 0xFF else { return SimResponseAPDU(.incorrectP1P2) }
         guard managementAuthenticated else { return SimResponseAPDU(.securityStatusNotSatisfied) }
         guard let list = PIVTLV.parseAll(command.data), list.count == 2, list[0].tag == 0x5C, list[1].tag == 0x53,
-              (1...3).contains(list[0].value.count) else { return SimResponseAPDU(.incorrectData) }
+            (1...3).contains(list[0].value.count)
+        else { return SimResponseAPDU(.incorrectData) }
         let tag = list[0].value.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
         guard tag != PIVObjectTag.discovery, Self.isObjectTag(tag) else { return SimResponseAPDU(.incorrectData) }
         guard list[1].value.count <= Self.maxObjectSize else { return SimResponseAPDU(.notEnoughMemory) }
@@ -65,7 +67,8 @@ extension PIVApplet {
     /// model `10`; the other elements empty.
     static func makeCCC() -> [UInt8] {
         var generator = SystemRandomNumberGenerator()
-        let identifier: [UInt8] = [0xA0, 0x00, 0x00, 0x01, 0x16, 0xFF, 0x02] + (0..<14).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let identifier: [UInt8] =
+            [0xA0, 0x00, 0x00, 0x01, 0x16, 0xFF, 0x02] + (0..<14).map { _ in UInt8.random(in: 0...255, using: &generator) }
         var out = PIVTLV(0xF0, identifier).bytes + PIVTLV(0xF1, [0x21]).bytes + PIVTLV(0xF2, [0x21]).bytes
         out += PIVTLV(0xF3, []).bytes + PIVTLV(0xF4, [0x00]).bytes + PIVTLV(0xF5, [0x10]).bytes + PIVTLV(0xF6, []).bytes
         out += PIVTLV(0xF7, []).bytes + PIVTLV(0xFA, []).bytes + PIVTLV(0xFB, []).bytes + PIVTLV(0xFC, []).bytes

@@ -62,7 +62,8 @@ extension PIVApplet {
             },
             keys: keys.keys.sorted().compactMap { slot in
                 guard let key = keys[slot] else { return nil }
-                return Image.KeyImage(slot: HexBytes([slot]), algorithm: Int(key.algorithm), privateKey: HexBytes(key.privateKey), pinPolicy: key.pinPolicy)
+                return Image.KeyImage(
+                    slot: HexBytes([slot]), algorithm: Int(key.algorithm), privateKey: HexBytes(key.privateKey), pinPolicy: key.pinPolicy)
             }
         )
     }
@@ -81,7 +82,8 @@ extension PIVApplet {
         try check((0...image.pukMaxRetries).contains(image.pukRetries), "pukRetries", "must be 0–pukMaxRetries")
         let algorithm = UInt8(truncatingIfNeeded: image.managementKeyAlgorithm)
         guard (0...255).contains(image.managementKeyAlgorithm), let length = Self.managementKeyLength(algorithm) else {
-            throw TagImageError(.invalidValue, field: "managementKeyAlgorithm", "8 (AES-128), 10 (AES-192) or 12 (AES-256); 3DES is not supported")
+            throw TagImageError(
+                .invalidValue, field: "managementKeyAlgorithm", "8 (AES-128), 10 (AES-192) or 12 (AES-256); 3DES is not supported")
         }
         try check(image.managementKey.bytes.count == length, "managementKey", "this algorithm takes a \(length)-byte key")
         var objects: [UInt32: [UInt8]] = [:]
@@ -96,7 +98,8 @@ extension PIVApplet {
         }
         var keys: [UInt8: KeySlot] = [:]
         for (index, key) in image.keys.enumerated() {
-            try check(key.slot.bytes.count == 1 && Self.keySlots.contains(key.slot.bytes[0]), "keys[\(index)].slot", "one of 9a, 9c, 9d, 9e")
+            try check(
+                key.slot.bytes.count == 1 && Self.keySlots.contains(key.slot.bytes[0]), "keys[\(index)].slot", "one of 9a, 9c, 9d, 9e")
             try check(key.algorithm == Int(Self.eccP256), "keys[\(index)].algorithm", "only 17 (ECC P-256)")
             try check(key.privateKey.bytes.count == 32, "keys[\(index)].privateKey", "a P-256 scalar has 32 bytes")
             let slot = key.slot.bytes[0]

@@ -9,7 +9,8 @@ extension PIVApplet {
     /// operation in a slot (ECDSA signature with `81`, ECDH with `85`).
     mutating func generalAuthenticate(_ command: SimCommandAPDU) -> SimResponseAPDU {
         guard let outer = PIVTLV.parseAll(command.data), outer.count == 1, outer[0].tag == 0x7C,
-              let inner = PIVTLV.parseAll(outer[0].value) else { return SimResponseAPDU(.incorrectData) }
+            let inner = PIVTLV.parseAll(outer[0].value)
+        else { return SimResponseAPDU(.incorrectData) }
         if command.p2 == Self.managementReference {
             return authenticateManagementKey(algorithm: command.p1, inner)
         }
@@ -26,18 +27,21 @@ extension PIVApplet {
             // ECDSA over the digest the host computed (SP 800-73-4 Part 2 §3.2.4, Appendix A.4).
             guard challenge.value.count == 32 else { return SimResponseAPDU(.incorrectData) }
             guard let key = try? P256.Signing.PrivateKey(rawRepresentation: slot.privateKey),
-                  let signature = try? key.signature(for: PrehashedDigest(bytes: challenge.value)) else {
+                let signature = try? key.signature(for: PrehashedDigest(bytes: challenge.value))
+            else {
                 return SimResponseAPDU(.noPreciseDiagnosis)
             }
             if slot.pinPolicy == .always { pinFreshForAlways = false }
-            return SimResponseAPDU(data: PIVTLV(0x7C, PIVTLV(0x82, Array(signature.derRepresentation)).bytes).bytes,
-                                   additionalProcessingTime: Self.eccTime)
+            return SimResponseAPDU(
+                data: PIVTLV(0x7C, PIVTLV(0x82, Array(signature.derRepresentation)).bytes).bytes,
+                additionalProcessingTime: Self.eccTime)
         }
         if let exponentiation = PIVTLV.first(0x85, in: inner) {
             // ECC CDH with the peer's uncompressed point (SP 800-56A §5.7.1.2, Part 2 Appendix A.5).
             guard let key = try? P256.KeyAgreement.PrivateKey(rawRepresentation: slot.privateKey),
-                  let peer = try? P256.KeyAgreement.PublicKey(x963Representation: exponentiation.value),
-                  let secret = try? key.sharedSecretFromKeyAgreement(with: peer) else { return SimResponseAPDU(.incorrectData) }
+                let peer = try? P256.KeyAgreement.PublicKey(x963Representation: exponentiation.value),
+                let secret = try? key.sharedSecretFromKeyAgreement(with: peer)
+            else { return SimResponseAPDU(.incorrectData) }
             let bytes = secret.withUnsafeBytes { Array($0) }
             if slot.pinPolicy == .always { pinFreshForAlways = false }
             return SimResponseAPDU(data: PIVTLV(0x7C, PIVTLV(0x82, bytes).bytes).bytes, additionalProcessingTime: Self.eccTime)
@@ -132,8 +136,9 @@ extension PIVApplet {
         guard command.p1 == 0x00, Self.keySlots.contains(command.p2) else { return SimResponseAPDU(.incorrectP1P2) }
         guard managementAuthenticated else { return SimResponseAPDU(.securityStatusNotSatisfied) }
         guard let outer = PIVTLV.parseAll(command.data), outer.count == 1, outer[0].tag == 0xAC,
-              let inner = PIVTLV.parseAll(outer[0].value),
-              let algorithm = PIVTLV.first(0x80, in: inner), algorithm.value.count == 1 else { return SimResponseAPDU(.incorrectData) }
+            let inner = PIVTLV.parseAll(outer[0].value),
+            let algorithm = PIVTLV.first(0x80, in: inner), algorithm.value.count == 1
+        else { return SimResponseAPDU(.incorrectData) }
         guard algorithm.value[0] == Self.eccP256 else { return SimResponseAPDU(.functionNotSupported) }
         var policy = Self.defaultPINPolicy(slot: command.p2)
         if let requested = PIVTLV.first(0xAA, in: inner) {
@@ -148,8 +153,9 @@ extension PIVApplet {
         let key = P256.Signing.PrivateKey()
         keys[command.p2] = KeySlot(algorithm: Self.eccP256, privateKey: Array(key.rawRepresentation), pinPolicy: policy)
         let point = Array(key.publicKey.x963Representation)
-        return SimResponseAPDU(data: PIVTLV(0x7F49, PIVTLV(0x86, point).bytes).bytes,
-                               additionalProcessingTime: Self.keyGenerationTime, writesMemory: true)
+        return SimResponseAPDU(
+            data: PIVTLV(0x7F49, PIVTLV(0x86, point).bytes).bytes,
+            additionalProcessingTime: Self.keyGenerationTime, writesMemory: true)
     }
 
     /// The slot's PIN policy when none is asked for (SP 800-73-4 Part 1 §3.2 and Table 4b).

@@ -60,8 +60,9 @@ extension PIVApplet {
         guard command.p1 == 0x00 else { return SimResponseAPDU(.incorrectP1P2) }
         guard command.p2 == Self.pinReference || command.p2 == Self.pukReference else { return SimResponseAPDU(.incorrectP1P2) }
         guard command.data.count == 16,
-              let old = Self.unpad(command.data[0..<8], minimum: 1),
-              let new = Self.unpad(command.data[8..<16], minimum: 6) else { return SimResponseAPDU(.incorrectData) }
+            let old = Self.unpad(command.data[0..<8], minimum: 1),
+            let new = Self.unpad(command.data[8..<16], minimum: 6)
+        else { return SimResponseAPDU(.incorrectData) }
         let isPIN = command.p2 == Self.pinReference
         let retries = isPIN ? pinRetries : pukRetries
         if retries == 0 { return SimResponseAPDU(.authenticationMethodBlocked) }
@@ -89,8 +90,9 @@ extension PIVApplet {
     mutating func resetRetryCounter(_ command: SimCommandAPDU) -> SimResponseAPDU {
         guard command.p1 == 0x00, command.p2 == Self.pinReference else { return SimResponseAPDU(.incorrectP1P2) }
         guard command.data.count == 16,
-              let candidate = Self.unpad(command.data[0..<8], minimum: 1),
-              let new = Self.unpad(command.data[8..<16], minimum: 6) else { return SimResponseAPDU(.incorrectData) }
+            let candidate = Self.unpad(command.data[0..<8], minimum: 1),
+            let new = Self.unpad(command.data[8..<16], minimum: 6)
+        else { return SimResponseAPDU(.incorrectData) }
         if pukRetries == 0 { return SimResponseAPDU(.authenticationMethodBlocked) }
         guard Self.equalInConstantTime(candidate, puk) else {
             pukRetries -= 1

@@ -99,12 +99,14 @@ public struct PIVApplet: ISO7816Applet {
     public mutating func select(command: SimCommandAPDU) -> SimResponseAPDU {
         clearSecurityStatus()
         // Application property template (SP 800-73-4 Part 1 §3.1.1, Table 3).
-        let algorithms = [Self.aes128, Self.aes192, Self.aes256, Self.eccP256].flatMap { PIVTLV(0x80, [$0]).bytes } + PIVTLV(0x06, []).bytes
-        let template = PIVTLV(0x61,
+        let algorithms =
+            [Self.aes128, Self.aes192, Self.aes256, Self.eccP256].flatMap { PIVTLV(0x80, [$0]).bytes } + PIVTLV(0x06, []).bytes
+        let template = PIVTLV(
+            0x61,
             PIVTLV(0x4F, Array(Self.fullAID[5...])).bytes
-            + PIVTLV(0x79, PIVTLV(0x4F, Array(Self.fullAID[0..<5])).bytes).bytes
-            + PIVTLV(0x50, Array("OpenCoreNFC PIV".utf8)).bytes
-            + PIVTLV(0xAC, algorithms).bytes
+                + PIVTLV(0x79, PIVTLV(0x4F, Array(Self.fullAID[0..<5])).bytes).bytes
+                + PIVTLV(0x50, Array("OpenCoreNFC PIV".utf8)).bytes
+                + PIVTLV(0xAC, algorithms).bytes
         )
         return SimResponseAPDU(data: template.bytes)
     }

@@ -19,7 +19,9 @@ struct PIVTLV: Sendable, Hashable {
     }
 
     static func encodeTag(_ tag: UInt32) -> [UInt8] {
-        if tag > 0xFFFF { return [UInt8(truncatingIfNeeded: tag >> 16), UInt8(truncatingIfNeeded: tag >> 8), UInt8(truncatingIfNeeded: tag)] }
+        if tag > 0xFFFF {
+            return [UInt8(truncatingIfNeeded: tag >> 16), UInt8(truncatingIfNeeded: tag >> 8), UInt8(truncatingIfNeeded: tag)]
+        }
         if tag > 0xFF { return [UInt8(truncatingIfNeeded: tag >> 8), UInt8(truncatingIfNeeded: tag)] }
         return [UInt8(truncatingIfNeeded: tag)]
     }
@@ -37,7 +39,10 @@ struct PIVTLV: Sendable, Hashable {
         var out: [PIVTLV] = []
         while index < bytes.count {
             // ISO/IEC 7816-4 allows 00 and FF padding between objects.
-            if bytes[index] == 0x00 || bytes[index] == 0xFF { index += 1; continue }
+            if bytes[index] == 0x00 || bytes[index] == 0xFF {
+                index += 1
+                continue
+            }
             guard let (tlv, next) = parse(bytes, at: index) else { return nil }
             out.append(tlv)
             index = next

@@ -18,12 +18,18 @@ import _CryptoExtras
 
     func aes(_ block: [UInt8], _ key: [UInt8], decrypt: Bool = false) throws -> [UInt8] {
         var out = block
-        if decrypt { try AES.inversePermute(&out, key: SymmetricKey(data: key)) } else { try AES.permute(&out, key: SymmetricKey(data: key)) }
+        if decrypt {
+            try AES.inversePermute(&out, key: SymmetricKey(data: key))
+        } else {
+            try AES.permute(&out, key: SymmetricKey(data: key))
+        }
         return out
     }
 
     /// Mutual authentication (SP 800-73-4 Part 2 Appendix A.3) with raw commands.
-    func authenticate(_ applet: inout PIVApplet, key: [UInt8] = PIVAppletTests.defaultKey, algorithm: UInt8 = 0x0A) throws -> SimResponseAPDU {
+    func authenticate(_ applet: inout PIVApplet, key: [UInt8] = PIVAppletTests.defaultKey, algorithm: UInt8 = 0x0A) throws
+        -> SimResponseAPDU
+    {
         let witness = send(&applet, 0x87, algorithm, 0x9B, tlv(0x7C, tlv(0x80, [])))
         guard witness.status == .success, witness.data.count == 20 else { return witness }
         let plain = try aes(Array(witness.data[4...]), key, decrypt: true)
@@ -141,12 +147,16 @@ import _CryptoExtras
         #expect(field { $0.pin = HexBytes([]) } == "pin")
         #expect(field { $0.pinRetries = 9 } == "pinRetries")
         #expect(field { $0.objects.append(.init(tag: HexBytes([0x7E]), data: HexBytes([]))) } == "objects[2].tag")
-        #expect(field {
-            $0.keys = [.init(slot: HexBytes([0x9A]), algorithm: 17, privateKey: HexBytes([1]), pinPolicy: .once)]
-        } == "keys[0].privateKey")
-        #expect(field {
-            $0.keys = [.init(slot: HexBytes([0x82]), algorithm: 17, privateKey: HexBytes([UInt8](repeating: 1, count: 32)), pinPolicy: .once)]
-        } == "keys[0].slot")
+        #expect(
+            field {
+                $0.keys = [.init(slot: HexBytes([0x9A]), algorithm: 17, privateKey: HexBytes([1]), pinPolicy: .once)]
+            } == "keys[0].privateKey")
+        #expect(
+            field {
+                $0.keys = [
+                    .init(slot: HexBytes([0x82]), algorithm: 17, privateKey: HexBytes([UInt8](repeating: 1, count: 32)), pinPolicy: .once)
+                ]
+            } == "keys[0].slot")
     }
 }
 
@@ -167,7 +177,9 @@ import _CryptoExtras
                 data[1] = UInt8(count - 2)
             }
             let p2 = [0x80, 0x81, 0x9A, 0x9B, 0x9C, 0x9D, 0x9E, 0xFF][Int.random(in: 0..<8, using: &generator)] as UInt8
-            let response = applet.process(SimCommandAPDU(cla: 0, ins: ins, p1: [0x00, 0x0A, 0x11, 0x3F][Int.random(in: 0..<4, using: &generator)], p2: p2, data: data, ne: 256))
+            let response = applet.process(
+                SimCommandAPDU(
+                    cla: 0, ins: ins, p1: [0x00, 0x0A, 0x11, 0x3F][Int.random(in: 0..<4, using: &generator)], p2: p2, data: data, ne: 256))
             statuses.insert(response.status.sw1)
             if Int.random(in: 0..<50, using: &generator) == 0 { applet.reset() }
         }
