@@ -37,6 +37,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.0.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
         // Row 0
@@ -50,6 +51,8 @@ let package = Package(
         .target(name: "ISO7816"),
         // Row 1 (RFC 8949 CBOR, canonical CTAP2 form; shared by the FIDO client and the emulated authenticator)
         .target(name: "NFCCBOR"),
+        // Row 1: ISO 15693 and FeliCa command codes, shared by the engines and the Core NFC layer
+        .target(name: "NFCCommandSets"),
         // Row 2
         .target(name: "NFCTransport", dependencies: ["NFCBytes"]),
         // Row 2: applet clients over any APDUTransmitter
@@ -65,15 +68,15 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
         ]),
         // Row 3
-        .target(name: "NFCTags", dependencies: ["NFCTransport", "ISO7816", "NFCBytes"]),
+        .target(name: "NFCTags", dependencies: ["NFCTransport", "ISO7816", "NFCBytes", "NFCCommandSets", .product(name: "Logging", package: "swift-log")]),
         // Row 3 (the simulator must not import NFCTags: it is an independent reading of the specs)
         // Emulated OATH/FIDO/PIV applets use swift-crypto and the shared CBOR codec, never the clients.
         .target(name: "NFCSimulator", dependencies: [
-            "NFCTransport", "NFCBytes", "NFCCBOR", "NFCJSON",
+            "NFCTransport", "NFCBytes", "NFCCBOR", "NFCJSON", .product(name: "Logging", package: "swift-log"),
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
         ]),
         // Row 3 (loads libpcsclite / PCSC.framework at run time: nothing to link)
-        .target(name: "NFCPCSC", dependencies: ["NFCTransport", "NFCBytes"]),
+        .target(name: "NFCPCSC", dependencies: ["NFCTransport", "NFCBytes", .product(name: "Logging", package: "swift-log")]),
         // Row 4: one grammar for reader names, and the backends the enabled traits include
         .target(name: "NFCReaders", dependencies: [
             "NFCTransport",
@@ -81,7 +84,7 @@ let package = Package(
             .target(name: "NFCPCSC", condition: .when(traits: ["PCSC"])),
         ]),
         // Row 4 (above NFCReaders): Core NFC's API
-        .target(name: "OpenCoreNFC", dependencies: ["NDEF", "NFCBytes", "ISO7816", "NFCTransport", "NFCTags", "NFCReaders"]),
+        .target(name: "OpenCoreNFC", dependencies: ["NDEF", "NFCBytes", "ISO7816", "NFCTransport", "NFCTags", "NFCReaders", "NFCCommandSets", .product(name: "Logging", package: "swift-log")]),
         // Row 5 (a library beside the CLI): the `--apps` file of `nfc dispatch` and `nfc watch`
         .target(name: "NFCBackgroundConfiguration", dependencies: ["OpenCoreNFC"]),
         // Row 5
@@ -92,12 +95,13 @@ let package = Package(
                 "NFCOATH", "NFCFIDO", "NFCPIV",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(name: "nfc-soak", dependencies: ["NDEF", "NFCTags", "NFCSimulator", "NFCTransport", "NFCPCSC", "OpenCoreNFC"]),
         .executableTarget(name: "nfc-bench", dependencies: ["NDEF", "NFCBytes", "NFCJSON", "NFCTags", "NFCSimulator", "NFCTransport", "NFCPCSC"]),
         // Test support (no product ships it)
-        .target(name: "NFCTestSupport", dependencies: ["NDEF", "NFCBytes", "NFCPCSC", "NFCSimulator", "NFCTransport"]),
+        .target(name: "NFCTestSupport", dependencies: ["ISO7816", "NDEF", "NFCBytes", "NFCPCSC", "NFCSimulator", "NFCTransport"]),
         .testTarget(name: "ISO7816Tests", dependencies: ["ISO7816", "NFCTestSupport"]),
         .testTarget(name: "NFCTransportTests", dependencies: ["NFCTransport", "NFCTestSupport"]),
         .testTarget(name: "NFCTagsTests", dependencies: ["NFCTags", "NFCSimulator", "NFCTransport", "ISO7816", "NDEF", "NFCBytes", "NFCTestSupport"]),
@@ -118,7 +122,7 @@ let package = Package(
         ]),
         .testTarget(name: "NFCPCSCTests", dependencies: ["NFCPCSC", "NFCTransport", "NFCBytes", "NFCSimulator", "NFCTags", "NDEF", "NFCTestSupport"]),
         .testTarget(name: "nfcTests", dependencies: ["NFCTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
-        .testTarget(name: "NFCOATHTests", dependencies: ["NFCBytes", "NFCOATH", "ISO7816"]),
+        .testTarget(name: "NFCOATHTests", dependencies: ["NFCBytes", "NFCOATH", "ISO7816", "NFCTestSupport"]),
         .testTarget(name: "NFCCBORTests", dependencies: ["NFCCBOR"]),
         .testTarget(name: "NFCFIDOTests", dependencies: [
             "NFCBytes", "NFCFIDO", "NFCCBOR", "ISO7816", "NFCSimulator", "NFCTestSupport",

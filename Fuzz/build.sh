@@ -27,7 +27,7 @@ module() {  # module NAME
   if [[ -f $lib ]] && [[ -z $(find Sources/"$name" -name "*.swift" -newer "$lib") ]]; then return; fi
   echo "compiling $name"
   # shellcheck disable=SC2086
-  swiftc "${flags[@]}" "${crypto_flags[@]}" -module-name "$name" -emit-module -emit-module-path "$out/$name.swiftmodule" \
+  swiftc "${flags[@]}" "${crypto_flags[@]}" "${logging_flags[@]}" -module-name "$name" -emit-module -emit-module-path "$out/$name.swiftmodule" \
     -emit-library -static -o "$lib" -I "$out" $sources
 }
 
@@ -53,18 +53,35 @@ use_crypto() {
   done
 }
 
+# swift-log, which the engines, the driver, the simulator and OpenCoreNFC log through: its module
+# and objects from the same SwiftPM build as swift-crypto's.
+logging_flags=()
+logging_objects=()
+use_logging() {
+  [[ ${#logging_objects[@]} -gt 0 ]] && return
+  if [[ ! -f $crypto_build/Modules/Logging.swiftmodule ]]; then
+    echo "no swift-log build in $crypto_build: run 'swift build' first (or set CRYPTO_BUILD)" >&2; exit 1
+  fi
+  mkdir -p "$out/logging"
+  cp -f "$crypto_build/Modules/Logging.swiftmodule" "$out/logging/"
+  logging_flags=(-I "$out/logging")
+  while IFS= read -r object; do logging_objects+=("$object"); done \
+    < <(find "$crypto_build/Logging.build" -name "*.o" ! -name "*.swiftmodule.o" | sort)
+}
+
 link() {  # link TARGET DIR MODULES...
   local target=$1 dir=$2; shift 2
   local libs=()
   for m in "$@"; do libs+=("$out/lib$m.a"); done
   local common=()
   grep -q "AnswerScript" "Fuzz/$dir"/*.swift && common=(Fuzz/Common/*.swift)
-  swiftc "${flags[@]}" "${crypto_flags[@]}" -module-name "Fuzz${dir}" -I "$out" "Fuzz/$dir"/*.swift "${common[@]}" \
-    "${libs[@]}" "${crypto_objects[@]}" -lstdc++ -o "$out/fuzz-$target"
+  swiftc "${flags[@]}" "${crypto_flags[@]}" "${logging_flags[@]}" -module-name "Fuzz${dir}" -I "$out" "Fuzz/$dir"/*.swift "${common[@]}" \
+    "${libs[@]}" "${crypto_objects[@]}" "${logging_objects[@]}" -lstdc++ -o "$out/fuzz-$target"
   echo "built $out/fuzz-$target"
 }
 
 build() {
+  case $1 in ndef|cbor|apdu) ;; *) use_logging ;; esac
   case $1 in
     ndef) module NFCBytes; module NDEF; link ndef NDEFDecoder NDEF NFCBytes ;;
     cbor) module NFCCBOR; link cbor CBORDecoder NFCCBOR ;;
@@ -72,16 +89,16 @@ build() {
     pcsc) module NFCBytes; module ISO7816; module NFCTransport; module NFCPCSC
           link pcsc PCSC NFCPCSC NFCTransport ISO7816 NFCBytes ;;
     tags|images) use_crypto; module NFCBytes; module NDEF; module ISO7816; module NFCTransport; module NFCCBOR
-          module NFCTags; module NFCJSON; module NFCSimulator
-          if [[ $1 == tags ]]; then link tags Tags NFCTags NFCSimulator NFCJSON NFCCBOR NFCTransport NDEF ISO7816 NFCBytes
+          module NFCCommandSets; module NFCTags; module NFCJSON; module NFCSimulator
+          if [[ $1 == tags ]]; then link tags Tags NFCTags NFCCommandSets NFCSimulator NFCJSON NFCCBOR NFCTransport NDEF ISO7816 NFCBytes
           else link images Images NFCSimulator NFCJSON NFCCBOR NFCTransport ISO7816 NFCBytes; fi ;;
     applets) use_crypto; module NFCBytes; module ISO7816; module NFCTransport; module NFCCBOR
           module NFCOATH; module NFCPIV; module NFCFIDO; module NFCJSON; module NFCSimulator
           link applets Applets NFCOATH NFCPIV NFCFIDO NFCSimulator NFCJSON NFCCBOR NFCTransport ISO7816 NFCBytes ;;
-    config) module NFCBytes; module NDEF; module ISO7816; module NFCTransport; module NFCTags
+    config) module NFCBytes; module NDEF; module ISO7816; module NFCTransport; module NFCCommandSets; module NFCTags
           # OpenCoreNFC without the simulator and PC/SC traits (NFCReaders compiled without -D): no swift-crypto
           module NFCReaders; module OpenCoreNFC; module NFCBackgroundConfiguration
-          link config Config NFCBackgroundConfiguration OpenCoreNFC NFCReaders NFCTags NFCTransport NDEF ISO7816 NFCBytes ;;
+          link config Config NFCBackgroundConfiguration OpenCoreNFC NFCReaders NFCTags NFCCommandSets NFCTransport NDEF ISO7816 NFCBytes ;;
     *) echo "unknown fuzz target $1" >&2; exit 2 ;;
   esac
 }

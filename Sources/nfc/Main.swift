@@ -9,6 +9,7 @@ import NFCSimulator
 @main
 enum NFCMain {
     static func main() async {
+        CLILogging.bootstrap()
         TemporaryFiles.removeOnSignals()
         await parseAndRun()
     }

@@ -1,6 +1,7 @@
 import Crypto
 import ISO7816
 import NFCCBOR
+import NFCTestSupport
 import Testing
 
 @testable import NFCFIDO
@@ -21,14 +22,14 @@ import Testing
         let got = try await FIDOClient(transmitter: transmitter).getInfo()
         #expect(got.versions == ["FIDO_2_0"])
         #expect(
-            transmitter.sent.map { Array($0.prefix(4)) } == [
+            transmitter.commands.map { Array($0.prefix(4)) } == [
                 [0x80, 0x10, 0x80, 0x00], [0x80, 0x11, 0x00, 0x00], [0x80, 0x11, 0x00, 0x00],
             ])
-        #expect(transmitter.sent.first?.dropFirst(7).first == 0x04)  // extended Lc, then the command byte
+        #expect(transmitter.commands.first?.dropFirst(7).first == 0x04)  // extended Lc, then the command byte
 
         let withoutGetResponse = ScriptedTransmitter([[0x00] + info.encoded + [0x90, 0x00]])
         _ = try await FIDOClient(transmitter: withoutGetResponse, usesGetResponse: false).getInfo()
-        #expect(withoutGetResponse.sent.first?[2] == 0x00)
+        #expect(withoutGetResponse.commands.first?[2] == 0x00)
 
         let endless = ScriptedTransmitter(Array(repeating: [0x01, 0x91, 0x00], count: 10))
         await #expect(throws: FIDOError.tooManyStatusUpdates(5)) {

@@ -2,26 +2,6 @@ import ISO7816
 import NFCBytes
 import NFCSimulator
 
-/// Answers from a script, recording the commands: for malformed and unusual responses.
-final class ScriptedTransmitter: APDUTransmitter {
-    let supportsExtendedLength: Bool
-    private let state: Guarded<(answers: [[UInt8]], sent: [[UInt8]])>
-
-    init(_ answers: [[UInt8]], extended: Bool = true) {
-        supportsExtendedLength = extended
-        state = Guarded((answers, []))
-    }
-
-    var sent: [[UInt8]] { state.withLock { $0.sent } }
-
-    func transmit(_ command: [UInt8]) async throws -> [UInt8] {
-        state.withLock { state in
-            state.sent.append(command)
-            return state.answers.isEmpty ? [0x6F, 0x00] : state.answers.removeFirst()
-        }
-    }
-}
-
 /// The emulated authenticator applet driven directly (already selected; extended APDUs).
 final class AppletTransmitter: APDUTransmitter {
     let supportsExtendedLength = true

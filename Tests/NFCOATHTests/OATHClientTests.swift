@@ -1,4 +1,5 @@
 import ISO7816
+import NFCTestSupport
 import Testing
 
 @testable import NFCOATH
@@ -128,8 +129,8 @@ struct OATHClientBuildingBlockTests {
 /// The client against bytes a card might send: malformed answers are errors, never traps.
 @Suite("OATH client: responses")
 struct OATHClientResponseTests {
-    func makeSession(_ responses: [[UInt8]]) async throws -> (OATHSession, ScriptedCard) {
-        let card = ScriptedCard([ScriptedCard.selectAnswer()] + responses)
+    func makeSession(_ responses: [[UInt8]]) async throws -> (OATHSession, ScriptedTransmitter) {
+        let card = ScriptedTransmitter([ScriptedTransmitter.selectAnswer()] + responses, extended: false)
         return (try await OATHSession(transmitter: card), card)
     }
 
@@ -150,7 +151,7 @@ struct OATHClientResponseTests {
 
     @Test("SELECT: version, salt and challenge are read; the command is 00A4040007 + AID")
     func select() async throws {
-        let card = ScriptedCard([ScriptedCard.selectAnswer(challenge: [9, 9, 9, 9, 9, 9, 9, 9])])
+        let card = ScriptedTransmitter([ScriptedTransmitter.selectAnswer(challenge: [9, 9, 9, 9, 9, 9, 9, 9])], extended: false)
         let session = try await OATHSession(transmitter: card)
         let selection = await session.selection
         #expect(selection.version == OATHVersion(5, 3, 1))
@@ -172,14 +173,14 @@ struct OATHClientResponseTests {
             [0x79, 0x03, 0x05, 0x03, 0x01, 0x71, 0x01, 0x01, 0x7B, 0x01, 0x09, 0x90, 0x00],
         ]
         for answer in answers {
-            await expectMalformed(.select) { _ = try await OATHSession(transmitter: ScriptedCard([answer])) }
+            await expectMalformed(.select) { _ = try await OATHSession(transmitter: ScriptedTransmitter([answer], extended: false)) }
         }
     }
 
     @Test("a card without the applet: applicationNotFound")
     func noApplet() async {
         await #expect(throws: OATHError.status(.applicationNotFound, StatusWord(rawValue: 0x6A82), .select)) {
-            _ = try await OATHSession(transmitter: ScriptedCard([[0x6A, 0x82]]))
+            _ = try await OATHSession(transmitter: ScriptedTransmitter([[0x6A, 0x82]], extended: false))
         }
     }
 
@@ -288,10 +289,11 @@ struct OATHClientResponseTests {
         let (plain, plainCard) = try await makeSession([])
         await #expect(throws: OATHError.self) { try await plain.validate(key: [1]) }
         #expect(plainCard.commands.count == 1)
-        let card = ScriptedCard([
-            ScriptedCard.selectAnswer(challenge: [1, 2, 3, 4, 5, 6, 7, 8]),
-            [0x75, 0x14] + [UInt8](repeating: 0, count: 20) + [0x90, 0x00],
-        ])
+        let card = ScriptedTransmitter(
+            [
+                ScriptedTransmitter.selectAnswer(challenge: [1, 2, 3, 4, 5, 6, 7, 8]),
+                [0x75, 0x14] + [UInt8](repeating: 0, count: 20) + [0x90, 0x00],
+            ], extended: false)
         let session = try await OATHSession(transmitter: card)
         await #expect(throws: OATHError.cardAuthenticationFailed) { try await session.validate(key: [1, 2, 3]) }
         // The command carried HMAC-SHA1(key, card challenge) then our 8-byte challenge.

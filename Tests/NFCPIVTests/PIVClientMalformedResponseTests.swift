@@ -1,6 +1,7 @@
 import Crypto
 import ISO7816
 import NFCPIV
+import NFCTestSupport
 import Testing
 
 /// The client reads whatever a card answers without trapping: malformed answers throw

@@ -1,3 +1,4 @@
+import Logging
 import NFCBytes
 import NFCTransport
 
@@ -112,7 +113,11 @@ final class PCSCConnection: TagConnection {
 
     /// One `SCardTransmit`; after another program reset the card, reconnects once and retries.
     private func transmit(_ apdu: [UInt8]) throws(TransportError) -> [UInt8] {
+        let logger = PCSCLog.logger
+        logger.trace("→ \(Hex.encode(apdu))", metadata: ["reader": "\(card.reader)"])
         var (status, answer) = card.transmit(apdu)
+        logger.trace(
+            "← \(status == .success ? Hex.encode(answer) : status.name)", metadata: ["reader": "\(card.reader)"])
         if status == .resetCard, card.reconnect(reset: false) == .success {
             if mode == .transparentSession { _ = card.transmit(PseudoAPDU.startTransparentSession) }
             (status, answer) = card.transmit(apdu)

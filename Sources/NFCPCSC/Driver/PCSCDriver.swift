@@ -1,3 +1,4 @@
+import Logging
 import NFCBytes
 import NFCTransport
 
@@ -168,6 +169,8 @@ public final class PCSCDriver: ReaderDriver {
             let (started, answer) = card.transmit(PseudoAPDU.startTransparentSession)
             mode = started == .success && answer.suffix(2) == [0x90, 0x00] ? .transparentSession : .pseudoAPDUs
         }
+        PCSCLog.logger.debug(
+            "connected", metadata: ["reader": "\(entry.reader)", "atr": "\(Hex.encode(entry.atr))", "mode": "\(mode)"])
         return PCSCConnection(card: card, target: entry.target, mode: mode, meter: meter)
     }
 

@@ -1,3 +1,4 @@
+import Logging
 import NFCBytes
 
 #if canImport(Glibc)
@@ -70,6 +71,7 @@ public final class VPCDLink: Sendable {
             close(fd)
             throw .stopped
         }
+        EmulationLog.logger.debug("connected to vpcd", metadata: ["endpoint": "\(endpoint)"])
     }
 
     /// Answers vpcd until the connection ends, and says why it ended; the socket is closed then.
@@ -93,7 +95,9 @@ public final class VPCDLink: Sendable {
             let payload: [UInt8]
             switch receive(fd) {
             case .message(let bytes): payload = bytes
-            case .ended(let ending): return ending
+            case .ended(let ending):
+                EmulationLog.logger.debug("vpcd connection ended: \(ending)", metadata: ["endpoint": "\(endpoint)"])
+                return ending
             }
             if payload.count == 1 {
                 guard let control = Control(rawValue: payload[0]) else { continue }
@@ -109,11 +113,13 @@ public final class VPCDLink: Sendable {
             if let removeAfter, front.commandCount >= removeAfter {
                 return .cardRemoved(afterCommands: front.commandCount)
             }
+            EmulationLog.logger.trace("→ \(Hex.encode(payload))")
             var response = front.respond(to: payload)
             if response.count > 0xFFFF {
                 // Not carried by a vpcd message; the client learns only that the length was wrong.
                 response = ReaderStatusWord.wrongLength
             }
+            EmulationLog.logger.trace("← \(Hex.encode(response))")
             if let ending = reply(response, on: fd) { return ending }
             afterCommand(front)
         }

@@ -1,3 +1,5 @@
+import Logging
+import NFCBytes
 import NFCTransport
 
 /// What a tag operation asks its driver to do next.
@@ -35,29 +37,45 @@ public enum TagOperationRunner {
     public static func run<Operation: TagOperation>(_ operation: inout Operation, on connection: any TagConnection)
         async throws(TagEngineError) -> Operation.Output
     {
-        var step = try operation.start()
-        while true {
-            switch step {
-            case .done(let output):
-                return output
-            case .transceive(let frame, let timeout):
-                let outcome: Result<[UInt8], TransportError>
-                do {
-                    outcome = .success(try await connection.transceive(frame, timeout: timeout))
-                } catch {
-                    outcome = .failure(error)
+        let logger = TagLog.logger
+        let name = String(describing: Operation.self)
+        logger.debug("\(name) started")
+        var step: TagStep<Operation.Output>
+        do {
+            step = try operation.start()
+            while true {
+                switch step {
+                case .done(let output):
+                    logger.debug("\(name) done")
+                    return output
+                case .transceive(let frame, let timeout):
+                    logger.trace("→ \(Hex.encode(frame))")
+                    let outcome: Result<[UInt8], TransportError>
+                    do {
+                        outcome = .success(try await connection.transceive(frame, timeout: timeout))
+                    } catch {
+                        outcome = .failure(error)
+                    }
+                    switch outcome {
+                    case .success(let answer): logger.trace("← \(Hex.encode(answer))")
+                    case .failure(let error): logger.trace("✗ \(error)")
+                    }
+                    step = try operation.resume(with: outcome)
+                case .reactivate:
+                    logger.trace("reactivate")
+                    let outcome: Result<[UInt8], TransportError>
+                    do {
+                        try await connection.reactivate()
+                        outcome = .success([])
+                    } catch {
+                        outcome = .failure(error)
+                    }
+                    step = try operation.resume(with: outcome)
                 }
-                step = try operation.resume(with: outcome)
-            case .reactivate:
-                let outcome: Result<[UInt8], TransportError>
-                do {
-                    try await connection.reactivate()
-                    outcome = .success([])
-                } catch {
-                    outcome = .failure(error)
-                }
-                step = try operation.resume(with: outcome)
             }
+        } catch {
+            logger.debug("\(name) failed: \(error)")
+            throw error
         }
     }
 

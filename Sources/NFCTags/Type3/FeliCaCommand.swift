@@ -1,4 +1,5 @@
 import NFCBytes
+import NFCCommandSets
 
 /// FeliCa command frames as a `TagConnection` carries them: the command code first, without the
 /// LEN byte and the CRC.
@@ -7,10 +8,10 @@ import NFCBytes
 /// Encryption (`06`), Write Without Encryption (`08`), Request System Code (`0C`); each response
 /// code is the command code plus one.
 enum FeliCaCommand {
-    static let polling: UInt8 = 0x00
-    static let readWithoutEncryption: UInt8 = 0x06
-    static let writeWithoutEncryption: UInt8 = 0x08
-    static let requestSystemCode: UInt8 = 0x0C
+    static let polling = FeliCaCommandCode.polling
+    static let readWithoutEncryption = FeliCaCommandCode.readWithoutEncryption
+    static let writeWithoutEncryption = FeliCaCommandCode.writeWithoutEncryption
+    static let requestSystemCode = FeliCaCommandCode.requestSystemCode
 
     /// The NFC Forum Type 3 Tag system code (T3T 1.0 §6.1).
     static let ndefSystemCode: UInt16 = 0x12FC
@@ -20,7 +21,7 @@ enum FeliCaCommand {
     static let ndefWriteService: UInt16 = 0x0009
 
     /// The longest FeliCa frame body: LEN is one byte and counts itself (JIS X 6319-4 §8.1).
-    static let maximumFrameBody = 254
+    static let maximumFrameBody = FeliCaCommandCode.maximumFrameBody
 
     /// Polling for a system code with one time slot: `00 SC(2) RC 00`.
     ///

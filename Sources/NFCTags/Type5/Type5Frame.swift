@@ -1,4 +1,5 @@
 import NFCBytes
+import NFCCommandSets
 
 /// ISO/IEC 15693-3 request frames and response parsing, as `TagConnection` carries them: the
 /// request from its flags byte up to its parameters and the response from its flags byte, both
@@ -19,20 +20,9 @@ enum Type5Frame {
     /// Response flag bit 0: an error code follows (ISO/IEC 15693-3 §7.4.1, Table 6).
     static let errorFlag: UInt8 = 0x01
 
-    /// Command codes (ISO/IEC 15693-3 §10.4; the extended forms with 16-bit block numbers from
-    /// ISO/IEC 15693-3:2019).
-    enum Code {
-        static let readSingleBlock: UInt8 = 0x20
-        static let writeSingleBlock: UInt8 = 0x21
-        static let lockBlock: UInt8 = 0x22
-        static let readMultipleBlocks: UInt8 = 0x23
-        static let getSystemInformation: UInt8 = 0x2B
-        static let extendedReadSingleBlock: UInt8 = 0x30
-        static let extendedWriteSingleBlock: UInt8 = 0x31
-        static let extendedLockBlock: UInt8 = 0x32
-        static let extendedReadMultipleBlocks: UInt8 = 0x33
-        static let extendedGetSystemInformation: UInt8 = 0x3B
-    }
+    /// Command codes (ISO/IEC 15693-3:2019 §10.4, the extended forms with 16-bit block numbers
+    /// included), from the shared command set.
+    typealias Code = ISO15693CommandCode
 
     /// An addressed request: flags, command code, [leading parameter], UID (wire order), parameters.
     ///

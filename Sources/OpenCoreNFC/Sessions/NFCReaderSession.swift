@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Logging
 import NFCTags
 import NFCTransport
 
@@ -76,6 +77,7 @@ open class NFCReaderSession: NSObject, NFCReaderSessionProtocol, @unchecked Send
             return true
         }
         guard startable else { return }  // begin on a started or ended session does nothing
+        SessionLog.logger.debug("\(type(of: self)) begins")
         if let refusal = configurationRefusal() {
             end(with: refusal)
             return
@@ -85,6 +87,7 @@ open class NFCReaderSession: NSObject, NFCReaderSessionProtocol, @unchecked Send
             end(with: NFCReaderError(.readerErrorUnsupportedFeature, reason: reason))
             return
         }
+        SessionLog.logger.debug("\(type(of: self)) polls \(driver.name)")
         guard SessionCoordinator.shared.claim(self) else {
             end(
                 with: NFCReaderError(.readerSessionInvalidationErrorSystemIsBusy, reason: "another reader session is active"),
@@ -157,6 +160,7 @@ open class NFCReaderSession: NSObject, NFCReaderSessionProtocol, @unchecked Send
             return
         }
         state = .invalidated
+        SessionLog.logger.debug("\(type(of: self)) invalidated: \(error.code) \(error.localizedDescription)")
         let tasks: [Task<Void, Never>] = [pollingTask, timeoutTask].compactMap { $0 }
         pollingTask = nil
         timeoutTask = nil

@@ -16,7 +16,13 @@ struct ReaderOptions: ParsableArguments {
     @Flag(name: .long, help: "Print commands sent, bytes each way and air time.")
     var stats = false
 
+    @Flag(
+        name: [.customShort("v"), .customLong("verbose")],
+        help: "Log to standard error: -v what the engines and the driver do, -vv every frame (or set OPENCORENFC_LOG=debug|trace).")
+    var verbosity: Int
+
     func validate() throws {
+        if let level = CLILogging.level(verbosity: verbosity) { CLILogging.lower(to: level) }
         if let removeAfter, removeAfter < 0 { throw ValidationError("--remove-after must be 0 or more") }
         do {
             _ = try ReaderName(parsing: reader)

@@ -1,4 +1,5 @@
 import Foundation
+import NFCCommandSets
 
 /// Building FeliCa command frames and checking their answers, as the tag's connection carries
 /// them: the command code first, without the LEN byte and the CRC (JIS X 6319-4 §8.1).
@@ -8,18 +9,18 @@ import Foundation
 /// An answer that is shorter than its fields, has the wrong response code or another IDm is a
 /// tag response error, never a trap.
 enum FeliCaFrame {
-    static let polling: UInt8 = 0x00
-    static let requestService: UInt8 = 0x02
-    static let requestResponse: UInt8 = 0x04
-    static let readWithoutEncryption: UInt8 = 0x06
-    static let writeWithoutEncryption: UInt8 = 0x08
-    static let requestSystemCode: UInt8 = 0x0C
-    static let requestServiceV2: UInt8 = 0x32
-    static let requestSpecificationVersion: UInt8 = 0x3C
-    static let resetMode: UInt8 = 0x3E
+    static let polling = FeliCaCommandCode.polling
+    static let requestService = FeliCaCommandCode.requestService
+    static let requestResponse = FeliCaCommandCode.requestResponse
+    static let readWithoutEncryption = FeliCaCommandCode.readWithoutEncryption
+    static let writeWithoutEncryption = FeliCaCommandCode.writeWithoutEncryption
+    static let requestSystemCode = FeliCaCommandCode.requestSystemCode
+    static let requestServiceV2 = FeliCaCommandCode.requestServiceV2
+    static let requestSpecificationVersion = FeliCaCommandCode.requestSpecificationVersion
+    static let resetMode = FeliCaCommandCode.resetMode
 
     /// The longest frame body: LEN is one byte and counts itself (JIS X 6319-4 §8.1).
-    static let maximumLength = 254
+    static let maximumLength = FeliCaCommandCode.maximumFrameBody
 
     /// A frame addressed to a system: command code, IDm, parameters.
     static func addressed(_ code: UInt8, idm: Data, _ parameters: [UInt8] = []) throws(NFCReaderError) -> [UInt8] {

@@ -1,38 +1,9 @@
 import Foundation
+import NFCCommandSets
 import NFCTransport
 
-/// The command codes the tag object sends (ISO/IEC 15693-3:2019 §10, Table 12; the cryptographic
-/// commands of ISO/IEC 15693-3:2019 §10.4.21–§10.4.24 carry ISO/IEC 29167 messages).
-enum ISO15693Code {
-    static let stayQuiet: UInt8 = 0x02
-    static let readSingleBlock: UInt8 = 0x20
-    static let writeSingleBlock: UInt8 = 0x21
-    static let lockBlock: UInt8 = 0x22
-    static let readMultipleBlocks: UInt8 = 0x23
-    static let writeMultipleBlocks: UInt8 = 0x24
-    static let select: UInt8 = 0x25
-    static let resetToReady: UInt8 = 0x26
-    static let writeAFI: UInt8 = 0x27
-    static let lockAFI: UInt8 = 0x28
-    static let writeDSFID: UInt8 = 0x29
-    static let lockDSFID: UInt8 = 0x2A
-    static let getSystemInformation: UInt8 = 0x2B
-    static let getMultipleBlockSecurityStatus: UInt8 = 0x2C
-    static let fastReadMultipleBlocks: UInt8 = 0x2D
-    static let extendedReadSingleBlock: UInt8 = 0x30
-    static let extendedWriteSingleBlock: UInt8 = 0x31
-    static let extendedLockBlock: UInt8 = 0x32
-    static let extendedReadMultipleBlocks: UInt8 = 0x33
-    static let extendedWriteMultipleBlocks: UInt8 = 0x34
-    static let authenticate: UInt8 = 0x35
-    static let keyUpdate: UInt8 = 0x36
-    static let challenge: UInt8 = 0x39
-    static let readBuffer: UInt8 = 0x3A
-    static let extendedGetMultipleBlockSecurityStatus: UInt8 = 0x3C
-    static let extendedFastReadMultipleBlocks: UInt8 = 0x3D
-    /// Custom commands (§10.5).
-    static let custom: ClosedRange<Int> = 0xA0...0xDF
-}
+/// The command codes the tag object sends: the shared command set (ISO/IEC 15693-3:2019 §10).
+typealias ISO15693Code = ISO15693CommandCode
 
 /// One answer of an ISO 15693 tag: its response flags and the bytes after them.
 struct ISO15693Answer: Sendable {

@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+
+/// swift-log through the tool: quiet by default; `-v`, `-vv` and `OPENCORENFC_LOG` show what the
+/// engines do, on standard error, never on standard output.
+struct LoggingCommandTests {
+    private func image() async throws -> (URL, String) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nfc-log-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let path = directory.appendingPathComponent("tag.json").path
+        let created = try await NFCTool.run(["tag", "new", "ntag216", "-o", path])
+        #expect(created.status == 0, "\(created.stderr)")
+        return (directory, "sim:" + path)
+    }
+
+    @Test func quietByDefault() async throws {
+        let (directory, reader) = try await image()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let read = try await NFCTool.run(["read", "--reader", reader])
+        #expect(read.status == 0)
+        #expect(!read.stderr.contains("opencorenfc."), "\(read.stderr)")
+    }
+
+    /// `-v`: each engine operation at debug, no frames.
+    @Test func verboseShowsOperations() async throws {
+        let (directory, reader) = try await image()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let read = try await NFCTool.run(["read", "--reader", reader, "-v"])
+        #expect(read.status == 0)
+        #expect(read.stderr.contains("nfc: debug opencorenfc.tags: "), "\(read.stderr)")
+        #expect(read.stderr.contains(" done"), "\(read.stderr)")
+        #expect(!read.stderr.contains("nfc: trace"), "\(read.stderr)")
+        #expect(!read.stdout.contains("opencorenfc."))
+    }
+
+    /// `-vv`: every frame, as hex — the NTAG216's GET_VERSION (60) and a READ of page 3 (30 03)
+    /// among them (NFC Forum Type 2 Tag 1.0 §5.1; NTAG213/215/216 datasheet §10).
+    @Test func veryVerboseShowsEveryFrame() async throws {
+        let (directory, reader) = try await image()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let read = try await NFCTool.run(["read", "--reader", reader, "-vv"])
+        #expect(read.status == 0)
+        #expect(read.stderr.contains("nfc: trace opencorenfc.tags: → 60"), "\(read.stderr)")
+        #expect(read.stderr.contains("nfc: trace opencorenfc.tags: → 3003"), "\(read.stderr)")
+        #expect(read.stderr.contains("nfc: trace opencorenfc.tags: ← "), "\(read.stderr)")
+    }
+
+    @Test func theEnvironmentSetsTheLevelForAnyCommand() async throws {
+        let (directory, reader) = try await image()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let read = try await NFCTool.run(["read", "--reader", reader], environment: ["OPENCORENFC_LOG": "trace"])
+        #expect(read.stderr.contains("nfc: trace opencorenfc.tags: → "), "\(read.stderr)")
+        let unknown = try await NFCTool.run(["read", "--reader", reader], environment: ["OPENCORENFC_LOG": "loud"])
+        #expect(unknown.status == 0)
+        #expect(!unknown.stderr.contains("opencorenfc."), "\(unknown.stderr)")
+    }
+}
