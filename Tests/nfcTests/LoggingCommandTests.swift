@@ -33,15 +33,16 @@ struct LoggingCommandTests {
         #expect(!read.stdout.contains("opencorenfc."))
     }
 
-    /// `-vv`: every frame, as hex — the NTAG216's GET_VERSION (60) and a READ of page 3 (30 03)
-    /// among them (NFC Forum Type 2 Tag 1.0 §5.1; NTAG213/215/216 datasheet §10).
+    /// `-vv`: every frame, as hex — the NTAG216's GET_VERSION (`60`) and the FAST_READ of pages
+    /// 2–5 that takes the capability container with its neighbours (`3A 02 05`) among them
+    /// (NTAG213/215/216 datasheet §10.1 and §10.3).
     @Test func veryVerboseShowsEveryFrame() async throws {
         let (directory, reader) = try await image()
         defer { try? FileManager.default.removeItem(at: directory) }
         let read = try await NFCTool.run(["read", "--reader", reader, "-vv"])
         #expect(read.status == 0)
         #expect(read.stderr.contains("nfc: trace opencorenfc.tags: → 60"), "\(read.stderr)")
-        #expect(read.stderr.contains("nfc: trace opencorenfc.tags: → 3003"), "\(read.stderr)")
+        #expect(read.stderr.contains("nfc: trace opencorenfc.tags: → 3a0205"), "\(read.stderr)")
         #expect(read.stderr.contains("nfc: trace opencorenfc.tags: ← "), "\(read.stderr)")
     }
 
