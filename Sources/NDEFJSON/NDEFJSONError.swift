@@ -8,6 +8,7 @@ public struct NDEFJSONError: Error, Hashable, Sendable, CustomStringConvertible 
         /// The stable name.
         public let name: String
         private init(_ name: String) { self.name = name }
+        /// The stable name.
         public var description: String { name }
 
         /// The text is not JSON (``NDEFJSONError/offset`` is where it stops being JSON).
@@ -44,7 +45,9 @@ public struct NDEFJSONError: Error, Hashable, Sendable, CustomStringConvertible 
         self.init(.invalidValue, path: path, reason)
     }
 
+    /// Equal when the codes are.
     public static func == (lhs: NDEFJSONError, rhs: NDEFJSONError) -> Bool { lhs.code == rhs.code }
+    /// Hashes the code, as equality compares it.
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
     /// `path: reason`, or the reason alone.

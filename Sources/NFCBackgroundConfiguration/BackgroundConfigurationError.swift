@@ -7,6 +7,7 @@ public struct BackgroundConfigurationError: Error, Hashable, Sendable, CustomStr
         /// The stable name.
         public let name: String
         private init(_ name: String) { self.name = name }
+        /// The stable name.
         public var description: String { name }
 
         /// The file breaks the documented form (docs/background.md): a wrong type, an unknown

@@ -5,6 +5,7 @@ public struct ByteReaderError: Error, Hashable, Sendable, CustomStringConvertibl
         /// The stable name.
         public let name: String
         private init(_ name: String) { self.name = name }
+        /// The stable name.
         public var description: String { name }
 
         /// The input ended before a read was complete.
@@ -23,6 +24,7 @@ public struct ByteReaderError: Error, Hashable, Sendable, CustomStringConvertibl
         ByteReaderError(code: .truncated, offset: offset, needed: needed)
     }
 
+    /// The text for people.
     public var description: String {
         "input truncated at offset \(offset) (\(needed) more byte\(needed == 1 ? "" : "s") expected)"
     }

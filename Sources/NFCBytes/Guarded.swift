@@ -19,6 +19,7 @@ public final class Guarded<Value>: @unchecked Sendable {
     private var value: Value
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
+    /// A lock around `initialValue`.
     public init(_ initialValue: sending Value) {
         value = initialValue
         mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)

@@ -5,6 +5,7 @@ public struct HexError: Error, Hashable, Sendable, CustomStringConvertible {
         /// The stable name.
         public let name: String
         private init(_ name: String) { self.name = name }
+        /// The stable name.
         public var description: String { name }
 
         /// A character that is neither a hex digit nor an allowed separator.
@@ -31,6 +32,7 @@ public struct HexError: Error, Hashable, Sendable, CustomStringConvertible {
         HexError(code: .oddDigitCount, character: nil, offset: count)
     }
 
+    /// The text for people.
     public var description: String {
         if code == .invalidCharacter, let character {
             return "invalid hex character \(String(reflecting: String(character))) at offset \(offset)"

@@ -8,6 +8,7 @@ public struct ReaderNameError: Error, Hashable, Sendable, CustomStringConvertibl
         /// The stable name (printed in JSON errors).
         public let name: String
         private init(_ name: String) { self.name = name }
+        /// The stable name.
         public var description: String { name }
 
         /// The name is empty.
@@ -32,7 +33,10 @@ public struct ReaderNameError: Error, Hashable, Sendable, CustomStringConvertibl
         self.reason = reason
     }
 
+    /// Equal when the codes are.
     public static func == (lhs: ReaderNameError, rhs: ReaderNameError) -> Bool { lhs.code == rhs.code }
+    /// Hashes the code, as equality compares it.
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+    /// The text for people.
     public var description: String { reason }
 }
