@@ -39,6 +39,10 @@ enum NFCMain {
             NFCCommand.exit(withError: error)
         } catch let error as CleanExit {
             NFCCommand.exit(withError: error)
+        } catch  where NFCCommand.exitCode(for: error) == .success {
+            // `nfc help …` is ArgumentParser's help command, whose run() throws the help request:
+            // ArgumentParser prints the help and exits 0.
+            NFCCommand.exit(withError: error)
         } catch {
             // Anything a command did not turn into a CLIError still gets the documented shape.
             report(CLIError(.failure, "\(error)"), json: json, jsonLines: lines)

@@ -56,3 +56,21 @@ struct LoggingCommandTests {
         #expect(!unknown.stderr.contains("opencorenfc."), "\(unknown.stderr)")
     }
 }
+
+/// `--help` and `nfc help COMMAND` print ArgumentParser's help on standard output and exit 0
+/// (`nfc help` runs ArgumentParser's help command, whose run() throws the help request).
+struct HelpCommandTests {
+    @Test(arguments: [["--help"], ["help"], ["read", "--help"], ["help", "read"], ["ndef", "encode", "--help"]])
+    func helpIsPrintedAndSucceeds(_ arguments: [String]) async throws {
+        let result = try await NFCTool.run(arguments)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("USAGE: nfc"), "\(result.stdout)")
+        #expect(!result.stderr.contains("CommandError"), "\(result.stderr)")
+    }
+
+    @Test func readHelpNamesTheSharedOptions() async throws {
+        let result = try await NFCTool.run(["help", "read"])
+        #expect(result.stdout.contains("--reader"))
+        #expect(result.stdout.contains("--verbose"))
+    }
+}

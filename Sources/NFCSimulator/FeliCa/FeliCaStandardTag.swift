@@ -55,8 +55,8 @@ public struct FeliCaStandardTag: VirtualTag, Sendable, Hashable {
 
     /// The default two-system card (``defaultSystems``).
     public init(idm: [UInt8] = FeliCaStandardTag.defaultIDm) {
-        // trap-ok: caller's rule (images and the catalogue check input first)
-        precondition(idm.count == 8 && idm[0] >> 4 == 0, "the IDm of system 0 has 8 bytes and a zero upper nibble")
+        // Images and the catalogue check their input first.
+        precondition(idm.count == 8 && idm[0] >> 4 == 0, "system 0's IDm: 8 bytes, upper nibble 0")  // trap-ok: caller's rule
         self.init(
             unchecked: idm, pmm: Self.defaultPMm, systems: Self.defaultSystems, maximumReadBlocks: 12,
             maximumWriteBlocks: 10, specificationVersion: SpecificationVersion(basicVersion: 0x0100, optionVersions: [0x0100])
