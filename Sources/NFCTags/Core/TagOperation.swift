@@ -38,15 +38,14 @@ public enum TagOperationRunner {
         async throws(TagEngineError) -> Operation.Output
     {
         let logger = TagLog.logger
-        let name = String(describing: Operation.self)
-        logger.debug("\(name) started")
+        logger.debug("\(Operation.self) started")
         var step: TagStep<Operation.Output>
         do {
             step = try operation.start()
             while true {
                 switch step {
                 case .done(let output):
-                    logger.debug("\(name) done")
+                    logger.debug("\(Operation.self) done")
                     return output
                 case .transceive(let frame, let timeout):
                     logger.trace("→ \(Hex.encode(frame))")
@@ -74,7 +73,7 @@ public enum TagOperationRunner {
                 }
             }
         } catch {
-            logger.debug("\(name) failed: \(error)")
+            logger.debug("\(Operation.self) failed: \(error)")
             throw error
         }
     }

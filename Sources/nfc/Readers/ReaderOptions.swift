@@ -22,6 +22,8 @@ struct ReaderOptions: ParsableArguments {
     var verbosity: Int
 
     func validate() throws {
+        // The one hook ArgumentParser runs before any command body: the log level must be set
+        // before the first library logger logs (the handler reads it on every message).
         if let level = CLILogging.level(verbosity: verbosity) { CLILogging.lower(to: level) }
         if let removeAfter, removeAfter < 0 { throw ValidationError("--remove-after must be 0 or more") }
         do {
