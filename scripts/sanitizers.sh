@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite under the thread sanitizer and the address sanitizer, each in its own
 # scratch path (.build-tsan, .build-asan). Fails if a test fails or a sanitizer reports anything.
-#   scripts/sanitizers.sh [thread|address]...   (default: both)
+#   scripts/sanitizers.sh [--build-only|--test-only] [thread|address]...   (default: both)
+# --build-only builds and stops (CI runs it in the background while the integration suites wait on
+# pcscd); --test-only runs the tests of a build made that way.
 # SANITIZER_EXPECT_TESTS=N requires exactly N tests to run and none to skip (CI sets it).
 # SANITIZER_BUILD_ARGS are given to the build and the test run (CI: --disable-default-traits
 # for the thread sanitizer, so the suite also runs without the Simulator and PCSC traits).
@@ -12,6 +14,11 @@
 # scripts/tsan-suppressions.txt, scripts/lsan-suppressions.txt, docs/hardening.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+phase=all
+case ${1:-} in
+    --build-only) phase=build; shift ;;
+    --test-only) phase=test; shift ;;
+esac
 kinds=("$@")
 [[ ${#kinds[@]} -gt 0 ]] || kinds=(thread address)
 read -r -a extra <<<"${SANITIZER_TEST_ARGS:-}"
@@ -30,8 +37,11 @@ for kind in "${kinds[@]}"; do
         *) echo "sanitizers.sh: unknown sanitizer $kind (thread or address)" >&2; exit 2 ;;
     esac
     start=$(date +%s)
-    echo "=== $kind sanitizer: build ($scratch)"
-    swift build --build-tests --sanitize="$kind" --scratch-path "$scratch" "${build_args[@]}"
+    if [[ $phase != test ]]; then
+        echo "=== $kind sanitizer: build ($scratch)"
+        swift build --build-tests --sanitize="$kind" --scratch-path "$scratch" "${build_args[@]}"
+        if [[ $phase == build ]]; then echo "=== $kind sanitizer: built in $(( $(date +%s) - start )) s"; continue; fi
+    fi
     echo "=== $kind sanitizer: test"
     log=$(mktemp)
     status=0
