@@ -38,6 +38,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.5.0"),
     ],
     targets: [
         // Row 0
@@ -96,6 +98,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         .executableTarget(name: "nfc-soak", dependencies: ["NDEF", "NFCTags", "NFCSimulator", "NFCTransport", "NFCPCSC", "OpenCoreNFC"]),
@@ -121,7 +125,7 @@ let package = Package(
             "NFCOATH", "NFCPIV", "NFCFIDO", "NFCCBOR", "ISO7816", .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .testTarget(name: "NFCPCSCTests", dependencies: ["NFCPCSC", "NFCTransport", "NFCBytes", "NFCSimulator", "NFCTags", "NDEF", "NFCTestSupport"]),
-        .testTarget(name: "nfcTests", dependencies: ["NFCTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(name: "nfcTests", dependencies: ["nfc", "NFCTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "NFCOATHTests", dependencies: ["NFCBytes", "NFCOATH", "ISO7816", "NFCTestSupport"]),
         .testTarget(name: "NFCCBORTests", dependencies: ["NFCCBOR"]),
         .testTarget(name: "NFCFIDOTests", dependencies: [

@@ -1,21 +1,26 @@
 import Foundation
 import NFCBytes
+import Subprocess
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
+#if canImport(System)
+import System
+#else
+import SystemPackage
 #endif
 
-/// Runs a tap's handler: the configured argument vector, started with `posix_spawn` (never a
-/// shell, so nothing in a URL is interpreted), the URL as an argument, its output sent to our
-/// standard error so standard output stays one JSON event per line.
+/// Runs a tap's handler with swift-subprocess: the configured argument vector (never a shell, so
+/// nothing in a URL is interpreted), the URL as an argument, its standard output and standard
+/// error sent to our standard error so standard output stays one JSON event per line, standard
+/// input from /dev/null.
 ///
-/// Every handler runs on its own thread: a slow or hung one delays nothing else. One that
-/// outlives `timeout` is killed (SIGKILL, with its whole process group) and reported as timed out.
+/// The handler gets a process group of its own (so the time limit and Ctrl-C end its children too)
+/// and default signal handling with nothing blocked, whatever the watch had (swift-subprocess resets
+/// every signal's disposition and the mask in the child). Every handler runs in its own task: a
+/// slow or hung one delays nothing else. One that outlives `timeout` is killed (SIGKILL to its whole
+/// process group, through swift-subprocess's teardown on cancellation) and reported as timed out.
 final class HandlerRunner: Sendable {
     /// How a handler ended.
-    enum Ending: Sendable {
+    enum Ending: Sendable, Equatable {
         case exited(Int32)
         case signalled(Int32)
         case timedOut
@@ -39,41 +44,33 @@ final class HandlerRunner: Sendable {
         command.contains("{url}") ? command.map { $0 == "{url}" ? url : $0 } : command + [url]
     }
 
-    /// Starts the handler and calls `done` from another thread when it has ended.
+    /// Starts the handler and calls `done` from another task when it has ended.
     func run(_ command: [String], url: String, environment extra: [String: String], done: @escaping @Sendable (Ending, Duration) -> Void) {
-        let argv = Self.arguments(command, url: url)
-        let start = ContinuousClock.now
-        let pid: pid_t
-        switch spawn(argv, environment: extra) {
-        case .failure(let failure):
-            done(.notStarted(failure.reason), .zero)
-            return
-        case .success(let started):
-            pid = started
+        Task.detached { [self] in
+            let start = ContinuousClock.now
+            let ending = await execute(Self.arguments(command, url: url), environment: extra)
+            done(ending, ContinuousClock.now - start)
         }
-        running.withLock { _ = $0.insert(pid) }
-        let life = HandlerLife()
-        let limit = timeout.components
-        let deadline = DispatchTime.now() + .seconds(Int(limit.seconds)) + .nanoseconds(Int(limit.attoseconds / 1_000_000_000))
-        DispatchQueue.global().asyncAfter(deadline: deadline) {
-            // Killed only while not yet reaped, so a reused pid is never hit.
-            if life.expire() { kill(-pid, SIGKILL) }
-        }
-        let thread = Thread { [self] in
-            var status: Int32 = 0
-            while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-            let timedOut = life.finish()
-            running.withLock { _ = $0.remove(pid) }
-            let elapsed = ContinuousClock.now - start
-            if timedOut {
-                done(.timedOut, elapsed)
-            } else if status & 0x7F == 0 {
-                done(.exited((status >> 8) & 0xFF), elapsed)
-            } else {
-                done(.signalled(status & 0x7F), elapsed)
+    }
+
+    /// Runs one handler to its end or its time limit, whichever comes first.
+    func execute(_ argv: [String], environment extra: [String: String]) async -> Ending {
+        guard let program = argv.first, !program.isEmpty else { return .notStarted("the handler has no program") }
+        return await withTaskGroup(of: Ending?.self) { group in
+            group.addTask { await self.spawnAndWait(program, Array(argv.dropFirst()), environment: extra) }
+            group.addTask { [timeout] in
+                // nil when the handler ended first and this timer was cancelled.
+                (try? await Task.sleep(for: timeout)) == nil ? nil : .timedOut
             }
+            let first = await group.next() ?? nil
+            // The timer (if the handler ended) or the handler (torn down by cancellation) ends too.
+            group.cancelAll()
+            guard let first else { return .notStarted("the handler's task ended without a result") }
+            if first == .timedOut {
+                for await _ in group {}
+            }
+            return first
         }
-        thread.start()
     }
 
     /// Sends SIGTERM to every handler still running (the watch is ending).
@@ -81,66 +78,40 @@ final class HandlerRunner: Sendable {
         for pid in running.withLock({ $0 }) { kill(-pid, SIGTERM) }
     }
 
-    struct SpawnFailure: Error {
-        let reason: String
-    }
-
-    private func spawn(_ argv: [String], environment extra: [String: String]) -> Result<pid_t, SpawnFailure> {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO, STDOUT_FILENO)
-        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // The handler starts with default signal handling and nothing blocked, whatever we had.
-        var none = sigset_t()
-        sigemptyset(&none)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGINT)
-        sigaddset(&defaults, SIGTERM)
-        sigaddset(&defaults, SIGPIPE)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        // A process group of its own: the time limit and Ctrl-C end the handler's children too.
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
-
-        var environment = ProcessInfo.processInfo.environment
-        for (key, value) in extra { environment[key] = value }
-        let cArguments = argv.map { strdup($0) } + [nil]
-        let cEnvironment = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            for pointer in cArguments { free(pointer) }
-            for pointer in cEnvironment { free(pointer) }
-        }
-        var pid: pid_t = 0
-        let status = posix_spawnp(&pid, argv[0], &actions, &attributes, cArguments, cEnvironment)
-        guard status == 0 else { return .failure(SpawnFailure(reason: "cannot start \(argv[0]): \(String(cString: strerror(status)))")) }
-        return .success(pid)
-    }
-}
-
-/// A handler's race between ending and its time limit: whichever comes first wins.
-private final class HandlerLife: Sendable {
-    private let state = Guarded<(finished: Bool, expired: Bool)>((false, false))
-
-    /// The time limit passed: true when the handler is still running (kill it).
-    func expire() -> Bool {
-        state.withLock { value in
-            guard !value.finished else { return false }
-            value.expired = true
-            return true
+    private func spawnAndWait(_ program: String, _ arguments: [String], environment extra: [String: String]) async -> Ending {
+        var options = PlatformOptions()
+        // setpgid(0, 0) in the child: a group of its own, led by the handler.
+        options.processGroupID = 0
+        // Cancellation (the time limit) kills the handler and everything it started.
+        options.teardownSequence = [.send(signal: .kill, toProcessGroup: true, allowedDurationToNextStep: .milliseconds(500))]
+        let executable: Executable = program.contains("/") ? .path(FilePath(program)) : .name(program)
+        var updates: [Environment.Key: String?] = [:]
+        for (key, value) in extra { updates[Environment.Key(stringLiteral: key)] = value }
+        let started = Guarded<pid_t?>(nil)
+        defer { if let pid = started.withLock({ $0 }) { running.withLock { _ = $0.remove(pid) } } }
+        do {
+            let result = try await Subprocess.run(
+                executable, arguments: Arguments(arguments), environment: .inherit.updating(updates),
+                platformOptions: options, input: .none, output: .currentStandardError, error: .currentStandardError
+            ) { execution in
+                let pid = execution.processIdentifier.value
+                started.withLock { $0 = pid }
+                running.withLock { _ = $0.insert(pid) }
+            }
+            switch result.terminationStatus {
+            case .exited(let code): return .exited(code)
+            case .signaled(let signal): return .signalled(signal)
+            }
+        } catch {
+            return .notStarted("cannot start \(program): \(Self.reason(error))")
         }
     }
 
-    /// The handler was reaped: true when it had been killed for time.
-    func finish() -> Bool {
-        state.withLock { value in
-            value.finished = true
-            return value.expired
+    /// swift-subprocess's reason for a failed start, e.g. "No such file or directory".
+    private static func reason(_ error: any Error) -> String {
+        if let failure = error as? SubprocessError, let underlying = failure.underlyingError {
+            return String(describing: underlying)
         }
+        return String(describing: error)
     }
 }
