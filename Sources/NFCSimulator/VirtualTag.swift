@@ -56,6 +56,7 @@ public struct ExchangeContext: Sendable, Hashable {
     /// The simulated time when the command started.
     public var now: Duration
 
+    /// Creates a context; the defaults are 106 kbit/s, an FSD of 256 bytes and simulated time zero.
     public init(bitRate: BitRate = .kbps106, readerFrameSize: Int = 256, now: Duration = .zero) {
         self.bitRate = bitRate
         self.readerFrameSize = readerFrameSize
@@ -77,6 +78,7 @@ public struct TagAnswer: Sendable, Hashable {
         case mute
     }
 
+    /// What the tag sends back, or `.mute` when it stays silent.
     public var reply: Reply
     /// Time the tag spends between the end of the command and the start of its answer beyond the
     /// protocol's minimum delay (EEPROM programming, computation).
@@ -87,6 +89,7 @@ public struct TagAnswer: Sendable, Hashable {
     /// Whether the command programmed non-volatile memory (a tear can interrupt it).
     public var writesMemory: Bool
 
+    /// Creates an answer; by default it takes no processing time, is one frame each way and writes no memory.
     public init(_ reply: Reply, processingTime: Duration = .zero, frames: [AirFrame]? = nil, writesMemory: Bool = false) {
         self.reply = reply
         self.processingTime = processingTime
@@ -94,11 +97,15 @@ public struct TagAnswer: Sendable, Hashable {
         self.writesMemory = writesMemory
     }
 
+    /// An answer carrying a data frame (without CRC), one frame each way.
     public static func bytes(_ bytes: [UInt8], processingTime: Duration = .zero, writesMemory: Bool = false) -> TagAnswer {
         TagAnswer(.bytes(bytes), processingTime: processingTime, writesMemory: writesMemory)
     }
+    /// The 4-bit ACK, one frame each way, with no processing time.
     public static let ack = TagAnswer(.ack)
+    /// A 4-bit NAK; only the low 4 bits of `code` go over the air (see `transceivedBytes`).
     public static func nak(_ code: UInt8) -> TagAnswer { TagAnswer(.nak(code)) }
+    /// No answer: the reader times out.
     public static let mute = TagAnswer(.mute)
 
     /// The bytes `transceive` returns for this answer (ACK/NAK as one byte, see `TagConnection`).
@@ -125,10 +132,15 @@ public struct AirFrame: Sendable, Hashable {
         case bytes(Int, crc: Bool = true)
     }
 
+    /// What the reader sends.
     public var reader: Part
+    /// What the tag sends back.
     public var tag: Part
+    /// Time the tag spends processing before it answers, added to the frames' air time (and to the response
+    /// delay ISO/IEC 14443 and 15693 impose; FeliCa has none in the model).
     public var processing: Duration
 
+    /// Creates an exchange; by default the tag adds no processing time.
     public init(reader: Part, tag: Part, processing: Duration = .zero) {
         self.reader = reader
         self.tag = tag

@@ -20,7 +20,9 @@ public enum LivePCSC {
     /// One of vpcd's two readers.
     public enum Slot: Sendable {
         case first, second
+        /// The PC/SC reader name pcscd gives this slot: `Virtual PCD 00 00` or `Virtual PCD 00 01`.
         public var reader: String { self == .first ? "Virtual PCD 00 00" : "Virtual PCD 00 01" }
+        /// The TCP port vpcd listens on for this slot's card: 35963 or 35964.
         public var port: UInt16 { self == .first ? 35963 : 35964 }
     }
 
@@ -58,6 +60,9 @@ public final class LiveCard: Sendable {
     private let state: Guarded<(front: EmulatedReaderFront, finished: Bool, removed: Bool)>
     private let done = DispatchSemaphore(value: 0)
 
+    /// Starts serving `tag` to vpcd's reader `slot` (the second by default) on a thread of its own; `basicReader` makes
+    /// the reader answer `FF C2` with `6A81`, and with `removeAfter` the card answers that many APDUs, then leaves on
+    /// the next one without answering it.
     public init(_ tag: any VirtualTag, slot: LivePCSC.Slot = .second, basicReader: Bool = false, removeAfter: Int? = nil) {
         link = VPCDLink(endpoint: VPCDEndpoint(port: slot.port))
         let initial = EmulatedReaderFront(tag: tag, basicReader: basicReader)

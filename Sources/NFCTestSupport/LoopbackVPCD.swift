@@ -8,7 +8,9 @@ import Darwin
 /// and a payload), in process: a listening socket on 127.0.0.1, port chosen by the kernel, that
 /// accepts the card and exchanges messages with blocking calls. For tests of the card side.
 public final class LoopbackVPCD {
+    /// A socket call that failed.
     public struct Failure: Error, CustomStringConvertible {
+        /// The call and its `errno`, e.g. `bind/listen: 98`.
         public let description: String
     }
 

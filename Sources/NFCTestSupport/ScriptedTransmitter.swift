@@ -5,6 +5,7 @@ import NFCBytes
 /// test wants the client to see), `6F00` once the script is spent, and records every command:
 /// for feeding applet clients answers no real applet gives.
 public final class ScriptedTransmitter: APDUTransmitter {
+    /// Whether the card takes extended-length APDUs, as given to ``init(_:extended:)``.
     public let supportsExtendedLength: Bool
     private let state: Guarded<(responses: [[UInt8]], commands: [[UInt8]])>
 
@@ -17,6 +18,7 @@ public final class ScriptedTransmitter: APDUTransmitter {
     /// The commands received, in order.
     public var commands: [[UInt8]] { state.withLock { $0.commands } }
 
+    /// Records `command` and returns the next scripted response, or `6F00` once the script is spent; never throws.
     public func transmit(_ command: [UInt8]) async throws -> [UInt8] {
         state.withLock { state in
             state.commands.append(command)

@@ -21,7 +21,9 @@ public func ndefError<T>(_ body: () throws -> T) -> NDEFError? {
 /// A deterministic pseudo-random generator (SplitMix64) so generated tests repeat exactly.
 public struct SeededGenerator: RandomNumberGenerator, Sendable {
     private var state: UInt64
+    /// A generator whose sequence is fixed by `seed`.
     public init(seed: UInt64) { state = seed }
+    /// The next 64-bit value of the SplitMix64 sequence.
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state

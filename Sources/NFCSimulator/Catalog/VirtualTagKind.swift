@@ -28,6 +28,7 @@ public enum VirtualTagKind: String, Sendable, Hashable, CaseIterable, CustomStri
     /// applets of ``SecurityKeyApplets`` (saved as an `iso7816` image).
     case securityKey = "security-key"
 
+    /// The kind's name as written in a tag image's `type` and given to `nfc tag new` (e.g. `ntag213`, `felica-lite-s`).
     public var description: String { rawValue }
 
     /// Makes a tag of this kind.

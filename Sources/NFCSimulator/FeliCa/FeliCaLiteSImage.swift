@@ -24,6 +24,7 @@ extension FeliCaLiteSTag: TagImageRepresentable {
         /// WCNT, the write counter (0 to 0xFFFFFF).
         public var writeCount: UInt32
 
+        /// Creates an image from its fields as given; nothing is checked until ``FeliCaLiteSTag/init(image:)``.
         public init(
             idm: HexBytes, pmm: HexBytes, userBlocks: [HexBytes], register: HexBytes, idBlock: HexBytes,
             cardKeyVersion: HexBytes, cardKey: HexBytes, memoryConfiguration: HexBytes, writeCount: UInt32
@@ -40,6 +41,7 @@ extension FeliCaLiteSTag: TagImageRepresentable {
         }
     }
 
+    /// The card's non-volatile state: IDm, PMm, the 14 user blocks, REG, ID, CKV, CK, MC and WCNT.
     public var image: Image {
         Image(
             idm: HexBytes(idm), pmm: HexBytes(pmm),
@@ -50,6 +52,11 @@ extension FeliCaLiteSTag: TagImageRepresentable {
         )
     }
 
+    /// Rebuilds a card from an image; its volatile state (RC, time-slot choice) starts fresh.
+    ///
+    /// - Throws: ``TagImageError`` `.invalidValue` naming the field when a block does not have 16 bytes (IDm and PMm 8),
+    /// the PMm's IC type is not `F1` or `F2`, there are not 14 user blocks, the ID block does not start with the IDm,
+    /// bytes 2–15 of CKV or 13–15 of MC are not `00`, or WCNT does not fit in 24 bits.
     public init(image: Image) throws(TagImageError) {
         let idm = try FeliCaImageCheck.bytes(image.idm, count: 8, field: "idm")
         let pmm = try FeliCaImageCheck.bytes(image.pmm, count: 8, field: "pmm")

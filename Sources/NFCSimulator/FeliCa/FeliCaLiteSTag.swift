@@ -31,6 +31,7 @@ public struct FeliCaLiteSTag: VirtualTag, Sendable, Hashable {
     public static let ndefSystemCode: UInt16 = 0x12FC
     /// Read service (random, read-only, no key) and read/write service (random, no key).
     public static let readOnlyService: UInt16 = 0x000B
+    /// The read/write service `0009` (random access, no key); the only service Write Without Encryption accepts.
     public static let readWriteService: UInt16 = 0x0009
 
     /// How a new card is prepared.
@@ -101,21 +102,27 @@ public struct FeliCaLiteSTag: VirtualTag, Sendable, Hashable {
 
     // MARK: VirtualTag
 
+    /// The IDm.
     public var identifier: [UInt8] { idm }
 
+    /// FeliCa parameters: the PMm, system code `88B4` and 212 kbit/s as the highest bit rate.
     public var parameters: TargetInfo.Parameters {
         .felica(.init(pmm: pmm, systemCode: Self.systemCode, maximumBitRate: .kbps212))
     }
 
+    /// Forgets the random challenge (RC) and restarts the time-slot choice for Polling.
     public mutating func powerOn() {
         randomChallenge = nil
         slotPicker = FeliCaSlotPicker(idm: idm)
     }
 
+    /// One Polling exchange (system code `FFFF`, answered in time slot 0).
     public mutating func activate(context: ExchangeContext) -> [AirFrame] {
         feliCaActivationFrames()
     }
 
+    /// Answers Polling, Read Without Encryption and Write Without Encryption; anything else, or a command for
+    /// another IDm, gets no answer.
     public mutating func respond(to command: [UInt8], context: ExchangeContext) -> TagAnswer {
         if let polling = FeliCaPollingRequest(command) {
             return respond(to: polling)

@@ -8,10 +8,14 @@
 extension FeliCaStandardTag {
     /// One system: its code, areas (the first is area 0, `0000`–`FFFE`) and services.
     public struct System: Sendable, Hashable {
+        /// The system code (no `FF` byte; unique on the card); Polling for it finds this system.
         public var code: UInt16
+        /// The areas; the first must be area 0, `0000`–`FFFE`.
         public var areas: [Area]
+        /// The services of the system.
         public var services: [Service]
 
+        /// A system; by default it holds only area 0 (`0000`–`FFFE`).
         public init(code: UInt16, areas: [Area] = [Area(code: 0x0000, endCode: 0xFFFE)], services: [Service]) {
             self.code = code
             self.areas = areas
@@ -21,10 +25,14 @@ extension FeliCaStandardTag {
 
     /// An area: its code, end code and key version.
     public struct Area: Sendable, Hashable {
+        /// The area code: number << 6 | attribute `000000` (may hold sub-areas) or `000001` (may not).
         public var code: UInt16
+        /// The end code: end number << 6 | `111111`, not below the area (`FFFE` for area 0).
         public var endCode: UInt16
+        /// The area key's version, which Request Service reports.
         public var keyVersion: UInt16
 
+        /// An area; its key version is `0000` unless given.
         public init(code: UInt16, endCode: UInt16, keyVersion: UInt16 = 0) {
             self.code = code
             self.endCode = endCode
@@ -35,8 +43,11 @@ extension FeliCaStandardTag {
     /// A service: the codes that reach its blocks (overlap services share one number), a key
     /// version per code, and the blocks.
     public struct Service: Sendable, Hashable {
+        /// The codes that reach the blocks, all with the service's number and kind (random, cyclic or purse).
         public var codes: [UInt16]
+        /// The key version of each code, in the order of `codes`, which Request Service reports.
         public var keyVersions: [UInt16]
+        /// The blocks, 16 bytes each; a purse service has exactly one.
         public var blocks: [[UInt8]]
 
         /// - Parameter keyVersions: one per code; all `0000` when omitted.

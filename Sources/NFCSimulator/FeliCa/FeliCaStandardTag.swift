@@ -29,8 +29,11 @@ public struct FeliCaStandardTag: VirtualTag, Sendable, Hashable {
     /// The answer to Request Specification Version: basic version and option versions, each two
     /// BCD bytes sent little endian.
     public struct SpecificationVersion: Sendable, Hashable {
+        /// The basic version as its BCD digits read (`0x0100` is 1.00).
         public var basicVersion: UInt16
+        /// One version per option, in the same form; at most 255.
         public var optionVersions: [UInt16]
+        /// Creates a specification version from its parts.
         public init(basicVersion: UInt16, optionVersions: [UInt16]) {
             self.basicVersion = basicVersion
             self.optionVersions = optionVersions
@@ -39,7 +42,9 @@ public struct FeliCaStandardTag: VirtualTag, Sendable, Hashable {
 
     /// The IDm of system 0.
     public internal(set) var idm: [UInt8]
+    /// Manufacture parameter (8 bytes), sent in answer to Polling.
     public internal(set) var pmm: [UInt8]
+    /// The systems, system 0 first; Polling answers for the first whose code matches the request.
     public internal(set) var systems: [System]
     /// The most blocks one Read Without Encryption may name (Number of Block beyond: `FF A2`).
     public internal(set) var maximumReadBlocks: Int
@@ -100,22 +105,28 @@ public struct FeliCaStandardTag: VirtualTag, Sendable, Hashable {
 
     // MARK: VirtualTag
 
+    /// The IDm of system 0.
     public var identifier: [UInt8] { idm }
 
+    /// FeliCa parameters: the PMm, the first system's code and 424 kbit/s as the highest bit rate.
     public var parameters: TargetInfo.Parameters {
         .felica(.init(pmm: pmm, systemCode: systems.first?.code ?? 0xFFFF, maximumBitRate: .kbps424))
     }
 
+    /// Returns to mode 0 and restarts the time-slot choice for Polling.
     public mutating func powerOn() {
         mode = 0
         slotPicker = FeliCaSlotPicker(idm: idm)
     }
 
+    /// Returns to mode 0; one Polling exchange (system code `FFFF`, answered in time slot 0).
     public mutating func activate(context: ExchangeContext) -> [AirFrame] {
         mode = 0
         return feliCaActivationFrames()
     }
 
+    /// Answers the commands listed above on the system whose IDm the command carries; a command for any other IDm
+    /// or with an unknown code gets no answer.
     public mutating func respond(to command: [UInt8], context: ExchangeContext) -> TagAnswer {
         if let polling = FeliCaPollingRequest(command) { return respond(to: polling) }
         guard let addressed = FeliCaAddressedCommand(command),

@@ -7,6 +7,7 @@ import NFCBytes
 /// progress), 10 RWFlag (`00` read-only, `01` read/write), 11–13 Ln (big endian), 14–15 the
 /// checksum: the sum of bytes 0–13, big endian.
 public struct FeliCaType3Attributes: Sendable, Hashable {
+    /// Ver, the mapping version: major in the high nibble, minor in the low (`10` is 1.0).
     public var version: UInt8
     /// Blocks one Read Without Encryption may carry.
     public var blocksPerRead: UInt8
@@ -14,11 +15,15 @@ public struct FeliCaType3Attributes: Sendable, Hashable {
     public var blocksPerWrite: UInt8
     /// NDEF data blocks available after the attribute block.
     public var maximumBlocks: UInt16
+    /// WriteF: `00` when no write is in progress, `0F` while one is.
     public var writeFlag: UInt8
+    /// RWFlag: `00` read-only, `01` read/write.
     public var readWriteFlag: UInt8
     /// The NDEF message length in bytes (24 bits).
     public var length: UInt32
 
+    /// Creates an attribute block's fields; the defaults are version 1.0, no write in progress, read/write and an
+    /// empty NDEF message.
     public init(
         version: UInt8 = 0x10, blocksPerRead: UInt8, blocksPerWrite: UInt8, maximumBlocks: UInt16,
         writeFlag: UInt8 = 0x00, readWriteFlag: UInt8 = 0x01, length: UInt32 = 0

@@ -2,8 +2,11 @@ import NFCTransport
 
 /// Identifies a tag placed in a ``SimulatedField``.
 public struct VirtualTagID: Sendable, Hashable, CustomStringConvertible {
+    /// The number the field gave the tag (1, 2, … in the order tags were placed); also the target's `handle`.
     public let rawValue: UInt64
+    /// Wraps a number; a tag has it only if the field gave it out.
     public init(rawValue: UInt64) { self.rawValue = rawValue }
+    /// `tag#` followed by the number, e.g. `tag#1`.
     public var description: String { "tag#\(rawValue)" }
 }
 
@@ -14,6 +17,7 @@ public struct VirtualTagID: Sendable, Hashable, CustomStringConvertible {
 /// ``AirTimeModel`` on the injected ``SimulatedClock`` and counted in the connection's meter and
 /// the field's totals. Faults (``FieldFault``) remove tags, tear writes, damage or delay answers.
 public actor SimulatedField: ReaderDriver {
+    /// The driver's name (`sim` by default).
     public nonisolated let name: String
     /// The clock the field advances by each exchange's air time.
     public nonisolated let clock: SimulatedClock
@@ -137,6 +141,7 @@ public actor SimulatedField: ReaderDriver {
 
     // MARK: ReaderDriver
 
+    /// The tags in the field whose technology is in `mask`, in the order they entered; never throws.
     public func targets(matching mask: TechnologyMask) async throws(TransportError) -> [TargetInfo] {
         order.compactMap { id in
             guard let slot = slots[id], mask.contains(slot.tag.technology) else { return nil }
@@ -144,6 +149,8 @@ public actor SimulatedField: ReaderDriver {
         }
     }
 
+    /// Reports the matching tags already in the field as arrivals, then every arrival and departure; the stream never
+    /// finishes on its own.
     public func events(matching mask: TechnologyMask) async -> AsyncStream<ReaderEvent> {
         let (stream, continuation) = AsyncStream<ReaderEvent>.makeStream(bufferingPolicy: .unbounded)
         let key = nextWatcher
@@ -160,6 +167,10 @@ public actor SimulatedField: ReaderDriver {
         return stream
     }
 
+    /// Activates the tag `target` names, charging the activation's air time, and opens a connection at the bit rate
+    /// agreed with it (the highest both the tag and ``configuration`` allow).
+    ///
+    /// - Throws: `TransportError` `.tagLost` when the tag is not in the field.
     public func connect(to target: TargetInfo, meter: AirTimeMeter) async throws(TransportError) -> any TagConnection {
         let id = VirtualTagID(rawValue: target.handle)
         try activate(id, meter: meter)

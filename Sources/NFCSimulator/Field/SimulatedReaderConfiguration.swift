@@ -10,6 +10,8 @@ public struct SimulatedReaderConfiguration: Sendable, Hashable {
     /// What one exchange may carry.
     public var limits: ExchangeLimits
 
+    /// A reader configuration; by default the ideal reader: 848 kbit/s, FSD 256 bytes, commands up to 65,544 and answers
+    /// up to 65,538 bytes, extended-length APDUs and every native command.
     public init(
         maximumBitRate: BitRate = .kbps848,
         frameSize: Int = 256,

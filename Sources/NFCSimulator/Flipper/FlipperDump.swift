@@ -10,29 +10,45 @@ public enum FlipperDump: Sendable, Hashable {
     public struct Ultralight: Sendable, Hashable {
         /// The model name Flipper recorded (`NTAG213`, `Mifare Ultralight 21`, …), if any.
         public var typeName: String?
+        /// The UID (7 bytes).
         public var uid: [UInt8]
+        /// ATQA (2 bytes), most significant byte first (format version 2 and earlier stored it reversed; it is swapped back).
         public var atqa: [UInt8]
+        /// SAK.
         public var sak: UInt8
+        /// The originality signature (`Signature`, 32 bytes), if recorded.
         public var signature: [UInt8]?
         /// The GET_VERSION answer (8 bytes), if recorded.
         public var version: [UInt8]?
+        /// The one-way counters (`Counter 0`–`Counter 2`, 24 bits each) that were recorded, in order.
         public var counters: [UInt32]
+        /// The tearing flags (`Tearing 0`–`Tearing 2`, one byte each) that were recorded, in order.
         public var tearing: [UInt8]
+        /// Every page (`Page 0` to `Pages total` − 1), 4 bytes each.
         public var pages: [[UInt8]]
+        /// The failed password authentication count (0–7), if recorded.
         public var failedAuthenticationAttempts: Int?
     }
 
     /// ISO/IEC 15693 fields (Flipper `iso15693_3` format).
     public struct ISO15693: Sendable, Hashable {
+        /// The `Device type` value as written (`ISO15693-3`, `ISO15693`, `SLIX`, `SLIX-S`, `SLIX-L` or `SLIX2`).
         public var deviceType: String
         /// UID, `E0` first.
         public var uid: [UInt8]
+        /// DSFID; `00` when not recorded.
         public var dsfid: UInt8
+        /// AFI; `00` when not recorded.
         public var afi: UInt8
+        /// IC reference; `00` when not recorded.
         public var icReference: UInt8
+        /// Whether the DSFID is locked (`Lock DSFID`, or bit 0 of the legacy lock byte of `Security Status`).
         public var dsfidLocked: Bool
+        /// Whether the AFI is locked (`Lock AFI`, or bit 1 of the legacy lock byte of `Security Status`).
         public var afiLocked: Bool
+        /// Bytes per block (1–32).
         public var blockSize: Int
+        /// The blocks (`Block Count` of them), cut from `Data Content`.
         public var blocks: [[UInt8]]
         /// Per block: locked or not.
         public var blockLocked: [Bool]

@@ -8,13 +8,17 @@ import NFCBytes
 public struct FlipperNFCFile: Sendable, Hashable {
     /// One `Key: value` line.
     public struct Entry: Sendable, Hashable {
+        /// The text before the first colon, without surrounding spaces and tabs.
         public var key: String
+        /// The text after the first colon, without surrounding spaces and tabs.
         public var value: String
         /// 1-based line number in the file.
         public var line: Int
     }
 
+    /// The `Version:` value, 1–4.
     public var version: Int
+    /// Every `Key: value` line in file order, `Filetype` first; blank and `#` comment lines are skipped.
     public var entries: [Entry]
 
     /// Parses the text of a `.nfc` file.
@@ -107,13 +111,16 @@ public struct FlipperNFCFile: Sendable, Hashable {
 public struct FlipperImportError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The 1-based line number, or `nil` when the problem is a missing line.
     public let line: Int?
+    /// What is wrong, in words.
     public let reason: String
 
+    /// An error at a 1-based line, or with `line` `nil` for a missing line.
     public init(line: Int?, _ reason: String) {
         self.line = line
         self.reason = reason
     }
 
+    /// `line N: ` followed by the reason, or the reason alone when there is no line.
     public var description: String { line.map { "line \($0): \(reason)" } ?? reason }
 }
 

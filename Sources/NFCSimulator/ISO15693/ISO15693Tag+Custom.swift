@@ -22,11 +22,16 @@ extension ISO15693Tag {
         public var privacyMode: Bool
         /// The 32-bit passwords (read, write, privacy, destroy, EAS/AFI), 4 bytes each, as stored.
         public var readPassword: [UInt8]
+        /// The write password (4 bytes), kept but not used: the simulator runs no password commands.
         public var writePassword: [UInt8]
+        /// The privacy password (4 bytes), kept but not used.
         public var privacyPassword: [UInt8]
+        /// The destroy password (4 bytes), kept but not used.
         public var destroyPassword: [UInt8]
+        /// The EAS/AFI password (4 bytes), kept but not used.
         public var easAFIPassword: [UInt8]
 
+        /// Settings as a new SLIX2 has them by default: signature, protection, flags and passwords all zero.
         public init(
             signature: [UInt8] = Array(repeating: 0, count: 32), protectionPointer: UInt8 = 0,
             protectionCondition: UInt8 = 0, easEnabled: Bool = false, easLocked: Bool = false,

@@ -21,7 +21,9 @@ extension ISO15693Tag: TagImageRepresentable {
         public var afi: HexBytes
         /// One byte.
         public var dsfid: HexBytes
+        /// Whether Lock AFI has been executed.
         public var afiLocked: Bool
+        /// Whether Lock DSFID has been executed.
         public var dsfidLocked: Bool
         /// Every block, 4 bytes each.
         public var blocks: [HexBytes]
@@ -30,6 +32,7 @@ extension ISO15693Tag: TagImageRepresentable {
         /// The SLIX2's own settings (absent for other chips; defaults when absent for a SLIX2).
         public var slix2: SLIX2?
 
+        /// Creates an image from its fields as given; ``ISO15693Tag/init(image:)`` checks them.
         public init(
             model: Model, uid: HexBytes, afi: HexBytes, dsfid: HexBytes, afiLocked: Bool, dsfidLocked: Bool,
             blocks: [HexBytes], lockedBlocks: [Int], slix2: SLIX2? = nil
@@ -47,26 +50,40 @@ extension ISO15693Tag: TagImageRepresentable {
 
         /// The image form of ``ISO15693Tag/SLIX2Settings``.
         public struct SLIX2: Codable, Sendable, Hashable {
+            /// The 32-byte ECC originality signature.
             public var signature: HexBytes
+            /// The protection pointer (one byte): the first block of the high page; below the model's block count.
             public var protectionPointer: HexBytes
+            /// The protection condition (one byte); must be `00`, as password-protected pages are not simulated.
             public var protectionCondition: HexBytes
+            /// The EAS bit.
             public var easEnabled: Bool
+            /// Whether LOCK EAS has been executed.
             public var easLocked: Bool
+            /// Whether LOCK PAGE PROTECTION CONDITION has been executed.
             public var pageProtectionLocked: Bool
+            /// Whether the tag is in privacy mode; must be `false`, as privacy mode is not simulated.
             public var privacyMode: Bool
+            /// The five passwords.
             public var passwords: Passwords
 
             /// The five 32-bit passwords, 4 bytes each.
             public struct Passwords: Codable, Sendable, Hashable {
+                /// The read password (4 bytes).
                 public var read: HexBytes
+                /// The write password (4 bytes).
                 public var write: HexBytes
+                /// The privacy password (4 bytes).
                 public var privacy: HexBytes
+                /// The destroy password (4 bytes).
                 public var destroy: HexBytes
+                /// The EAS/AFI password (4 bytes).
                 public var easAFI: HexBytes
             }
         }
     }
 
+    /// The tag's non-volatile state; the Ready/Quiet/Selected state is volatile and not kept.
     public var image: Image {
         Image(
             model: model, uid: HexBytes(uid), afi: [afi], dsfid: [dsfid], afiLocked: isAFILocked,
@@ -88,6 +105,11 @@ extension ISO15693Tag: TagImageRepresentable {
         )
     }
 
+    /// Rebuilds a tag from an image, in the Ready state.
+    ///
+    /// - Throws: ``TagImageError`` `.invalidValue` naming the field: AFI, DSFID, protection pointer or condition not one
+    /// byte; a locked block that does not exist or is listed twice; or whatever
+    /// ``ISO15693Tag/init(model:uid:blocks:afi:dsfid:afiLocked:dsfidLocked:lockedBlocks:slix2:)`` refuses.
     public init(image: Image) throws(TagImageError) {
         let afi = try Self.singleByte(image.afi, field: "afi")
         let dsfid = try Self.singleByte(image.dsfid, field: "dsfid")

@@ -11,6 +11,7 @@ extension ISO15693Tag {
         case icodeSLIX2
         case st25dv16k
 
+        /// The chip's marketing name: `NXP ICODE SLIX2` or `ST25DV16K`.
         public var description: String {
             switch self {
             case .icodeSLIX2: "NXP ICODE SLIX2"

@@ -81,10 +81,13 @@ public struct ISO15693Tag: Sendable, Hashable {
 }
 
 extension ISO15693Tag: VirtualTag {
+    /// The UID, most significant byte first.
     public var identifier: [UInt8] { uid }
 
+    /// ISO/IEC 15693 parameters: the DSFID.
     public var parameters: TargetInfo.Parameters { .iso15693(.init(dsfid: dsfid)) }
 
+    /// Returns to the Ready state (a Quiet or Selected tag forgets it).
     public mutating func powerOn() {
         state = .ready
     }
@@ -94,6 +97,8 @@ extension ISO15693Tag: VirtualTag {
         [AirFrame(reader: .bytes(3), tag: .bytes(10))]
     }
 
+    /// Answers one request (flags byte first, without CRC); silent where the class comment says the tag stays silent,
+    /// and after Stay Quiet, which has no response.
     public mutating func respond(to command: [UInt8], context: ExchangeContext) -> TagAnswer {
         guard command.count >= 2 else { return .mute }
         let flags = ISO15693RequestFlags(rawValue: command[0])

@@ -26,7 +26,9 @@ public protocol ISO7816Applet: Sendable {
 }
 
 extension ISO7816Applet {
+    /// Does nothing: an applet without state to drop when it loses the selection need not implement it.
     public mutating func deselect() {}
+    /// Does nothing: an applet without transient state need not implement it.
     public mutating func reset() {}
 }
 
@@ -69,6 +71,9 @@ public enum ISO7816AppletImage: Codable, Sendable, Hashable {
         case applet
     }
 
+    /// Reads the `applet` kind, then the kind's own fields from the same object.
+    ///
+    /// - Throws: `DecodingError` for a missing or unknown `applet` kind, or whatever the kind's image throws.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let kind = try container.decode(String.self, forKey: .applet)
@@ -88,6 +93,7 @@ public enum ISO7816AppletImage: Codable, Sendable, Hashable {
         }
     }
 
+    /// Writes `applet` with the kind name, then the kind's own fields into the same object.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(kind, forKey: .applet)

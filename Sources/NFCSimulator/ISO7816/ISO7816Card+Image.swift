@@ -30,6 +30,7 @@ extension ISO7816Card: TagImageRepresentable {
         /// The applets in installation order.
         public var applets: [ISO7816AppletImage]
 
+        /// Creates an image from its fields as given; ``ISO7816Card/init(image:)`` checks them.
         public init(
             uid: HexBytes, atqa: HexBytes, sak: HexBytes, ats: HexBytes, extendedLength: Bool,
             maxCommandDataLength: Int, maxResponseDataLength: Int, processingMicroseconds: Int,

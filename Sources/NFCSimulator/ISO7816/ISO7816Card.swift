@@ -141,12 +141,15 @@ public struct ISO7816Card: VirtualTag {
 
     // MARK: VirtualTag
 
+    /// The UID, in transmission order.
     public var identifier: [UInt8] { uid }
 
+    /// ISO/IEC 14443-A parameters: ATQA, SAK and ATS.
     public var parameters: TargetInfo.Parameters {
         .iso14443A(TargetInfo.ISO14443A(atqa: atqa, sak: sak, ats: ats))
     }
 
+    /// Deselects the applet, drops any pending response or command chain, and resets every applet.
     public mutating func powerOn() {
         resetTransientState()
     }
@@ -165,6 +168,8 @@ public struct ISO7816Card: VirtualTag {
         )
     }
 
+    /// Answers one APDU (always a response APDU, never silence), charging ISO-DEP framing, chaining and
+    /// waiting-time extensions plus the card's and the applet's processing time.
     public mutating func respond(to command: [UInt8], context: ExchangeContext) -> TagAnswer {
         let response = handle(command)
         let processing = configuration.processingTime + response.additionalProcessingTime

@@ -9,7 +9,9 @@ public struct SimCommandAPDU: Sendable, Hashable, CustomStringConvertible {
     public var cla: UInt8
     /// The instruction byte.
     public var ins: UInt8
+    /// The first parameter byte.
     public var p1: UInt8
+    /// The second parameter byte.
     public var p2: UInt8
     /// The command data field (Nc bytes; empty when there is no Lc field).
     public var data: [UInt8]
@@ -129,6 +131,7 @@ public struct SimCommandAPDU: Sendable, Hashable, CustomStringConvertible {
         return "\(number)\(isExtended ? "E" : "S")"
     }
 
+    /// The header bytes in hex, then Nc and Ne when present, e.g. `CLA=00 INS=B0 P1=00 P2=00 Ne=256`.
     public var description: String {
         var text = "CLA=\(hex(cla)) INS=\(hex(ins)) P1=\(hex(p1)) P2=\(hex(p2))"
         if !data.isEmpty { text += " Nc=\(data.count)" }
@@ -149,6 +152,7 @@ public struct SimAPDUError: Error, Hashable, Sendable, CustomStringConvertible {
         /// The stable name.
         public let name: String
         private init(_ name: String) { self.name = name }
+        /// The stable name, e.g. `tooShort`.
         public var description: String { name }
 
         /// Fewer than the four header bytes.
@@ -167,6 +171,7 @@ public struct SimAPDUError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The Lc/Le fields do not account for `length` bytes.
     public static func lengthMismatch(_ length: Int) -> SimAPDUError { SimAPDUError(code: .lengthMismatch, length: length) }
 
+    /// A sentence giving the APDU's length and what is wrong with it.
     public var description: String {
         code == .tooShort
             ? "command APDU of \(length) bytes is shorter than its 4-byte header"

@@ -1,10 +1,15 @@
 /// A status word SW1 SW2 a simulated card ends its response with (ISO/IEC 7816-4:2013 §5.6, Tables 5–6).
 public struct SimStatusWord: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    /// SW1 in the high byte, SW2 in the low byte (`0x9000`).
     public var rawValue: UInt16
+    /// A status word from its 16-bit value, SW1 in the high byte.
     public init(rawValue: UInt16) { self.rawValue = rawValue }
+    /// A status word from SW1 and SW2.
     public init(_ sw1: UInt8, _ sw2: UInt8) { rawValue = UInt16(sw1) << 8 | UInt16(sw2) }
 
+    /// SW1, the high byte.
     public var sw1: UInt8 { UInt8(truncatingIfNeeded: rawValue >> 8) }
+    /// SW2, the low byte.
     public var sw2: UInt8 { UInt8(truncatingIfNeeded: rawValue) }
     /// The two bytes, SW1 first.
     public var bytes: [UInt8] { [sw1, sw2] }
@@ -60,6 +65,7 @@ public struct SimStatusWord: RawRepresentable, Sendable, Hashable, CustomStringC
     /// `6F00`: no precise diagnosis.
     public static let noPreciseDiagnosis = SimStatusWord(rawValue: 0x6F00)
 
+    /// Four upper-case hex digits, SW1 first (e.g. `6A82`).
     public var description: String {
         let digits = Array("0123456789ABCDEF")
         return String((0..<4).map { digits[Int(rawValue >> (12 - 4 * UInt16($0))) & 0xF] })
@@ -84,6 +90,7 @@ public struct SimResponseAPDU: Sendable, Hashable, CustomStringConvertible {
     /// Le of `00`, and CTAP clients rely on it). Not sent; defaults to cutting.
     public var keepsDataBeyondNe = false
 
+    /// A response; by default no data, `9000`, no extra processing time and no memory written.
     public init(
         data: [UInt8] = [], status: SimStatusWord = .success, additionalProcessingTime: Duration = .zero, writesMemory: Bool = false
     ) {
@@ -101,5 +108,6 @@ public struct SimResponseAPDU: Sendable, Hashable, CustomStringConvertible {
     /// Data and SW1 SW2 as sent.
     public var bytes: [UInt8] { data + status.bytes }
 
+    /// The data length and status word, e.g. `12 B, SW 9000`.
     public var description: String { "\(data.count) B, SW \(status)" }
 }

@@ -2,8 +2,10 @@
 public struct TagImageError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What went wrong, as a stable, comparable value.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The stable name, e.g. `invalidValue`.
         public let name: String
         private init(_ name: String) { self.name = name }
+        /// The stable name, e.g. `invalidValue`.
         public var description: String { name }
 
         /// The file cannot be read or written.
@@ -31,6 +33,7 @@ public struct TagImageError: Error, Hashable, Sendable, CustomStringConvertible 
         public static let invalidValue = Code("invalidValue")
     }
 
+    /// What went wrong; compare it, not the message.
     public let code: Code
     /// Where in the image: a field path such as `memory` or `files[1].data`.
     public let field: String
@@ -39,6 +42,8 @@ public struct TagImageError: Error, Hashable, Sendable, CustomStringConvertible 
     /// The byte offset in the image file, when the problem is at a known place.
     public let offset: Int?
 
+    /// An error with a code, the field path (empty when the problem is not in one field), the byte offset when known,
+    /// and the reason.
     public init(_ code: Code, field: String = "", offset: Int? = nil, _ reason: String) {
         self.code = code
         self.field = field
@@ -46,9 +51,12 @@ public struct TagImageError: Error, Hashable, Sendable, CustomStringConvertible 
         self.reason = reason
     }
 
+    /// Errors are equal when their codes are: the field, reason and offset do not count.
     public static func == (lhs: TagImageError, rhs: TagImageError) -> Bool { lhs.code == rhs.code }
+    /// Hashes the code alone, consistent with `==`.
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
+    /// `code: reason`, or `code at field: reason` when a field is known.
     public var description: String {
         field.isEmpty ? "\(code.name): \(reason)" : "\(code.name) at \(field): \(reason)"
     }

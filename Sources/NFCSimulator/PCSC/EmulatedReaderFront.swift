@@ -31,6 +31,7 @@ public struct EmulatedReaderFront: Sendable {
     /// What the front tells the tag about each exchange: 106 kbit/s and a 256-byte FSD.
     var context = ExchangeContext()
 
+    /// A front holding `tag`, unpowered with the field off until ``powerOn()``; a full reader unless `basicReader`.
     public init(tag: any VirtualTag, basicReader: Bool = false) {
         self.tag = tag
         self.basicReader = basicReader

@@ -8,8 +8,10 @@ public struct VPCDEndpoint: Sendable, Hashable, CustomStringConvertible {
 
     /// A host name or numeric address (IPv6 without brackets).
     public var host: String
+    /// The TCP port (``defaultPort``, 35963, for vpcd's first reader).
     public var port: UInt16
 
+    /// An endpoint; by default vpcd's first reader on the local host, `127.0.0.1:35963`.
     public init(host: String = VPCDEndpoint.defaultHost, port: UInt16 = VPCDEndpoint.defaultPort) {
         self.host = host
         self.port = port

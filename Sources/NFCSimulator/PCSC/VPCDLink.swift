@@ -40,6 +40,7 @@ public final class VPCDLink: Sendable {
 
     private let state = Guarded(State())
 
+    /// A link to vpcd at `endpoint` (the local host's first reader by default); it connects only when asked.
     public init(endpoint: VPCDEndpoint = VPCDEndpoint()) {
         self.endpoint = endpoint
     }

@@ -16,6 +16,7 @@ public struct VPCDLinkError: Error, Hashable, Sendable, CustomStringConvertible 
         /// The stable name.
         public let name: String
         private init(_ name: String) { self.name = name }
+        /// The stable name, e.g. `connectionRefused`.
         public var description: String { name }
 
         /// Nothing listens at the endpoint: pcscd is not running, or runs without vpcd.
@@ -80,6 +81,7 @@ public struct VPCDLinkError: Error, Hashable, Sendable, CustomStringConvertible 
     /// Stopped.
     public static let stopped = VPCDLinkError(.stopped)
 
+    /// A sentence for people: what failed, where, and the system's message for an `errno`.
     public var description: String {
         let at = endpoint.map { "\($0)" } ?? "?"
         return switch code {
@@ -112,6 +114,7 @@ public enum VPCDLinkEnding: Sendable, Hashable, CustomStringConvertible {
     /// The connection broke.
     case failed(VPCDLinkError)
 
+    /// A short phrase for people, e.g. `card removed after 3 commands`.
     public var description: String {
         switch self {
         case .peerClosed: "vpcd closed the connection"

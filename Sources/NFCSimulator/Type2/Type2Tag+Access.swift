@@ -1,7 +1,9 @@
 extension Type2Tag {
     /// The ACCESS byte of CFG1 (NTAG21x and MF0ULX1 data sheets, “Configuration pages”).
     public struct Access: OptionSet, Sendable, Hashable {
+        /// The ACCESS byte as stored.
         public let rawValue: UInt8
+        /// Flags from an ACCESS byte, AUTHLIM in bits 0–2 included.
         public init(rawValue: UInt8) { self.rawValue = rawValue }
 
         /// PROT: reads from AUTH0 on need the password too (otherwise only writes do).

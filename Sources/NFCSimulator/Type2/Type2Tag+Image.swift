@@ -19,6 +19,7 @@ extension Type2Tag {
         /// Unsuccessful PWD_AUTH attempts counted towards AUTHLIM (0–7).
         public var failedAuthentications: Int
 
+        /// Creates an image from its fields as given; ``Type2Tag/init(image:)`` checks them.
         public init(
             model: Model, uid: HexBytes, memory: HexBytes, counters: [UInt32], tearingFlags: HexBytes, signature: HexBytes,
             failedAuthentications: Int
@@ -33,6 +34,7 @@ extension Type2Tag {
         }
     }
 
+    /// The chip's non-volatile state: memory, counters, tearing flags, signature and failed PWD_AUTH count.
     public var image: Image {
         Image(
             model: model, uid: HexBytes(uid), memory: HexBytes(memory), counters: counters,

@@ -16,6 +16,7 @@ extension Type2Tag {
         /// MIFARE Ultralight EV1 MF0UL21: 41 pages, 128 bytes of user memory.
         case ultralightEV1MF0UL21
 
+        /// The product name, e.g. `NTAG213` or `MIFARE Ultralight EV1 MF0UL21`.
         public var description: String {
             switch self {
             case .ntag213: "NTAG213"

@@ -167,6 +167,7 @@ public struct Type2Tag: TagImageRepresentable, Hashable {
 
     // MARK: VirtualTag
 
+    /// The 7-byte UID.
     public var identifier: [UInt8] { uid }
 
     /// ATQA 0044h (7-byte UID, bit frame anticollision), SAK 00h, no ATS (NTAG21x §9.4;
@@ -202,6 +203,10 @@ public struct Type2Tag: TagImageRepresentable, Hashable {
         AirFrame(reader: .bytes(7), tag: .bytes(1)),
     ]
 
+    /// Answers one native command (without CRC) while ACTIVE or AUTHENTICATED; otherwise it stays silent.
+    ///
+    /// A code the chip does not know, or a malformed HALT, gets no answer and drops the tag to IDLE; another command of
+    /// the wrong length gets a NAK, which also drops it to IDLE (mute until activated again). HALT is not answered.
     public mutating func respond(to command: [UInt8], context: ExchangeContext) -> TagAnswer {
         guard state == .active || state == .authenticated else { return .mute }
         if let page = pendingCompatibilityWrite {

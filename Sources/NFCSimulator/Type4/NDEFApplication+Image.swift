@@ -12,11 +12,14 @@ extension NDEFApplication {
         public struct FileImage: Codable, Sendable, Hashable {
             /// The 2-byte file identifier.
             public var id: HexBytes
+            /// Who may read the file: `always` or `never`.
             public var readAccess: Access
+            /// Who may write the file: `always` or `never`.
             public var writeAccess: Access
             /// The whole file (its size is the file's size).
             public var data: HexBytes
 
+            /// A file image from its fields as given; ``NDEFApplication/init(image:)`` checks them.
             public init(id: HexBytes, readAccess: Access, writeAccess: Access, data: HexBytes) {
                 self.id = id
                 self.readAccess = readAccess
@@ -36,6 +39,7 @@ extension NDEFApplication {
         /// The files, in order.
         public var files: [FileImage]
 
+        /// An image from its fields as given; ``NDEFApplication/init(image:)`` checks them.
         public init(aid: HexBytes, maxReadLength: Int, maxUpdateLength: Int, offsetDataObjects: Bool, files: [FileImage]) {
             self.aid = aid
             self.maxReadLength = maxReadLength

@@ -33,9 +33,12 @@ public struct NDEFApplication: ISO7816Applet, Hashable {
         public var id: UInt16
         /// The file's bytes; its size never changes.
         public var contents: [UInt8]
+        /// Who may read the file (READ BINARY); `never` gets `6982`.
         public var readAccess: Access
+        /// Who may write the file (UPDATE BINARY); `never` gets `6982`.
         public var writeAccess: Access
 
+        /// A file; readable and writable by default.
         public init(id: UInt16, contents: [UInt8], readAccess: Access = .always, writeAccess: Access = .always) {
             self.id = id
             self.contents = contents
@@ -92,10 +95,14 @@ public struct NDEFApplication: ISO7816Applet, Hashable {
         return SimResponseAPDU(.success)
     }
 
+    /// Leaves no EF current.
     public mutating func deselect() { currentFile = nil }
 
+    /// Leaves no EF current.
     public mutating func reset() { currentFile = nil }
 
+    /// Runs SELECT by file identifier `A4`, READ BINARY `B0`, UPDATE BINARY `D6` and, with ``offsetDataObjects``, `B1` and
+    /// `D7`. A proprietary class (bit 8 set) gets `6E00`, any other instruction `6D00`.
     public mutating func process(_ command: SimCommandAPDU) -> SimResponseAPDU {
         guard command.cla & 0x80 == 0 else { return SimResponseAPDU(.classNotSupported) }
         switch command.ins {
@@ -108,6 +115,7 @@ public struct NDEFApplication: ISO7816Applet, Hashable {
         }
     }
 
+    /// The image wrapped as an ISO 7816 applet image (`ndef`).
     public var appletImage: ISO7816AppletImage? { .ndef(image) }
 
     /// SELECT by file identifier (ISO/IEC 7816-4:2013 SELECT; T4T 2.0 §5.4.3, §5.4.5): P1 `00` or `02`,

@@ -25,6 +25,7 @@ public struct Type4CapabilityContainer: Sendable, Hashable {
     /// Whether the Extended NDEF File Control TLV (`06`) is used.
     public var isExtended: Bool
 
+    /// A capability container; by default read and write access are granted and the short NDEF File Control TLV is used.
     public init(
         mappingVersion: UInt8, maxReadLength: Int, maxUpdateLength: Int, ndefFileID: UInt16,
         maxNDEFFileSize: Int, readAccess: UInt8 = 0x00, writeAccess: UInt8 = 0x00, isExtended: Bool = false

@@ -101,10 +101,15 @@ public struct Type4Tag: VirtualTag, TagImageRepresentable {
 
     // MARK: VirtualTag
 
+    /// The card's UID.
     public var identifier: [UInt8] { card.identifier }
+    /// The card's ISO/IEC 14443-A parameters (ATQA, SAK, ATS).
     public var parameters: TargetInfo.Parameters { card.parameters }
+    /// Powers the card on: no applet selected, transient state reset.
     public mutating func powerOn() { card.powerOn() }
+    /// The card's activation: WUPA, anticollision, RATS and, above 106 kbit/s, PPS.
     public mutating func activate(context: ExchangeContext) -> [AirFrame] { card.activate(context: context) }
+    /// Answers one APDU through the card's applet host.
     public mutating func respond(to command: [UInt8], context: ExchangeContext) -> TagAnswer {
         card.respond(to: command, context: context)
     }
@@ -114,6 +119,7 @@ public struct Type4Tag: VirtualTag, TagImageRepresentable {
     /// A Type 4 Tag's image is its card's image.
     public typealias Image = ISO7816Card.Image
 
+    /// The image of the card that holds the NDEF application.
     public var image: ISO7816Card.Image { card.image }
 
     /// Rebuilds the tag from a card image holding an NDEF application.

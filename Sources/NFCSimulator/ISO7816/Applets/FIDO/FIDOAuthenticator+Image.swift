@@ -11,12 +11,19 @@
 ///                           "userName": "alice", "displayName": "Alice", "privateKey": "…"}]}
 /// ```
 extension FIDOAuthenticator {
+    /// The authenticator's persistent state, as the `fido` applet of an ISO 7816 card image (see the extension's comment).
     public struct Image: Codable, Sendable, Hashable {
+        /// One discoverable credential, private key included.
         public struct Credential: Codable, Sendable, Hashable {
+            /// The credential ID (the wrapped private key).
             public var credentialID: HexBytes
+            /// The relying party ID.
             public var rpID: String
+            /// The user handle, 1–64 bytes.
             public var userID: HexBytes
+            /// `user.name`, if MakeCredential gave one.
             public var userName: String?
+            /// `user.displayName`, if MakeCredential gave one.
             public var displayName: String?
             /// The raw P-256 private scalar.
             public var privateKey: HexBytes
@@ -30,15 +37,22 @@ extension FIDOAuthenticator {
         public var attestationCertificate: HexBytes
         /// The AES-256 key wrapping credential IDs and key handles.
         public var wrappingKey: HexBytes
+        /// The global signature counter.
         public var signatureCounter: UInt32
         /// LEFT(SHA-256(PIN), 16), absent with no PIN.
         public var pinHash: HexBytes?
+        /// PIN attempts left, 0–8.
         public var pinRetries: Int
+        /// The largest CTAP2 message accepted, 256–65 535 bytes.
         public var maxMsgSize: Int
+        /// `9100` status updates before a long operation's result, 0–16.
         public var processingUpdates: Int
+        /// The discoverable credentials, oldest first.
         public var residentCredentials: [Credential]
     }
 
+    /// The authenticator's persistent state; transient state (key agreement key, PIN/UV auth token, pending messages) is
+    /// not kept. It holds private keys.
     public var image: Image {
         Image(
             aaguid: HexBytes(aaguid), attestationKey: HexBytes(attestationKey),
@@ -53,6 +67,7 @@ extension FIDOAuthenticator {
         )
     }
 
+    /// The image wrapped as an ISO 7816 applet image (`fido`).
     public var appletImage: ISO7816AppletImage? { .fido(image) }
 
     /// Rebuilds an authenticator from its image.

@@ -19,6 +19,7 @@ import NFCCBOR
 public struct FIDOAuthenticator: ISO7816Applet {
     /// `A0 00 00 06 47 2F 00 01` (FIDO U2F NFC Protocol §4, CTAP 2.1 §11.3.3).
     public static let fidoAID: [UInt8] = [0xA0, 0x00, 0x00, 0x06, 0x47, 0x2F, 0x00, 0x01]
+    /// The FIDO AID, ``fidoAID``.
     public var aid: [UInt8] { Self.fidoAID }
 
     /// The most PIN attempts (CTAP 2.1 §6.5.2.2: the counter starts at 8).
@@ -28,25 +29,35 @@ public struct FIDOAuthenticator: ISO7816Applet {
 
     /// A discoverable credential.
     public struct ResidentCredential: Sendable, Hashable {
+        /// The credential ID: the private key wrapped under the card's wrapping key (see the type's comment).
         public var credentialID: [UInt8]
+        /// The relying party ID (`rp.id` at MakeCredential), e.g. `example.com`.
         public var rpID: String
+        /// The user handle (`user.id`); MakeCredential with `rk` replaces the credential of the same RP and user handle.
         public var userID: [UInt8]
+        /// `user.name` as MakeCredential gave it, if it did.
         public var userName: String?
+        /// `user.displayName` as MakeCredential gave it, if it did.
         public var displayName: String?
         /// The raw P-256 private scalar (32 bytes).
         var privateKey: [UInt8]
     }
 
     // Persistent state.
+    /// The AAGUID reported by GetInfo and in attested credential data (16 bytes).
     public var aaguid: [UInt8]
     var attestationKey: [UInt8]
+    /// The DER X.509 certificate U2F registrations carry: self-signed with the attestation key, no extensions.
     public internal(set) var attestationCertificate: [UInt8]
     var wrappingKey: [UInt8]
     /// The global signature counter (CTAP 2.1 §6.1: incremented before every signature).
     public internal(set) var signatureCounter: UInt32
     /// LEFT(SHA-256(PIN), 16), or `nil` with no PIN set.
     var pinHash: [UInt8]?
+    /// PIN attempts left (0–8): a wrong PIN spends one, a right one or a new PIN restores 8; at 0 the PIN is blocked until
+    /// authenticatorReset.
     public internal(set) var pinRetries: Int
+    /// The discoverable credentials, at most ``maximumResidentCredentials``, oldest first.
     public internal(set) var residentCredentials: [ResidentCredential]
     /// The largest CTAP2 message accepted (reported in GetInfo).
     public var maxMsgSize: Int
@@ -94,6 +105,7 @@ public struct FIDOAuthenticator: ISO7816Applet {
     /// Whether a PIN is set.
     public var hasPIN: Bool { pinHash != nil }
 
+    /// Answers `U2F_V2` with `9000` and drops a half-received chain or pending long operation.
     public mutating func select(command: SimCommandAPDU) -> SimResponseAPDU {
         chainedData = nil
         pendingMessage = nil
@@ -101,12 +113,15 @@ public struct FIDOAuthenticator: ISO7816Applet {
         return SimResponseAPDU(data: Array("U2F_V2".utf8))
     }
 
+    /// Drops a half-received chain, a pending long operation and a GetNextAssertion continuation.
     public mutating func deselect() {
         chainedData = nil
         pendingMessage = nil
         nextAssertions = nil
     }
 
+    /// A power cycle: besides what ``deselect()`` drops, makes a new key agreement key and PIN/UV auth token (losing its
+    /// permissions) and clears the count of consecutive wrong PINs.
     public mutating func reset() {
         deselect()
         keyAgreementKey = P256.KeyAgreement.PrivateKey()
@@ -121,6 +136,9 @@ public struct FIDOAuthenticator: ISO7816Applet {
         tokenRPID = nil
     }
 
+    /// Dispatches one APDU: NFCCTAP_MSG (`80 10`, `90 10` chaining), NFCCTAP_GETRESPONSE (`80 11`) and U2F REGISTER,
+    /// AUTHENTICATE and VERSION (`00 01`–`00 03`); any other instruction in class `00` or `80` gets `6D00`, any other
+    /// class `6E00`. Response data beyond a short Le of `00` waits behind `61xx`.
     public mutating func process(_ command: SimCommandAPDU) -> SimResponseAPDU {
         var response: SimResponseAPDU
         switch (command.cla, command.ins) {

@@ -5,6 +5,9 @@ extension OATHApplet {
     /// Time to program a changed credential into non-volatile memory (an estimate).
     static let programmingTime = Duration.milliseconds(4)
 
+    /// Runs one YKOATH instruction: PUT `01`, DELETE `02`, SET CODE `03`, RESET `04`, RENAME `05`, LIST `A1`,
+    /// CALCULATE `A2`, VALIDATE `A3`, CALCULATE ALL `A4` and SEND REMAINING `A5`. A class other than `00` gets `6E00`
+    /// (SEND REMAINING excepted), an unknown instruction `6D00`, and a locked instruction without VALIDATE `6982`.
     public mutating func process(_ command: SimCommandAPDU) -> SimResponseAPDU {
         if command.ins == 0xA5 { return sendRemaining(command) }
         remaining = nil

@@ -13,28 +13,40 @@ extension OATHApplet {
     /// ```
     /// `name` is hex because names are bytes (usually UTF-8 `[period/][issuer:]account`).
     public struct Image: Codable, Sendable, Hashable {
+        /// The access key as stored (a secret).
         public struct AccessKeyImage: Codable, Sendable, Hashable {
+            /// The HMAC hash of the challenge-response.
             public var algorithm: Algorithm
+            /// The key, 1–128 bytes.
             public var key: HexBytes
 
+            /// An access key image from its fields as given; ``OATHApplet/init(image:)`` checks them.
             public init(algorithm: Algorithm, key: HexBytes) {
                 self.algorithm = algorithm
                 self.key = key
             }
         }
 
+        /// One credential as stored, secret included.
         public struct CredentialImage: Codable, Sendable, Hashable {
+            /// The name's bytes (1–64), unique in the applet.
             public var name: HexBytes
+            /// `hotp` or `totp`.
             public var type: Kind
+            /// `sha1`, `sha256` or `sha512`.
             public var algorithm: Algorithm
+            /// Digits per code: 6, 7 or 8.
             public var digits: Int
+            /// The HMAC key; at most the hash's block size (64 bytes, 128 for SHA-512).
             public var secret: HexBytes
+            /// Whether the credential requires touch.
             public var touch: Bool
             /// Stored when set; absent means no.
             public var onlyIncreasing: Bool?
             /// HOTP's next counter value (0 for TOTP).
             public var counter: UInt64
 
+            /// A credential image from its fields as given; ``OATHApplet/init(image:)`` checks them.
             public init(
                 name: HexBytes, type: Kind, algorithm: Algorithm, digits: Int, secret: HexBytes,
                 touch: Bool, onlyIncreasing: Bool? = nil, counter: UInt64
@@ -50,15 +62,20 @@ extension OATHApplet {
             }
         }
 
+        /// The AID, 5–16 bytes.
         public var aid: HexBytes
         /// Three bytes, SELECT's tag `79`.
         public var version: HexBytes
         /// SELECT's tag `71`, the access key salt.
         public var salt: HexBytes
+        /// The most credentials stored, 0–1024; the credentials must fit in it.
         public var capacity: Int
+        /// The access key, absent when no access code is set.
         public var accessKey: AccessKeyImage?
+        /// The credentials, in the applet's order.
         public var credentials: [CredentialImage]
 
+        /// An image from its fields as given; ``OATHApplet/init(image:)`` checks them.
         public init(
             aid: HexBytes, version: HexBytes, salt: HexBytes, capacity: Int, accessKey: AccessKeyImage?, credentials: [CredentialImage]
         ) {

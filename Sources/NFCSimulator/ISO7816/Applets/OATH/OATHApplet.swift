@@ -74,16 +74,22 @@ public struct OATHApplet: ISO7816Applet, Hashable {
     public struct Credential: Sendable, Hashable {
         /// The name, opaque bytes (clients write `[period/][issuer:]account`).
         public var name: [UInt8]
+        /// HOTP or TOTP.
         public var kind: Kind
+        /// The HMAC hash.
         public var algorithm: Algorithm
         /// 6–8.
         public var digits: Int
+        /// The HMAC key; at most the hash's block size (64 bytes, 128 for SHA-512).
         public var secret: [UInt8]
+        /// Whether the credential requires touch: CALCULATE ALL lists it under tag `7C` without a code.
         public var touchRequired: Bool
+        /// The "only increasing" property (`78 01`): stored, not enforced.
         public var onlyIncreasing: Bool
         /// HOTP's moving factor, the counter of the next code.
         public var counter: UInt64
 
+        /// A credential; by default without touch or "only increasing", HOTP counter 0.
         public init(
             name: [UInt8], kind: Kind, algorithm: Algorithm, digits: Int, secret: [UInt8],
             touchRequired: Bool = false, onlyIncreasing: Bool = false, counter: UInt64 = 0
@@ -101,22 +107,29 @@ public struct OATHApplet: ISO7816Applet, Hashable {
 
     /// The access key set by SET CODE.
     public struct AccessKey: Sendable, Hashable {
+        /// The HMAC hash of the access code's challenge-response.
         public var algorithm: Algorithm
+        /// The HMAC key (the client derives it from the password and ``OATHApplet/salt``).
         public var key: [UInt8]
 
+        /// An access key from its hash and key bytes.
         public init(algorithm: Algorithm, key: [UInt8]) {
             self.algorithm = algorithm
             self.key = key
         }
     }
 
+    /// The AID SELECT finds the applet by (``applicationIdentifier`` by default).
     public var aid: [UInt8]
     /// Three bytes returned under tag `79`.
     public var version: [UInt8]
     /// The applet's name (tag `71` of SELECT), 8 random bytes made anew by RESET; clients use it
     /// as the salt of the access key and as the device identifier.
     public var salt: [UInt8]
+    /// The stored credentials, in the order PUT added them (PUT of an existing name replaces it in place).
     public var credentials: [Credential]
+    /// The access key; when set, SELECT sends a challenge and PUT, DELETE, SET CODE, RENAME, LIST, CALCULATE and
+    /// CALCULATE ALL need VALIDATE first (`6982`).
     public var accessKey: AccessKey?
     /// The most credentials stored; PUT of another gets `6A84`.
     public var capacity: Int
@@ -150,6 +163,8 @@ public struct OATHApplet: ISO7816Applet, Hashable {
 
     // MARK: ISO7816Applet
 
+    /// Ends the session (not authenticated, no pending SEND REMAINING) and answers version (`79`), salt (`71`) and, with
+    /// an access key, a new challenge (`74`) and the key's algorithm (`7B`).
     public mutating func select(command: SimCommandAPDU) -> SimResponseAPDU {
         authenticated = false
         remaining = nil
@@ -163,15 +178,18 @@ public struct OATHApplet: ISO7816Applet, Hashable {
         return answer(data, to: command)
     }
 
+    /// Ends the session: not authenticated, no pending challenge or SEND REMAINING data.
     public mutating func deselect() {
         authenticated = false
         pendingChallenge = nil
         remaining = nil
     }
 
+    /// Ends the session, as ``deselect()`` does.
     public mutating func reset() {
         deselect()
     }
 
+    /// The image wrapped as an ISO 7816 applet image (`oath`).
     public var appletImage: ISO7816AppletImage? { .oath(image) }
 }

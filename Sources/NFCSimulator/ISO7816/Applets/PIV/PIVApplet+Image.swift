@@ -10,18 +10,21 @@ extension PIVApplet {
     ///  "keys": [{"slot": "9a", "algorithm": 17, "privateKey": "…", "pinPolicy": "once"}]}
     /// ```
     public struct Image: Codable, Sendable, Hashable {
+        /// One data object.
         public struct ObjectImage: Codable, Sendable, Hashable {
             /// The object's tag, 1–3 bytes (`5fc102`).
             public var tag: HexBytes
             /// Its contents (the value of tag `53`).
             public var data: HexBytes
 
+            /// An object image from its fields as given; ``PIVApplet/init(image:)`` checks them.
             public init(tag: HexBytes, data: HexBytes) {
                 self.tag = tag
                 self.data = data
             }
         }
 
+        /// One private key, in the clear.
         public struct KeyImage: Codable, Sendable, Hashable {
             /// The key reference, one byte (`9a`, `9c`, `9d`, `9e`).
             public var slot: HexBytes
@@ -29,8 +32,10 @@ extension PIVApplet {
             public var algorithm: Int
             /// The private scalar, 32 bytes.
             public var privateKey: HexBytes
+            /// When the key may be used.
             public var pinPolicy: PINPolicy
 
+            /// A key image from its fields as given; ``PIVApplet/init(image:)`` checks them.
             public init(slot: HexBytes, algorithm: Int, privateKey: HexBytes, pinPolicy: PINPolicy) {
                 self.slot = slot
                 self.algorithm = algorithm
@@ -39,19 +44,30 @@ extension PIVApplet {
             }
         }
 
+        /// The PIN, 1–8 bytes without the `FF` padding (the default `123456` is `313233343536`).
         public var pin: HexBytes
+        /// PIN tries left, 0 to `pinMaxRetries`.
         public var pinRetries: Int
+        /// What a successful PIN check (or a reset with the PUK) restores the tries to, 1–15.
         public var pinMaxRetries: Int
+        /// The PUK, 1–8 bytes without the `FF` padding.
         public var puk: HexBytes
+        /// PUK tries left, 0 to `pukMaxRetries`.
         public var pukRetries: Int
+        /// What a successful PUK check restores the tries to, 1–15.
         public var pukMaxRetries: Int
         /// SP 800-78-4 identifier: 8 (AES-128), 10 (AES-192), 12 (AES-256).
         public var managementKeyAlgorithm: Int
+        /// The administration key: 16, 24 or 32 bytes as `managementKeyAlgorithm` says.
         public var managementKey: HexBytes
+        /// The data objects, sorted by tag (the discovery object is built by the applet, not stored).
         public var objects: [ObjectImage]
+        /// The private keys, sorted by slot, at most one per slot.
         public var keys: [KeyImage]
     }
 
+    /// The applet's persistent state; security status (PIN verified, administration key authenticated) is transient
+    /// and not kept. It holds the PIN, PUK, administration key and private keys.
     public var image: Image {
         Image(
             pin: HexBytes(pin), pinRetries: pinRetries, pinMaxRetries: pinMaxRetries,
@@ -118,5 +134,6 @@ extension PIVApplet {
         self.keys = keys
     }
 
+    /// The image wrapped as an ISO 7816 applet image (`piv`).
     public var appletImage: ISO7816AppletImage? { .piv(image) }
 }

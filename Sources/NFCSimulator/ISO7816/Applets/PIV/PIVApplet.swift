@@ -30,6 +30,7 @@ public struct PIVApplet: ISO7816Applet {
         public var algorithm: UInt8
         /// The P-256 scalar, 32 bytes.
         public var privateKey: [UInt8]
+        /// When the key may be used: the slot's default, or the policy GENERATE ASYMMETRIC KEY PAIR asked for (tag `AA`).
         public var pinPolicy: PINPolicy
     }
 
@@ -46,6 +47,7 @@ public struct PIVApplet: ISO7816Applet {
     /// those extensions this applet implements, not a claim to be a YubiKey (see docs/piv.md).
     static let protocolVersion: [UInt8] = [4, 0, 0]
 
+    /// The full PIV AID, ``fullAID``.
     public var aid: [UInt8] { Self.fullAID }
 
     // Persistent state.
@@ -96,6 +98,8 @@ public struct PIVApplet: ISO7816Applet {
 
     // MARK: ISO7816Applet
 
+    /// Clears every security status and answers the application property template (`61`: PIX, RID, the label
+    /// `OpenCoreNFC PIV` and the algorithms AES-128, AES-192, AES-256 and ECC P-256).
     public mutating func select(command: SimCommandAPDU) -> SimResponseAPDU {
         clearSecurityStatus()
         // Application property template (SP 800-73-4 Part 1 §3.1.1, Table 3).
@@ -111,9 +115,14 @@ public struct PIVApplet: ISO7816Applet {
         return SimResponseAPDU(data: template.bytes)
     }
 
+    /// Clears every security status (PIN, administration key, authentications in progress).
     public mutating func deselect() { clearSecurityStatus() }
+    /// Clears every security status, as ``deselect()`` does.
     public mutating func reset() { clearSecurityStatus() }
 
+    /// Runs one PIV command: GET DATA `CB`, PUT DATA `DB`, VERIFY `20`, CHANGE REFERENCE DATA `24`, RESET RETRY
+    /// COUNTER `2C`, GENERAL AUTHENTICATE `87`, GENERATE ASYMMETRIC KEY PAIR `47` and the YubiKey GET VERSION `FD`.
+    /// A class other than `00` (or `10` chaining, which the host undoes) gets `6E00`, another instruction `6D00`.
     public mutating func process(_ command: SimCommandAPDU) -> SimResponseAPDU {
         // Every PIV command is interindustry (CLA 00; 10 chaining is undone by the host).
         guard command.cla & 0xEF == 0x00 else { return SimResponseAPDU(.classNotSupported) }
