@@ -5,11 +5,16 @@ import NFCBytes
 /// Bytes are those the caller passed to and got from `transceive` (no CRC, LEN or ISO-DEP
 /// framing); air time includes all framing, turnarounds and tag processing.
 public struct ExchangeStatistics: Sendable, Hashable, CustomStringConvertible {
+    /// The number of exchanges recorded.
     public var commands: Int
+    /// Bytes the caller sent, summed over the exchanges.
     public var bytesSent: Int
+    /// Bytes the caller got back, summed over the exchanges.
     public var bytesReceived: Int
+    /// Time on the air, framing, turnarounds and tag processing included: the simulator's model, or wall-clock time for hardware.
     public var airTime: Duration
 
+    /// Makes statistics from given totals; all default to zero.
     public init(commands: Int = 0, bytesSent: Int = 0, bytesReceived: Int = 0, airTime: Duration = .zero) {
         self.commands = commands
         self.bytesSent = bytesSent
@@ -23,6 +28,7 @@ public struct ExchangeStatistics: Sendable, Hashable, CustomStringConvertible {
         return seconds * 1_000_000 + (attoseconds + 500_000_000_000) / 1_000_000_000_000
     }
 
+    /// Adds two spans' totals field by field.
     public static func + (lhs: ExchangeStatistics, rhs: ExchangeStatistics) -> ExchangeStatistics {
         ExchangeStatistics(
             commands: lhs.commands + rhs.commands,
@@ -32,6 +38,7 @@ public struct ExchangeStatistics: Sendable, Hashable, CustomStringConvertible {
         )
     }
 
+    /// One line for `--stats`: `N commands, N B sent, N B received, N µs air time`.
     public var description: String {
         "\(commands) commands, \(bytesSent) B sent, \(bytesReceived) B received, \(airTimeMicroseconds) µs air time"
     }
@@ -44,6 +51,7 @@ public struct ExchangeStatistics: Sendable, Hashable, CustomStringConvertible {
 public final class AirTimeMeter: Sendable {
     private let state = Guarded(ExchangeStatistics())
 
+    /// A meter at zero.
     public init() {}
 
     /// Adds one exchange.

@@ -16,6 +16,8 @@ public struct AnswerToSelect: Sendable, Hashable {
     /// The historical bytes.
     public var historicalBytes: [UInt8]
 
+    /// Makes an ATS from its fields. The defaults: FSCI 8 (256-byte frames), TA(1) 0x00 (106 kbit/s only),
+    /// TB(1) 0x80 (FWI 8, SFGI 0), TC(1) 0x02 (CID supported, NAD not), no historical bytes.
     public init(fsci: UInt8 = 8, ta: UInt8? = 0x00, tb: UInt8? = 0x80, tc: UInt8? = 0x02, historicalBytes: [UInt8] = []) {
         self.fsci = fsci
         self.ta = ta

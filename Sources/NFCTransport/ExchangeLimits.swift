@@ -10,6 +10,7 @@ public struct ExchangeLimits: Sendable, Hashable {
     /// Which native tag commands pass through.
     public var nativeCommands: NativeCommands
 
+    /// Makes limits from their four fields; nothing is checked.
     public init(maxCommandLength: Int, maxResponseLength: Int, extendedLengthAPDUs: Bool, nativeCommands: NativeCommands) {
         self.maxCommandLength = maxCommandLength
         self.maxResponseLength = maxResponseLength

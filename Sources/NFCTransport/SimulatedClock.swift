@@ -8,11 +8,17 @@ import NFCBytes
 public final class SimulatedClock: Clock, Sendable {
     /// A point on the simulated time line: the time since the clock was made.
     public struct Instant: InstantProtocol, Sendable, Hashable, CustomStringConvertible {
+        /// The time since the clock was made; negative for an instant before that.
         public var offset: Duration
+        /// The instant `offset` after the clock's start.
         public init(offset: Duration) { self.offset = offset }
+        /// The instant `duration` later (earlier when negative).
         public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        /// The time from this instant to `other`; negative when `other` is earlier.
         public func duration(to other: Instant) -> Duration { other.offset - offset }
+        /// Earlier instants come first.
         public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+        /// `t+` and the offset, e.g. `t+1.5 seconds`.
         public var description: String { "t+\(offset)" }
     }
 
@@ -31,9 +37,12 @@ public final class SimulatedClock: Clock, Sendable {
 
     private let state = Guarded(State())
 
+    /// A clock at time zero with no sleepers.
     public init() {}
 
+    /// The current simulated time; it changes only through ``advance(by:)`` and ``advance(to:)``.
     public var now: Instant { state.withLock { $0.now } }
+    /// One nanosecond.
     public var minimumResolution: Duration { .nanoseconds(1) }
 
     /// Moves time forward, waking every sleeper whose deadline has passed.
@@ -61,6 +70,9 @@ public final class SimulatedClock: Clock, Sendable {
     /// The earliest deadline among the sleepers, if any.
     public var nextDeadline: Instant? { state.withLock { $0.sleepers.map(\.deadline).min() } }
 
+    /// Suspends until the clock is advanced to or past `deadline`; returns at once if it already is. `tolerance` is ignored.
+    ///
+    /// - Throws: `CancellationError` when the task is cancelled before the deadline is reached.
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         let id = state.withLock { state -> UInt64 in
             state.nextID += 1

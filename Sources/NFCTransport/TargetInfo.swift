@@ -10,6 +10,7 @@ public struct TargetInfo: Sendable, Hashable, CustomStringConvertible {
     /// The technology-specific activation data.
     public var parameters: Parameters
 
+    /// Makes a target; drivers build these when they detect one. `handle` must let the same driver find the target again.
     public init(handle: UInt64, identifier: [UInt8], parameters: Parameters) {
         self.handle = handle
         self.identifier = identifier
@@ -32,6 +33,7 @@ public struct TargetInfo: Sendable, Hashable, CustomStringConvertible {
         public var sak: UInt8
         /// The ATS, when the card is ISO/IEC 14443-4 compliant and was activated with RATS.
         public var ats: AnswerToSelect?
+        /// Makes Type A activation data; `ats` is nil for a card that was not activated with RATS.
         public init(atqa: UInt16, sak: UInt8, ats: AnswerToSelect? = nil) {
             self.atqa = atqa
             self.sak = sak
@@ -43,9 +45,13 @@ public struct TargetInfo: Sendable, Hashable, CustomStringConvertible {
 
     /// ISO/IEC 14443-3 Type B activation: ATQB fields and the answer to ATTRIB.
     public struct ISO14443B: Sendable, Hashable {
+        /// ATQB Application Data, 4 bytes; empty when the reader does not report it.
         public var applicationData: [UInt8]
+        /// ATQB Protocol Info, 3 bytes or more (bit rates, frame size, FWI, options); empty when the reader does not report it.
         public var protocolInfo: [UInt8]
+        /// The Higher Layer Response of the answer to ATTRIB, read as the card's historical bytes; empty when there is none.
         public var higherLayerResponse: [UInt8]
+        /// Makes Type B activation data; the higher layer response defaults to empty.
         public init(applicationData: [UInt8], protocolInfo: [UInt8], higherLayerResponse: [UInt8] = []) {
             self.applicationData = applicationData
             self.protocolInfo = protocolInfo
@@ -55,7 +61,9 @@ public struct TargetInfo: Sendable, Hashable, CustomStringConvertible {
 
     /// ISO/IEC 15693-3 inventory response: DSFID (the UID is the identifier).
     public struct ISO15693: Sendable, Hashable {
+        /// The Data Storage Format Identifier from the inventory response (0 when the reader does not report it).
         public var dsfid: UInt8
+        /// Makes ISO/IEC 15693 activation data.
         public init(dsfid: UInt8) { self.dsfid = dsfid }
     }
 
@@ -67,6 +75,7 @@ public struct TargetInfo: Sendable, Hashable, CustomStringConvertible {
         public var systemCode: UInt16
         /// The highest bit rate the card offers.
         public var maximumBitRate: BitRate
+        /// Makes FeliCa activation data; the bit rate defaults to 212 kbit/s.
         public init(pmm: [UInt8], systemCode: UInt16, maximumBitRate: BitRate = .kbps212) {
             self.pmm = pmm
             self.systemCode = systemCode
@@ -99,6 +108,7 @@ public struct TargetInfo: Sendable, Hashable, CustomStringConvertible {
         return identifier[1]
     }
 
+    /// The technology and the identifier in lower-case hex, e.g. `iso15693 e004…`.
     public var description: String {
         let uid = identifier.map { byte in
             let digits = Array("0123456789abcdef")

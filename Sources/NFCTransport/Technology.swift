@@ -8,17 +8,24 @@ public enum Technology: String, Sendable, Hashable, CaseIterable, CustomStringCo
     case iso15693
     case felica
 
+    /// The case name, e.g. `iso14443A`.
     public var description: String { rawValue }
 }
 
 /// A set of technologies to poll for, as Core NFC's `PollingOption` and a reader's polling loop use.
 public struct TechnologyMask: OptionSet, Sendable, Hashable {
+    /// The technologies as bits: bit 0 Type A, bit 1 Type B, bit 2 ISO/IEC 15693, bit 3 FeliCa.
     public let rawValue: UInt8
+    /// Makes a mask from its bits; bits above bit 3 name no technology.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
+    /// ISO/IEC 14443 Type A.
     public static let iso14443A = TechnologyMask(rawValue: 1 << 0)
+    /// ISO/IEC 14443 Type B.
     public static let iso14443B = TechnologyMask(rawValue: 1 << 1)
+    /// ISO/IEC 15693 vicinity tags.
     public static let iso15693 = TechnologyMask(rawValue: 1 << 2)
+    /// FeliCa (JIS X 6319-4).
     public static let felica = TechnologyMask(rawValue: 1 << 3)
 
     /// Both ISO/IEC 14443 types.
@@ -60,6 +67,8 @@ public enum BitRate: Int, Sendable, Hashable, Comparable, CaseIterable, CustomSt
         }
     }
 
+    /// Slower rates come first.
     public static func < (lhs: BitRate, rhs: BitRate) -> Bool { lhs.rawValue < rhs.rawValue }
+    /// The rate with its unit, e.g. `424 kbit/s`.
     public var description: String { "\(rawValue) kbit/s" }
 }

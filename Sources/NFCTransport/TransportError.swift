@@ -5,8 +5,10 @@
 public struct TransportError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What went wrong, as a stable, comparable value.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The code's name, e.g. `tagLost`; codes are equal when their names are.
         public let name: String
         private init(_ name: String) { self.name = name }
+        /// The code's ``name``.
         public var description: String { name }
 
         /// The tag left the field (or was pulled out during the exchange).
@@ -36,17 +38,22 @@ public struct TransportError: Error, Hashable, Sendable, CustomStringConvertible
         public static let cancelled = Code("cancelled")
     }
 
+    /// What went wrong; compare with the ``Code`` constants.
     public let code: Code
     /// What happened, for people.
     public let reason: String
 
+    /// Makes an error with `code`; `reason` says what happened and where (empty by default).
     public init(_ code: Code, _ reason: String = "") {
         self.code = code
         self.reason = reason
     }
 
+    /// Compares the codes only; the reasons are ignored.
     public static func == (lhs: TransportError, rhs: TransportError) -> Bool { lhs.code == rhs.code }
+    /// Hashes the code only, consistent with `==`.
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
+    /// `name: reason`, or the code's name alone when the reason is empty.
     public var description: String { reason.isEmpty ? code.name : "\(code.name): \(reason)" }
 }

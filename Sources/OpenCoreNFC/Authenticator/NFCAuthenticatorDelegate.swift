@@ -11,6 +11,7 @@ public struct NFCAuthenticatorTag: Sendable, Hashable {
     /// The ATQB application data (Type B).
     public let applicationData: Data?
 
+    /// Makes a tag description from its fields, for instance to stand in for a card in tests.
     public init(identifier: Data, initialSelectedAID: String, historicalBytes: Data? = nil, applicationData: Data? = nil) {
         self.identifier = identifier
         self.initialSelectedAID = initialSelectedAID
@@ -40,7 +41,9 @@ public protocol NFCAuthenticatorDelegate: AnyObject, Sendable {
 }
 
 extension NFCAuthenticatorDelegate {
+    /// Does nothing by default.
     public func authenticator(_ authenticator: NFCAuthenticator, didDisconnect error: NFCAuthenticatorError) {}
+    /// Does nothing by default.
     public func authenticator(_ authenticator: NFCAuthenticator, didRestartPolling reason: NFCAuthenticatorPollingRestart) {}
 }
 

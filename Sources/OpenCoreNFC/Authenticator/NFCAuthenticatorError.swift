@@ -36,6 +36,7 @@ public enum NFCAuthenticatorEndReason: Sendable, Hashable, CustomStringConvertib
         }
     }
 
+    /// A short English phrase for logs and messages, e.g. "the session timed out".
     public var description: String {
         switch self {
         case .stopped: "stopped by the app"
@@ -57,6 +58,7 @@ public enum NFCAuthenticatorEndReason: Sendable, Hashable, CustomStringConvertib
 public struct NFCAuthenticatorError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The code's name, e.g. `timedOut`.
         public let description: String
         private init(_ name: String) { self.description = name }
 
@@ -75,6 +77,7 @@ public struct NFCAuthenticatorError: Error, Sendable, Hashable, CustomStringConv
         public static let notStarted = Code("notStarted")
     }
 
+    /// What went wrong; compare with the ``Code`` constants.
     public let code: Code
     /// ``Code/timedOut``: the command's timeout.
     public let timeout: Duration?
@@ -118,6 +121,7 @@ public struct NFCAuthenticatorError: Error, Sendable, Hashable, CustomStringConv
         readerErrorCode.map { NFCReaderError($0, reason: description) }
     }
 
+    /// An English phrase saying what happened, with the timeout, transport reason or end reason where the code has one.
     public var description: String {
         switch code {
         case .timedOut: "the command had no answer within \(timeout ?? .zero)"

@@ -81,7 +81,9 @@ public struct AppSiteAssociation: Sendable, Hashable {
 /// A malformed `apple-app-site-association` file: where (a key path such as
 /// `applinks.details[0].components[2].?`) and what.
 public struct AppSiteAssociationError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The key path of the offending value, e.g. `applinks.details[0].appIDs`; empty when the file is not JSON at all.
     public let path: String
+    /// What is wrong there, in English.
     public let reason: String
 
     init(path: String, _ reason: String) {
@@ -89,6 +91,7 @@ public struct AppSiteAssociationError: Error, Sendable, Hashable, CustomStringCo
         self.reason = reason
     }
 
+    /// `path: reason`, or the reason alone when the path is empty.
     public var description: String { path.isEmpty ? reason : "\(path): \(reason)" }
 }
 

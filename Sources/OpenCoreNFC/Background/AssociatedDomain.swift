@@ -64,6 +64,7 @@ public struct AssociatedDomain: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The entitlement string: `applinks:` and the host, `*.` before it for a wildcard, `?mode=developer` or `?mode=managed` after it.
     public var description: String {
         "applinks:" + (isWildcard ? "*." : "") + host + (mode == .standard ? "" : "?mode=\(mode.rawValue)")
     }

@@ -5,7 +5,9 @@
 /// airplane mode, or before the user first unlocks the device after a restart; on a locked
 /// device it asks the user to unlock before delivering.
 public struct NFCBackgroundDeviceState: OptionSet, Sendable, Hashable {
+    /// The flags as bits (bit 0 ``readerSessionInProgress`` … bit 7 ``managedDevice``); the values are this library's own.
     public let rawValue: UInt32
+    /// Makes a state from its bits.
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 
     /// An app's NFC reader session is in progress (``current`` sets this from the process's own

@@ -19,6 +19,7 @@ public struct NFCBackgroundDispatch: Sendable, Hashable {
     public let recordIndex: Int?
     /// The URL, when the record held a usable one.
     public let url: URL?
+    /// Whether the message was delivered, and to which target, or why not.
     public let outcome: Outcome
 
     /// Whether the URL reaches a target (now or after unlocking).
@@ -80,6 +81,7 @@ public enum NFCBackgroundRefusal: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// An English phrase saying why the message was not delivered, with the record index, URL or scheme concerned.
     public var description: String {
         switch self {
         case .unavailable(let why): "background tag reading is off (\(why.rawValue))"

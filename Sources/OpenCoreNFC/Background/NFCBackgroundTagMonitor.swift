@@ -20,6 +20,8 @@ public struct NFCBackgroundTagMonitor: Sendable {
     /// The device's state at each tap.
     public let state: @Sendable () -> NFCBackgroundDeviceState
 
+    /// Watches `driver`; `readerName` defaults to the driver's name and `state` to the process's ``NFCBackgroundDeviceState/current()``,
+    /// asked again at each tap. Nothing is read until ``events()`` is called.
     public init(
         driver: any ReaderDriver, readerName: String? = nil, reader: NFCBackgroundTagReader,
         state: @escaping @Sendable () -> NFCBackgroundDeviceState = { .current() }
@@ -108,6 +110,7 @@ public struct NFCBackgroundTap: Sendable {
 
 /// Why a tapped tag could not be read.
 public struct NFCBackgroundReadError: Error, Sendable, CustomStringConvertible {
+    /// What failed: connecting, reading the NDEF message, or decoding it, with the underlying error.
     public let description: String
     init(_ description: String) { self.description = description }
 }

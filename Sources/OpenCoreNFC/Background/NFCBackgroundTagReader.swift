@@ -21,6 +21,8 @@ public struct NFCBackgroundTagReader: Sendable {
     /// Each domain's apple-app-site-association file, by host (lower case).
     public var associations: [String: AppSiteAssociation]
 
+    /// Makes a reader for these apps and association files. Hosts are lower-cased; when two differ only in case, one of their files is
+    /// kept (which one is unspecified).
     public init(apps: [NFCBackgroundApp] = [], associations: [String: AppSiteAssociation] = [:]) {
         self.apps = apps
         self.associations = Dictionary(associations.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })

@@ -5,6 +5,7 @@ public enum NFCBackgroundTarget: Sendable, Hashable, CustomStringConvertible {
     /// A system app handling a supported scheme.
     case system(NFCSystemApp)
 
+    /// `app TEAMID.bundle.id` for an app, the system app's raw value (e.g. `safari`) otherwise.
     public var description: String {
         switch self {
         case .app(let appID): "app \(appID)"

@@ -40,6 +40,7 @@ open class NSUserActivity: NSObject, @unchecked Sendable {
     /// did not come from a tag, as Apple documents.
     open var ndefMessagePayload: NFCNDEFMessage = NFCNDEFMessage(.emptyRecordMessage)
 
+    /// Makes an activity of this type, with no URL, no user info and the empty-record message.
     public init(activityType: String) {
         self.activityType = activityType
         super.init()

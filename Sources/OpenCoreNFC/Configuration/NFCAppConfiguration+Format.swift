@@ -31,10 +31,12 @@ extension NFCAppConfiguration {
             }
         }
 
+        /// The entitlement string, as ``rawValue``.
         public var description: String { rawValue }
 
         /// Formats compare by their entitlement string, so `.other("TAG")` equals `.tag`.
         public static func == (lhs: Format, rhs: Format) -> Bool { lhs.rawValue == rhs.rawValue }
+        /// Hashes the entitlement string, consistent with `==`.
         public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
     }
 }

@@ -6,8 +6,10 @@
 public struct NFCConfigurationError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What went wrong, as a stable, comparable value.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The code's name, e.g. `wrongType`; codes are equal when their names are.
         public let name: String
         private init(_ name: String) { self.name = name }
+        /// The code's ``name``.
         public var description: String { name }
 
         /// The file could not be read from disk.
@@ -27,6 +29,7 @@ public struct NFCConfigurationError: Error, Hashable, Sendable, CustomStringConv
         /// The app's code-signing entitlements (`.entitlements`).
         case entitlements = "entitlements"
 
+        /// The file name as messages show it: `Info.plist` or `entitlements`.
         public var description: String { rawValue }
     }
 
@@ -39,6 +42,7 @@ public struct NFCConfigurationError: Error, Hashable, Sendable, CustomStringConv
     /// A human-readable reason.
     public let reason: String
 
+    /// Makes an error with `code` about `document`; `key` names the offending key for ``Code/wrongType``, `reason` says what is wrong.
     public init(_ code: Code, in document: Document, key: String? = nil, _ reason: String) {
         self.code = code
         self.document = document
@@ -46,9 +50,12 @@ public struct NFCConfigurationError: Error, Hashable, Sendable, CustomStringConv
         self.reason = reason
     }
 
+    /// Compares the codes only: document, key and reason are ignored.
     public static func == (lhs: NFCConfigurationError, rhs: NFCConfigurationError) -> Bool { lhs.code == rhs.code }
+    /// Hashes the code only, consistent with `==`.
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
+    /// `code in document[, key K]: reason`, e.g. `wrongType in Info.plist, key NFCReaderUsageDescription: …`.
     public var description: String {
         if let key { return "\(code) in \(document), key \(key): \(reason)" }
         return "\(code) in \(document): \(reason)"

@@ -6,15 +6,20 @@ extension NFCConfigurationLint {
         /// Sessions fail, or App Store Connect refuses the build.
         case error
 
+        /// `warning` or `error`.
         public var description: String { rawValue }
 
+        /// ``warning`` is below ``error``, so the `max()` of several severities is the worst.
         public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs == .warning && rhs == .error }
     }
 
     /// A finding's identity: a stable string that scripts and tests match on.
     public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The dotted name scripts match on, e.g. `usage-description.missing`.
         public let rawValue: String
+        /// Makes a code from its name; unknown names are kept as written.
         public init(rawValue: String) { self.rawValue = rawValue }
+        /// The ``rawValue``.
         public var description: String { rawValue }
 
         /// A file is not a readable property list, or not a dictionary.
@@ -72,6 +77,7 @@ extension NFCConfigurationLint {
         /// What to change.
         public let fix: String
 
+        /// Makes a finding: `key` is nil when the whole file is concerned, `message` says what is wrong and `fix` what to change.
         public init(_ severity: Severity, _ code: Code, key: String?, _ message: String, fix: String) {
             self.severity = severity
             self.code = code

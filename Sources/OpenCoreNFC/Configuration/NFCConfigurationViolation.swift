@@ -5,6 +5,7 @@
 public struct NFCConfigurationViolation: Error, Hashable, Sendable, CustomStringConvertible {
     /// The rule that was broken, as a stable, comparable value.
     public struct Kind: Hashable, Sendable, CustomStringConvertible {
+        /// The rule's name, e.g. `missingUsageDescription`; kinds are equal when their names are.
         public let name: String
         /// The `NFCReaderError` code a session reports for this rule.
         public let readerErrorCode: ReaderErrorCode
@@ -12,8 +13,11 @@ public struct NFCConfigurationViolation: Error, Hashable, Sendable, CustomString
             self.name = name
             self.readerErrorCode = code
         }
+        /// The rule's ``name``.
         public var description: String { name }
+        /// Compares the names only.
         public static func == (lhs: Kind, rhs: Kind) -> Bool { lhs.name == rhs.name }
+        /// Hashes the name only, consistent with `==`.
         public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 
         /// The bundle is an app extension; Core NFC is not available in app extensions.
@@ -47,6 +51,7 @@ public struct NFCConfigurationViolation: Error, Hashable, Sendable, CustomString
     /// What is wrong and what to declare, for the developer.
     public let message: String
 
+    /// Makes a violation of `kind`; `message` says what is wrong and what to declare.
     public init(_ kind: Kind, _ message: String) {
         self.kind = kind
         self.message = message
@@ -55,8 +60,11 @@ public struct NFCConfigurationViolation: Error, Hashable, Sendable, CustomString
     /// The `NFCReaderError` code a session reports (``Kind/readerErrorCode``).
     public var readerErrorCode: ReaderErrorCode { kind.readerErrorCode }
 
+    /// Compares the kinds only; the messages are ignored.
     public static func == (lhs: NFCConfigurationViolation, rhs: NFCConfigurationViolation) -> Bool { lhs.kind == rhs.kind }
+    /// Hashes the kind only, consistent with `==`.
     public func hash(into hasher: inout Hasher) { hasher.combine(kind) }
 
+    /// `kind: message`, e.g. `missingUsageDescription: …`.
     public var description: String { "\(kind): \(message)" }
 }

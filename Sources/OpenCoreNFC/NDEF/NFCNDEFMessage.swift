@@ -63,12 +63,15 @@ open class NFCNDEFMessage: NSObject, NSSecureCoding, NSCopying {
 
     // MARK: NSSecureCoding
 
+    /// Always true: messages decode only with the classes they name.
     public static var supportsSecureCoding: Bool { true }
 
+    /// Archives the records under the key `records`. The keys are this library's own, so archives do not move between iOS and here.
     public func encode(with coder: NSCoder) {
         coder.encode(records as NSArray, forKey: "records")
     }
 
+    /// Unarchives a message written by ``encode(with:)``; nil when `records` is missing or is not an array of ``NFCNDEFPayload``.
     public required init?(coder: NSCoder) {
         guard let array = coder.decodeObject(of: [NSArray.self, NFCNDEFPayload.self], forKey: "records") as? [NFCNDEFPayload]
         else { return nil }

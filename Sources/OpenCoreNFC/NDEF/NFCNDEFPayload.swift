@@ -52,8 +52,11 @@ open class NFCNDEFPayload: NSObject, NSSecureCoding, NSCopying {
 
     // MARK: NSSecureCoding
 
+    /// Always true: payloads decode only with the classes they name.
     public static var supportsSecureCoding: Bool { true }
 
+    /// Archives the type name format, type, identifier, payload and `chunkSize` under keys of this library's own (archives do not move
+    /// between iOS and here).
     public func encode(with coder: NSCoder) {
         coder.encode(Int(typeNameFormat.rawValue), forKey: "typeNameFormat")
         coder.encode(type, forKey: "type")
@@ -62,6 +65,8 @@ open class NFCNDEFPayload: NSObject, NSSecureCoding, NSCopying {
         coder.encode(chunkSize, forKey: "chunkSize")
     }
 
+    /// Unarchives a payload written by ``encode(with:)``; nil when the type name format is outside 0–6 or the type, identifier or payload
+    /// is missing. A negative `chunkSize` is read as 0.
     public required init?(coder: NSCoder) {
         let raw = coder.decodeInteger(forKey: "typeNameFormat")
         guard raw >= 0, raw <= 0x06, let format = NFCTypeNameFormat(rawValue: UInt8(raw)),

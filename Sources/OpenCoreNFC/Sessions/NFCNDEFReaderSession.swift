@@ -22,6 +22,8 @@ open class NFCNDEFReaderSession: NFCReaderSession, @unchecked Sendable {
         set { lock.withLock { lacksDidDetectTags = newValue } }
     }
 
+    /// Creates an NDEF session polling every technology, as Apple's. Delegate calls run on `queue`, or on a private serial queue when nil.
+    /// With `invalidateAfterFirstRead`, a read-only session ends after the first message is delivered.
     public init(delegate: any NFCNDEFReaderSessionDelegate, queue: DispatchQueue?, invalidateAfterFirstRead: Bool) {
         self.invalidateAfterFirstRead = invalidateAfterFirstRead
         super.init(delegate: delegate, queue: queue, technologies: .all)
@@ -39,6 +41,7 @@ open class NFCNDEFReaderSession: NFCReaderSession, @unchecked Sendable {
         markConnected(object.target)
     }
 
+    /// Completion form of ``connect(to:)``: `completionHandler` gets nil or the error, on ``NFCReaderSession/sessionQueue``.
     @available(iOS 13.0, *)
     public func connect(to tag: any NFCNDEFTag, completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
         nonisolated(unsafe) let tag = tag

@@ -22,6 +22,7 @@ extension NFCNDEFReaderSessionDelegate {
         session.appLacksDidDetectTags = true
     }
 
+    /// Does nothing by default (the method is optional, as in Core NFC).
     public func readerSessionDidBecomeActive(_ session: NFCNDEFReaderSession) {}
 }
 

@@ -63,13 +63,21 @@ open class NFCReaderSession: NSObject, NFCReaderSessionProtocol, @unchecked Send
         super.init()
     }
 
+    /// True from ``begin()`` until the session ends, as Apple's; false before `begin()` and for good after.
     public var isReady: Bool { lock.withLock { state == .active } }
 
+    /// The text iOS shows on its scanning sheet. Kept and readable, but shown nowhere here: there is no system sheet.
     public var alertMessage: String {
         get { lock.withLock { message } }
         set { lock.withLock { message = newValue } }
     }
 
+    /// Starts the session, as Apple's does: the delegate is told it became active, then polling starts.
+    /// Does nothing on a session already begun or ended.
+    ///
+    /// The session ends at once, through the delegate, when the app's configuration forbids it (`readerErrorSecurityViolation`
+    /// when there is none), when no reader is set (`readerErrorUnsupportedFeature`), or when another session is active
+    /// (`readerSessionInvalidationErrorSystemIsBusy`; iOS may queue it instead).
     public func begin() {
         let startable = lock.withLock { () -> Bool in
             guard state == .idle else { return false }
@@ -129,10 +137,13 @@ open class NFCReaderSession: NSObject, NFCReaderSessionProtocol, @unchecked Send
         if !started { SessionCoordinator.shared.release(self) }
     }
 
+    /// Ends the session: polling stops, connections close, and the delegate is told with `readerSessionInvalidationErrorUserCanceled`.
+    /// Does nothing on a session already ended.
     public func invalidate() {
         end(with: NFCReaderError(.readerSessionInvalidationErrorUserCanceled, reason: "the session was invalidated"))
     }
 
+    /// Ends the session as ``invalidate()`` does. iOS shows `errorMessage` on its sheet; here it becomes the error's failure reason.
     public func invalidate(errorMessage: String) {
         end(with: NFCReaderError(.readerSessionInvalidationErrorUserCanceled, reason: errorMessage))
     }

@@ -10,7 +10,9 @@ import NFCTransport
 open class NFCTagReaderSession: NFCReaderSession, @unchecked Sendable {
     /// The technologies to poll for (Core NFC's raw values).
     public struct PollingOption: OptionSet, Sendable, Hashable {
+        /// The bits, with Core NFC's values (`iso14443` 0x1, `iso15693` 0x2, `iso18092` 0x4, `pace` 0x8).
         public let rawValue: Int
+        /// Makes options from their bits; bits other than the four known ones poll for nothing.
         public init(rawValue: Int) { self.rawValue = rawValue }
         /// ISO/IEC 14443 Types A and B (MIFARE, ISO 7816).
         public static let iso14443 = PollingOption(rawValue: 0x1)
@@ -36,10 +38,14 @@ open class NFCTagReaderSession: NFCReaderSession, @unchecked Sendable {
     /// (Core NFC, iOS 26.4). Empty lists mean all of the app's; entries the app's Info.plist
     /// does not list are dropped, and repeats too.
     public struct Configuration: Sendable, Hashable {
+        /// The technologies to poll for; with none, ``NFCReaderSession/begin()`` ends the session with an error.
         public var pollingOption: PollingOption
+        /// AIDs as hex strings, SELECTed in this order when an ISO 7816 card is found; empty: all the app declares.
         public var iso7816SelectIdentifiers: [String]
+        /// FeliCa system codes as 4 hex digits, polled in this order; empty: all the app declares.
         public var feliCaSystemCodes: [String]
 
+        /// Makes a configuration; the lists default to empty (all of the app's AIDs and system codes).
         public init(pollingOption: PollingOption, iso7816SelectIdentifiers: [String] = [], feliCaSystemCodes: [String] = []) {
             self.pollingOption = pollingOption
             self.iso7816SelectIdentifiers = iso7816SelectIdentifiers
@@ -116,6 +122,7 @@ open class NFCTagReaderSession: NFCReaderSession, @unchecked Sendable {
         lock.withLock { currentTag = tag }
     }
 
+    /// Completion form of ``connect(to:)``: `completionHandler` gets nil or the error, on ``NFCReaderSession/sessionQueue``.
     public func connect(to tag: NFCTag, completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
         Task {
             do {

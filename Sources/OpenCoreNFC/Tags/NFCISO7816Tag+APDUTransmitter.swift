@@ -15,6 +15,7 @@ public struct NFCISO7816TagTransmitter: APDUTransmitter, @unchecked Sendable {
     /// allows it, so this is the caller's knowledge of the card (default yes).
     public let supportsExtendedLength: Bool
 
+    /// Wraps `tag`; pass `supportsExtendedLength: false` for a card known to refuse extended-length APDUs.
     public init(tag: any NFCISO7816Tag, supportsExtendedLength: Bool = true) {
         self.tag = tag
         self.supportsExtendedLength = supportsExtendedLength

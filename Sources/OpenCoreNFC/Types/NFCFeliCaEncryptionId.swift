@@ -14,8 +14,10 @@ public enum NFCFeliCaEncryptionId: Int, Sendable {
 
 @available(iOS 13.0, *)
 extension NFCFeliCaEncryptionId {
+    /// The iOS 13 spelling of ``AES``; deprecated.
     @available(*, deprecated, renamed: "NFCFeliCaEncryptionId.AES")
     public static var aes: NFCFeliCaEncryptionId { .AES }
+    /// The iOS 13 spelling of ``AES_DES``; deprecated.
     @available(*, deprecated, renamed: "NFCFeliCaEncryptionId.AES_DES")
     public static var aes_des: NFCFeliCaEncryptionId { .AES_DES }
 }

@@ -16,10 +16,13 @@ public enum NFCFeliCaPollingRequestCode: Int, Sendable {
 
 @available(iOS 13.0, *)
 extension NFCFeliCaPollingRequestCode {
+    /// The iOS 13 spelling of ``noRequest``; deprecated.
     @available(*, deprecated, renamed: "NFCFeliCaPollingRequestCode.noRequest")
     public static var PollingRequestCodeNoRequest: NFCFeliCaPollingRequestCode { .noRequest }
+    /// The iOS 13 spelling of ``systemCode``; deprecated.
     @available(*, deprecated, renamed: "NFCFeliCaPollingRequestCode.systemCode")
     public static var PollingRequestCodeSystemCode: NFCFeliCaPollingRequestCode { .systemCode }
+    /// The iOS 13 spelling of ``communicationPerformance``; deprecated.
     @available(*, deprecated, renamed: "NFCFeliCaPollingRequestCode.communicationPerformance")
     public static var PollingRequestCodeCommunicationPerformance: NFCFeliCaPollingRequestCode { .communicationPerformance }
 }

@@ -20,14 +20,19 @@ public enum NFCFeliCaPollingTimeSlot: Int, Sendable {
 
 @available(iOS 13.0, *)
 extension NFCFeliCaPollingTimeSlot {
+    /// The iOS 13 spelling of ``max1``; deprecated.
     @available(*, deprecated, renamed: "NFCFeliCaPollingTimeSlot.max1")
     public static var PollingTimeSlotMax1: NFCFeliCaPollingTimeSlot { .max1 }
+    /// The iOS 13 spelling of ``max2``; deprecated.
     @available(*, deprecated, renamed: "NFCFeliCaPollingTimeSlot.max2")
     public static var PollingTimeSlotMax2: NFCFeliCaPollingTimeSlot { .max2 }
+    /// The iOS 13 spelling of ``max4``; deprecated.
     @available(*, deprecated, renamed: "NFCFeliCaPollingTimeSlot.max4")
     public static var PollingTimeSlotMax4: NFCFeliCaPollingTimeSlot { .max4 }
+    /// The iOS 13 spelling of ``max8``; deprecated.
     @available(*, deprecated, renamed: "NFCFeliCaPollingTimeSlot.max8")
     public static var PollingTimeSlotMax8: NFCFeliCaPollingTimeSlot { .max8 }
+    /// The iOS 13 spelling of ``max16``; deprecated.
     @available(*, deprecated, renamed: "NFCFeliCaPollingTimeSlot.max16")
     public static var PollingTimeSlotMax16: NFCFeliCaPollingTimeSlot { .max16 }
 }

@@ -4,8 +4,10 @@
 /// ISO/IEC 15693-3 §7.3.1, Tables 3 and 5.
 @available(iOS 11.0, *)
 public struct NFCISO15693RequestFlag: OptionSet, Hashable, Sendable {
+    /// The flags byte as sent, bit 1 the least significant.
     public let rawValue: UInt8
 
+    /// Makes flags from the byte. Bits are sent as given; tags add or remove only the address flag.
     public init(rawValue: UInt8) {
         self.rawValue = rawValue
     }
@@ -31,16 +33,22 @@ public struct NFCISO15693RequestFlag: OptionSet, Hashable, Sendable {
 
 @available(iOS 11.0, *)
 extension NFCISO15693RequestFlag {
+    /// The iOS 11–13 spelling of ``dualSubCarriers``; deprecated.
     @available(*, deprecated, renamed: "NFCISO15693RequestFlag.dualSubCarriers")
     public static var RequestFlagDualSubCarriers: NFCISO15693RequestFlag { .dualSubCarriers }
+    /// The iOS 11–13 spelling of ``highDataRate``; deprecated.
     @available(*, deprecated, renamed: "NFCISO15693RequestFlag.highDataRate")
     public static var RequestFlagHighDataRate: NFCISO15693RequestFlag { .highDataRate }
+    /// The iOS 11–13 spelling of ``protocolExtension``; deprecated.
     @available(*, deprecated, renamed: "NFCISO15693RequestFlag.protocolExtension")
     public static var RequestFlagProtocolExtension: NFCISO15693RequestFlag { .protocolExtension }
+    /// The iOS 11–13 spelling of ``select``; deprecated.
     @available(*, deprecated, renamed: "NFCISO15693RequestFlag.select")
     public static var RequestFlagSelect: NFCISO15693RequestFlag { .select }
+    /// The iOS 11–13 spelling of ``address``; deprecated.
     @available(*, deprecated, renamed: "NFCISO15693RequestFlag.address")
     public static var RequestFlagAddress: NFCISO15693RequestFlag { .address }
+    /// The iOS 11–13 spelling of ``option``; deprecated.
     @available(*, deprecated, renamed: "NFCISO15693RequestFlag.option")
     public static var RequestFlagOption: NFCISO15693RequestFlag { .option }
 }

@@ -2,8 +2,10 @@
 /// `NFCISO15693ResponseFlag`. ISO/IEC 15693-3 §7.4.1, Table 7.
 @available(iOS 14.0, *)
 public struct NFCISO15693ResponseFlag: OptionSet, Hashable, Sendable {
+    /// The flags byte as received, bit 1 the least significant.
     public let rawValue: UInt8
 
+    /// Makes flags from the byte.
     public init(rawValue: UInt8) {
         self.rawValue = rawValue
     }

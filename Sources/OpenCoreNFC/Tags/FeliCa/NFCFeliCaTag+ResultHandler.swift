@@ -18,6 +18,7 @@ extension NFCFeliCaTag {
         }
     }
 
+    /// Request Service (`02`): each node's key version (2 bytes), `FFFF` for a node the system lacks.
     @preconcurrency
     public func requestService(nodeCodeList: [Data], resultHandler: @escaping @Sendable (Result<[Data], any Error>) -> Void) {
         requestService(nodeCodeList: nodeCodeList) { versions, error in
@@ -25,6 +26,7 @@ extension NFCFeliCaTag {
         }
     }
 
+    /// Request Response (`04`): the card's mode, 0–3.
     @preconcurrency
     public func requestResponse(resultHandler: @escaping @Sendable (Result<Int, any Error>) -> Void) {
         requestResponse { mode, error in
@@ -32,6 +34,7 @@ extension NFCFeliCaTag {
         }
     }
 
+    /// Read Without Encryption (`06`): the status flags and, when Status Flag 1 is 0, the 16-byte blocks read.
     @preconcurrency
     public func readWithoutEncryption(
         serviceCodeList: [Data], blockList: [Data],
@@ -42,6 +45,7 @@ extension NFCFeliCaTag {
         }
     }
 
+    /// Write Without Encryption (`08`): the status flags; Status Flag 1 is 0 when every block was written.
     @preconcurrency
     public func writeWithoutEncryption(
         serviceCodeList: [Data], blockList: [Data], blockData: [Data],
@@ -52,6 +56,7 @@ extension NFCFeliCaTag {
         }
     }
 
+    /// Request System Code (`0C`): the card's system codes, 2 bytes each as the card sends them.
     @preconcurrency
     public func requestSystemCode(resultHandler: @escaping @Sendable (Result<[Data], any Error>) -> Void) {
         requestSystemCode { codes, error in
@@ -89,6 +94,7 @@ extension NFCFeliCaTag {
         }
     }
 
+    /// Reset Mode (`3E`): returns the card to mode 0; the status flags.
     @preconcurrency
     public func resetMode(resultHandler: @escaping @Sendable (Result<NFCFeliCaStatusFlag, any Error>) -> Void) {
         resetMode { flag1, flag2, error in
@@ -96,6 +102,7 @@ extension NFCFeliCaTag {
         }
     }
 
+    /// Sends a raw command packet (command code first, without LEN and CRC); the response packet without LEN and CRC.
     @preconcurrency
     public func sendFeliCaCommand(commandPacket: Data, resultHandler: @escaping @Sendable (Result<Data, any Error>) -> Void) {
         sendFeliCaCommand(commandPacket: commandPacket) { answer, error in

@@ -31,12 +31,14 @@ extension NFCISO15693Tag {
     /// `self` for the `@Sendable` closures below; tags are used from one task at a time.
     private var sendableSelf: SendableTag { SendableTag(tag: self) }
 
+    /// Select (0x25), addressed; the `Result` form.
     @_disfavoredOverload
     public func select(requestFlags flags: NFCISO15693RequestFlag, resultHandler: @escaping @Sendable (Result<Void, any Error>) -> Void) {
         let tag = sendableSelf
         resolve(resultHandler) { try await tag.tag.select(requestFlags: flags) }
     }
 
+    /// Reset to Ready (0x26); the `Result` form.
     @_disfavoredOverload
     public func resetToReady(
         requestFlags flags: NFCISO15693RequestFlag, resultHandler: @escaping @Sendable (Result<Void, any Error>) -> Void
@@ -45,6 +47,7 @@ extension NFCISO15693Tag {
         resolve(resultHandler) { try await tag.tag.resetToReady(requestFlags: flags) }
     }
 
+    /// Read Single Block (0x20): the block's bytes, the security status byte first with the option flag.
     public func readSingleBlock(
         requestFlags flags: NFCISO15693RequestFlag, blockNumber: UInt8, resultHandler: @escaping @Sendable (Result<Data, any Error>) -> Void
     ) {
@@ -52,6 +55,7 @@ extension NFCISO15693Tag {
         resolve(resultHandler) { try await tag.tag.readSingleBlock(requestFlags: flags, blockNumber: blockNumber) }
     }
 
+    /// Write Single Block (0x21); the `Result` form.
     @_disfavoredOverload
     public func writeSingleBlock(
         requestFlags flags: NFCISO15693RequestFlag, blockNumber: UInt8, dataBlock: Data,
@@ -61,6 +65,7 @@ extension NFCISO15693Tag {
         resolve(resultHandler) { try await tag.tag.writeSingleBlock(requestFlags: flags, blockNumber: blockNumber, dataBlock: dataBlock) }
     }
 
+    /// Lock Block (0x22); the `Result` form.
     @_disfavoredOverload
     public func lockBlock(
         requestFlags flags: NFCISO15693RequestFlag, blockNumber: UInt8, resultHandler: @escaping @Sendable (Result<Void, any Error>) -> Void
@@ -69,6 +74,7 @@ extension NFCISO15693Tag {
         resolve(resultHandler) { try await tag.tag.lockBlock(requestFlags: flags, blockNumber: blockNumber) }
     }
 
+    /// Read Multiple Blocks (0x23): one `Data` per block of `blockRange` (status byte first with the option flag).
     public func readMultipleBlocks(
         requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
         resultHandler: @escaping @Sendable (Result<[Data], any Error>) -> Void
@@ -77,6 +83,7 @@ extension NFCISO15693Tag {
         resolve(resultHandler) { try await tag.tag.readMultipleBlocks(requestFlags: flags, blockRange: blockRange) }
     }
 
+    /// Write Multiple Blocks (0x24), one `Data` per block of `blockRange`; the `Result` form.
     @_disfavoredOverload
     public func writeMultipleBlocks(
         requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange, dataBlocks: [Data],
@@ -88,6 +95,7 @@ extension NFCISO15693Tag {
         }
     }
 
+    /// Write AFI (0x27); the `Result` form.
     @_disfavoredOverload
     public func writeAFI(
         requestFlags flags: NFCISO15693RequestFlag, afi: UInt8, resultHandler: @escaping @Sendable (Result<Void, any Error>) -> Void
@@ -96,12 +104,14 @@ extension NFCISO15693Tag {
         resolve(resultHandler) { try await tag.tag.writeAFI(requestFlags: flags, afi: afi) }
     }
 
+    /// Lock AFI (0x28); the `Result` form.
     @_disfavoredOverload
     public func lockAFI(requestFlags flags: NFCISO15693RequestFlag, resultHandler: @escaping @Sendable (Result<Void, any Error>) -> Void) {
         let tag = sendableSelf
         resolve(resultHandler) { try await tag.tag.lockAFI(requestFlags: flags) }
     }
 
+    /// Write DSFID (0x29); the `Result` form.
     @_disfavoredOverload
     public func writeDSFID(
         requestFlags flags: NFCISO15693RequestFlag, dsfid: UInt8, resultHandler: @escaping @Sendable (Result<Void, any Error>) -> Void
@@ -110,6 +120,7 @@ extension NFCISO15693Tag {
         resolve(resultHandler) { try await tag.tag.writeDSFID(requestFlags: flags, dsfid: dsfid) }
     }
 
+    /// Lock DSFID (0x2A); the `Result` form.
     @_disfavoredOverload
     public func lockDSFID(requestFlags flags: NFCISO15693RequestFlag, resultHandler: @escaping @Sendable (Result<Void, any Error>) -> Void)
     {
@@ -117,6 +128,7 @@ extension NFCISO15693Tag {
         resolve(resultHandler) { try await tag.tag.lockDSFID(requestFlags: flags) }
     }
 
+    /// Get System Information (0x2B) as one ``NFCISO15693SystemInfo``, fields the tag leaves out set to -1.
     public func getSystemInfo(
         requestFlags flags: NFCISO15693RequestFlag, resultHandler: @escaping @Sendable (Result<NFCISO15693SystemInfo, any Error>) -> Void
     ) {
@@ -124,6 +136,7 @@ extension NFCISO15693Tag {
         resolve(resultHandler) { try await tag.tag.systemInfo(requestFlags: flags) }
     }
 
+    /// Get Multiple Block Security Status (0x2C): one status per block of `blockRange`.
     public func getMultipleBlockSecurityStatus(
         requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
         resultHandler: @escaping @Sendable (Result<[NSNumber], any Error>) -> Void
@@ -132,6 +145,7 @@ extension NFCISO15693Tag {
         resolve(resultHandler) { try await tag.tag.getMultipleBlockSecurityStatus(requestFlags: flags, blockRange: blockRange) }
     }
 
+    /// A custom command (0xA0…0xDF) with the tag's IC manufacturer code after the code: the answer's payload.
     public func customCommand(
         requestFlags flags: NFCISO15693RequestFlag, customCommandCode: Int, customRequestParameters: Data,
         resultHandler: @escaping @Sendable (Result<Data, any Error>) -> Void
@@ -143,6 +157,7 @@ extension NFCISO15693Tag {
         }
     }
 
+    /// Extended Read Single Block (0x30, 2-byte block number): the block's bytes, status byte first with the option flag.
     public func extendedReadSingleBlock(
         requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int, resultHandler: @escaping @Sendable (Result<Data, any Error>) -> Void
     ) {
@@ -150,6 +165,7 @@ extension NFCISO15693Tag {
         resolve(resultHandler) { try await tag.tag.extendedReadSingleBlock(requestFlags: flags, blockNumber: blockNumber) }
     }
 
+    /// Extended Write Single Block (0x31, 2-byte block number); the `Result` form.
     @_disfavoredOverload
     public func extendedWriteSingleBlock(
         requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int, dataBlock: Data,
@@ -161,6 +177,7 @@ extension NFCISO15693Tag {
         }
     }
 
+    /// Extended Lock Block (0x32, 2-byte block number); the `Result` form.
     @_disfavoredOverload
     public func extendedLockBlock(
         requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int, resultHandler: @escaping @Sendable (Result<Void, any Error>) -> Void
@@ -169,6 +186,7 @@ extension NFCISO15693Tag {
         resolve(resultHandler) { try await tag.tag.extendedLockBlock(requestFlags: flags, blockNumber: blockNumber) }
     }
 
+    /// Extended Read Multiple Blocks (0x33, 2-byte block numbers): one `Data` per block of `blockRange`.
     public func extendedReadMultipleBlocks(
         requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
         resultHandler: @escaping @Sendable (Result<[Data], any Error>) -> Void
@@ -177,6 +195,7 @@ extension NFCISO15693Tag {
         resolve(resultHandler) { try await tag.tag.extendedReadMultipleBlocks(requestFlags: flags, blockRange: blockRange) }
     }
 
+    /// Authenticate (0x35): the response flags and the answer, unprocessed.
     public func authenticate(
         requestFlags flags: NFCISO15693RequestFlag, cryptoSuiteIdentifier: Int, message: Data,
         resultHandler: @escaping @Sendable (Result<(NFCISO15693ResponseFlag, Data), any Error>) -> Void
@@ -187,6 +206,7 @@ extension NFCISO15693Tag {
         }
     }
 
+    /// Key Update (0x36): the response flags and the answer, unprocessed.
     public func keyUpdate(
         requestFlags flags: NFCISO15693RequestFlag, keyIdentifier: Int, message: Data,
         resultHandler: @escaping @Sendable (Result<(NFCISO15693ResponseFlag, Data), any Error>) -> Void
@@ -195,6 +215,7 @@ extension NFCISO15693Tag {
         resolve(resultHandler) { try await tag.tag.keyUpdate(requestFlags: flags, keyIdentifier: keyIdentifier, message: message) }
     }
 
+    /// Read Buffer (0x3A): the response flags and the buffer's contents.
     public func readBuffer(
         requestFlags flags: NFCISO15693RequestFlag,
         resultHandler: @escaping @Sendable (Result<(NFCISO15693ResponseFlag, Data), any Error>) -> Void
@@ -203,6 +224,7 @@ extension NFCISO15693Tag {
         resolve(resultHandler) { try await tag.tag.readBuffer(requestFlags: flags) }
     }
 
+    /// Any request, flags byte, command code and data sent as given: the response flags and the data after them (nil when none).
     public func sendRequest(
         requestFlags flags: Int, commandCode: Int, data: Data?,
         resultHandler: @escaping @Sendable (Result<(NFCISO15693ResponseFlag, Data?), any Error>) -> Void
