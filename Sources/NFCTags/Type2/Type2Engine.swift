@@ -40,7 +40,8 @@ public struct Type2Engine: NDEFTagEngine {
 
     /// Reads the NDEF message in as few reads as the limits allow (``Type2ReadNDEFOperation``).
     /// - Throws: `.notFormatted` for a blank CC or one without the magic number E1h,
-    ///   `.invalidCapabilityContainer`, `.unsupported` when the CC grants no read access.
+    ///   `.invalidCapabilityContainer`, `.unsupported` when the CC grants no read access, `.invalidNDEFArea`
+    ///   when the TLV area contradicts itself.
     public func readNDEF(on connection: any TagConnection) async throws(TagEngineError) -> NDEFReadResult {
         try await TagOperationRunner.run(
             Type2ReadNDEFOperation(limits: connection.limits, maximumReadLength: maximumReadLength), on: connection)

@@ -56,7 +56,8 @@ public struct Type2ReadNDEFOperation: TagOperation {
 
     /// Follows the inspection; done with the status and the message.
     /// - Throws: `.notFormatted` for a blank CC or one without the magic number E1h,
-    ///   `.invalidCapabilityContainer`, `.unsupported` when the CC grants no read access.
+    ///   `.invalidCapabilityContainer`, `.unsupported` when the CC grants no read access, `.invalidNDEFArea`
+    ///   when the TLV area contradicts itself.
     public mutating func resume(with outcome: Result<[UInt8], TransportError>) throws(TagEngineError) -> TagStep<NDEFReadResult> {
         try finish(inspection.resume(with: outcome))
     }
