@@ -19,6 +19,8 @@ public struct APDUExchangeOptions: Sendable, Hashable {
     /// The most exchanges one `send` may take.
     public var maximumExchanges: Int
 
+    /// Options; by default GET RESPONSE is followed, `6Cxx` retried, chaining allowed, and one `send`
+    /// takes at most 512 exchanges.
     public init(followGetResponse: Bool = true, retryWrongLength: Bool = true, allowChaining: Bool = true, maximumExchanges: Int = 512) {
         self.followGetResponse = followGetResponse
         self.retryWrongLength = retryWrongLength
@@ -26,6 +28,8 @@ public struct APDUExchangeOptions: Sendable, Hashable {
         self.maximumExchanges = maximumExchanges
     }
 
+    /// The default options: GET RESPONSE after `61xx`, a retry after `6Cxx`, chaining allowed, at most
+    /// 512 exchanges.
     public static let standard = APDUExchangeOptions()
 }
 

@@ -4,9 +4,13 @@
 /// byte, Le `00` meaning 256) or extended form (a `00` marker, Lc and Le of two bytes, Le `0000`
 /// meaning 65 536).
 public struct CommandAPDU: Sendable, Hashable, CustomStringConvertible {
+    /// CLA, the class byte (`00` by default; bit 5, `10`, marks every command of a chain but the last).
     public var cla: UInt8
+    /// INS, the instruction byte (`A4` SELECT, `B0` READ BINARY, `C0` GET RESPONSE…).
     public var ins: UInt8
+    /// P1, the first parameter byte.
     public var p1: UInt8
+    /// P2, the second parameter byte.
     public var p2: UInt8
     /// The command data field (Nc = `data.count`, at most 65 535 bytes).
     public var data: [UInt8]
@@ -18,6 +22,8 @@ public struct CommandAPDU: Sendable, Hashable, CustomStringConvertible {
     /// The largest Ne of an extended APDU.
     public static let maximumExtendedExpectedLength = 65_536
 
+    /// A command from its fields: CLA, P1 and P2 default to `00`, the data field to empty and Ne to
+    /// none. Lengths are checked only by ``encoded(extended:)``.
     public init(cla: UInt8 = 0x00, ins: UInt8, p1: UInt8 = 0, p2: UInt8 = 0, data: [UInt8] = [], expectedLength: Int? = nil) {
         self.cla = cla
         self.ins = ins
@@ -120,6 +126,8 @@ public struct CommandAPDU: Sendable, Hashable, CustomStringConvertible {
         return out
     }
 
+    /// The header in hex, then the data length and bytes and Ne when present:
+    /// `00A40400 [7] D2760000850101 Ne=256`.
     public var description: String {
         let hex = { (bytes: [UInt8]) in
             bytes.map { b in

@@ -1,11 +1,17 @@
 /// The two status bytes SW1 SW2 that end every response APDU (ISO/IEC 7816-4:2020 §5.6, Tables 5–6).
 public struct StatusWord: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    /// The two bytes as one value, SW1 in the high byte (`0x9000`).
     public let rawValue: UInt16
+    /// A status word from its 16-bit value, SW1 in the high byte.
     public init(rawValue: UInt16) { self.rawValue = rawValue }
+    /// A status word from its two bytes.
     public init(sw1: UInt8, sw2: UInt8) { rawValue = UInt16(sw1) << 8 | UInt16(sw2) }
 
+    /// SW1, the first status byte.
     public var sw1: UInt8 { UInt8(rawValue >> 8) }
+    /// SW2, the second status byte.
     public var sw2: UInt8 { UInt8(rawValue & 0xFF) }
+    /// SW1 then SW2, as they end a response.
     public var bytes: [UInt8] { [sw1, sw2] }
 
     /// `9000`: normal processing.
@@ -66,6 +72,7 @@ public struct StatusWord: RawRepresentable, Sendable, Hashable, CustomStringConv
     /// `63Cx`: verification failed, x retries left.
     public var retriesLeft: Int? { rawValue & 0xFFF0 == 0x63C0 ? Int(sw2 & 0x0F) : nil }
 
+    /// Four uppercase hex digits (`9000`, `6A82`).
     public var description: String {
         let digits = Array("0123456789ABCDEF")
         return String([3, 2, 1, 0].map { digits[Int(rawValue >> ($0 * 4) & 0xF)] })

@@ -53,10 +53,15 @@ public indirect enum CBOR: Sendable, Hashable {
 extension CBOR: ExpressibleByIntegerLiteral, ExpressibleByStringLiteral, ExpressibleByBooleanLiteral,
     ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
 {
+    /// An integer item, as ``int(_:)`` makes it: major type 0 for values from 0, else major type 1.
     public init(integerLiteral value: Int) { self = .int(value) }
+    /// A text string item (major type 3).
     public init(stringLiteral value: String) { self = .text(value) }
+    /// `true` or `false` (major type 7, simple value 21 or 20).
     public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// An array item holding the elements in order.
     public init(arrayLiteral elements: CBOR...) { self = .array(elements) }
+    /// A map item; when a key repeats, the last value wins.
     public init(dictionaryLiteral elements: (CBOR, CBOR)...) {
         var map: [CBOR: CBOR] = [:]
         for (key, value) in elements { map[key] = value }

@@ -9,6 +9,7 @@ extension CBOR {
         return out
     }
 
+    /// Appends the canonical encoding (the bytes of ``encoded``) to `out`.
     public func encode(into out: inout [UInt8]) {
         switch self {
         case .unsigned(let n): Self.appendHead(0, n, to: &out)

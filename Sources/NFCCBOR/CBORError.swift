@@ -6,8 +6,10 @@
 public struct CBORError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What went wrong, as a stable, comparable value.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The code's name, spelled as its static constant (`truncated`, `unsortedMapKeys`…).
         public let name: String
         private init(_ name: String) { self.name = name }
+        /// The code's name.
         public var description: String { name }
 
         /// The input ended inside an item (or an item's length or count exceeds the bytes left).
@@ -34,20 +36,25 @@ public struct CBORError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let invalidSimpleValue = Code("invalidSimpleValue")
     }
 
+    /// What went wrong; the only part `==` compares.
     public let code: Code
     /// Byte offset in the input of the offending item's initial byte (or of the trailing bytes).
     public let offset: Int
     /// What was found, for people (`reserved additional information 29`).
     public let reason: String
 
+    /// An error with a code, the byte offset where it was found and a reason.
     public init(_ code: Code, at offset: Int, _ reason: String) {
         self.code = code
         self.offset = offset
         self.reason = reason
     }
 
+    /// Whether two errors have the same code; offset and reason are ignored.
     public static func == (lhs: CBORError, rhs: CBORError) -> Bool { lhs.code == rhs.code }
+    /// Hashes the code only, as `==` compares only the code.
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
+    /// `invalid CBOR at byte N: name: reason`.
     public var description: String { "invalid CBOR at byte \(offset): \(code.name): \(reason)" }
 }

@@ -13,6 +13,8 @@ public struct JSONNode: Sendable, Hashable {
         /// Members in document order (duplicate names are refused by the parser).
         case object([(String, JSONNode)])
 
+        /// Whether two values are equal: same kind and contents, numbers as written (`1.0` is not `1`),
+        /// object members in order; nested nodes must also have equal locations.
         public static func == (lhs: Value, rhs: Value) -> Bool {
             switch (lhs, rhs) {
             case (.null, .null): true
@@ -25,6 +27,7 @@ public struct JSONNode: Sendable, Hashable {
             }
         }
 
+        /// Hashes the contents, object members in order.
         public func hash(into hasher: inout Hasher) {
             switch self {
             case .null: hasher.combine(0)
@@ -41,10 +44,12 @@ public struct JSONNode: Sendable, Hashable {
         }
     }
 
+    /// The parsed value; the values inside an array or object are nodes with their own locations.
     public var value: Value
     /// Where the value starts in the text.
     public var location: JSONLocation
 
+    /// A node holding `value`, found at `location`.
     public init(_ value: Value, at location: JSONLocation) {
         self.value = value
         self.location = location
@@ -71,16 +76,21 @@ public struct JSONNode: Sendable, Hashable {
 
 /// A place in JSON text: byte offset from 0, line and column from 1.
 public struct JSONLocation: Sendable, Hashable, CustomStringConvertible {
+    /// The byte offset in the text, from 0.
     public var offset: Int
+    /// The line, from 1.
     public var line: Int
+    /// The column, from 1, counted in bytes (UTF-8) from the start of the line.
     public var column: Int
 
+    /// A location from its offset, line and column (not checked against each other).
     public init(offset: Int, line: Int, column: Int) {
         self.offset = offset
         self.line = line
         self.column = column
     }
 
+    /// `line L, column C, offset O`.
     public var description: String { "line \(line), column \(column), offset \(offset)" }
 }
 
@@ -89,8 +99,10 @@ public struct JSONLocation: Sendable, Hashable, CustomStringConvertible {
 public struct JSONError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong, as a stable value.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The code's name, spelled as its static constant (`syntax`, `missingField`…).
         public let name: String
         private init(_ name: String) { self.name = name }
+        /// The code's name.
         public var description: String { name }
         /// Not JSON: a syntax error, a truncated text, trailing text.
         public static let syntax = Code("syntax")
@@ -104,12 +116,16 @@ public struct JSONError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let tooDeep = Code("tooDeep")
     }
 
+    /// What went wrong; the only part `==` compares.
     public let code: Code
     /// The field path (`tag.counters[0]`), empty for the document itself.
     public let path: String
+    /// Where in the text the problem is; `nil` when no place can be given.
     public let location: JSONLocation?
+    /// What was wrong, for people; match on ``code``, not on this text.
     public let reason: String
 
+    /// An error with a code, the field path (empty by default: the document), a location and a reason.
     public init(_ code: Code, path: String = "", at location: JSONLocation?, _ reason: String) {
         self.code = code
         self.path = path
@@ -117,9 +133,13 @@ public struct JSONError: Error, Sendable, Hashable, CustomStringConvertible {
         self.reason = reason
     }
 
+    /// Whether two errors have the same code; path, location and reason are ignored.
     public static func == (lhs: JSONError, rhs: JSONError) -> Bool { lhs.code == rhs.code }
+    /// Hashes the code only, as `==` compares only the code.
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
+    /// `path: reason at line L, column C, offset O`, without the path when it is empty and without the
+    /// location when it is unknown.
     public var description: String {
         var text = path.isEmpty ? "" : "\(path): "
         text += reason

@@ -9,6 +9,7 @@ public struct JSONNodeDecoder {
     /// Report members that nothing decoded (``JSONError/Code/unknownField``).
     public var rejectUnknownFields: Bool
 
+    /// A decoder; by default members that nothing decoded are errors (``JSONError/Code/unknownField``).
     public init(rejectUnknownFields: Bool = true) {
         self.rejectUnknownFields = rejectUnknownFields
     }

@@ -12,6 +12,8 @@ public enum JSONValue: Equatable, Sendable {
     case array([JSONValue])
     case object([(String, JSONValue)])
 
+    /// Whether two values are equal: same case and contents, object members in order (`.int(1)` and
+    /// `.double(1)` differ).
     public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): return true
@@ -60,8 +62,11 @@ public struct JSONObjectBuilder {
     public mutating func set(_ key: String, _ value: JSONValue?) {
         if let value { members.append((key, value)) }
     }
+    /// Appends `key` with `value` as a JSON string, unless `value` is nil.
     public mutating func set(_ key: String, _ value: String?) { set(key, value.map(JSONValue.string)) }
+    /// Appends `key` with `value` as a JSON integer, unless `value` is nil.
     public mutating func set(_ key: String, _ value: Int?) { set(key, value.map { JSONValue.int(Int64($0)) }) }
+    /// Appends `key` with `value` as `true` or `false`, unless `value` is nil.
     public mutating func set(_ key: String, _ value: Bool?) { set(key, value.map(JSONValue.bool)) }
     /// The object built.
     public var value: JSONValue { .object(members) }

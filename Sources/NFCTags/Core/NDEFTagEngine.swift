@@ -11,6 +11,7 @@ public enum TagFamily: String, Sendable, Hashable, CaseIterable, CustomStringCon
     /// NFC Forum Type 5 (ISO/IEC 15693).
     case type5
 
+    /// The raw value: `type2`, `type3`, `type4` or `type5`.
     public var description: String { rawValue }
 
     /// The family a target belongs to, from its activation data.
@@ -26,6 +27,7 @@ public enum TagFamily: String, Sendable, Hashable, CaseIterable, CustomStringCon
 
 /// What an engine learned about a tag: its model and memory.
 public struct TagIdentity: Sendable, Hashable {
+    /// The NFC Forum tag type the tag was handled as.
     public var family: TagFamily
     /// The chip, as precisely as the tag tells (`NTAG216`, `MIFARE Ultralight EV1 (MF0UL21)`,
     /// `ICODE SLIX2`, `FeliCa Lite-S`, `ISO-DEP card`).
@@ -36,6 +38,7 @@ public struct TagIdentity: Sendable, Hashable {
     /// in a fixed order.
     public var details: [(String, String)]
 
+    /// An identity; the memory size defaults to unknown (`nil`) and the details to none.
     public init(family: TagFamily, model: String, memorySize: Int? = nil, details: [(String, String)] = []) {
         self.family = family
         self.model = model
@@ -43,11 +46,13 @@ public struct TagIdentity: Sendable, Hashable {
         self.details = details
     }
 
+    /// Whether family, model, memory size and details (keys and values, in order) are all equal.
     public static func == (lhs: TagIdentity, rhs: TagIdentity) -> Bool {
         lhs.family == rhs.family && lhs.model == rhs.model && lhs.memorySize == rhs.memorySize
             && lhs.details.map(\.0) == rhs.details.map(\.0) && lhs.details.map(\.1) == rhs.details.map(\.1)
     }
 
+    /// Hashes the family, model and memory size; the details are left out.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(family)
         hasher.combine(model)

@@ -5,9 +5,14 @@ import NFCTransport
 /// A struct around an extensible ``Code`` (as `NDEFError`): equal when the codes are. The
 /// transport's own failures keep their `TransportError` in ``transport``.
 public struct TagEngineError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What kind of failure an error is: a named code, equal to another when the names are.
+    ///
+    /// A struct with static constants rather than an enum, so that new codes do not break callers.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The code's name, spelled as its static constant (`tagLost`, `readOnly`…).
         public let name: String
         private init(_ name: String) { self.name = name }
+        /// The code's name.
         public var description: String { name }
 
         /// The tag left the field.
@@ -41,13 +46,16 @@ public struct TagEngineError: Error, Hashable, Sendable, CustomStringConvertible
         public static let alreadyFormatted = Code("alreadyFormatted")
     }
 
+    /// What kind of failure this is; the only part `==` compares.
     public let code: Code
+    /// What failed and why, for people (the command, the values seen); match on ``code``, not on this text.
     public let reason: String
     /// The transport failure behind a `tagLost`, `timeout` or `transport` error.
     public let transport: TransportError?
     /// The tag's own error answer (NAK code, error code, status flags, status word) as bytes.
     public let tagStatus: [UInt8]?
 
+    /// An error with a code, a reason and, optionally, the tag's error answer; ``transport`` is `nil`.
     public init(_ code: Code, _ reason: String, tagStatus: [UInt8]? = nil) {
         self.code = code
         self.reason = reason
@@ -67,8 +75,11 @@ public struct TagEngineError: Error, Hashable, Sendable, CustomStringConvertible
         tagStatus = nil
     }
 
+    /// Whether two errors have the same code; reason, transport failure and tag status are ignored.
     public static func == (lhs: TagEngineError, rhs: TagEngineError) -> Bool { lhs.code == rhs.code }
+    /// Hashes the code only, as `==` compares only the code.
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
+    /// The code's name and the reason, as `name: reason`.
     public var description: String { "\(code.name): \(reason)" }
 }

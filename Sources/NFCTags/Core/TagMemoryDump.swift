@@ -11,12 +11,14 @@ public struct TagMemoryDump: Sendable {
     public struct Gap: Sendable, Hashable {
         /// The first and last address labels of the span (`04h`, `2Ch`).
         public var first: String
+        /// The last address label of the span (`2Ch`).
         public var last: String
         /// How many rows (pages, blocks) the span covers.
         public var count: Int
         /// Why, for people ("password-protected, locked or absent").
         public var reason: String
 
+        /// A gap from its first and last address labels, its row count and the reason.
         public init(first: String, last: String, count: Int, reason: String) {
             self.first = first
             self.last = last
@@ -28,6 +30,7 @@ public struct TagMemoryDump: Sendable {
     /// Whether everything the tag holds was read.
     public var isComplete: Bool { unreadable.isEmpty }
 
+    /// A dump from the rows read and the spans refused (none by default: a complete dump).
     public init(rows: [(String, [UInt8])], unreadable: [Gap] = []) {
         self.rows = rows
         self.unreadable = unreadable

@@ -31,6 +31,9 @@ public struct Type2AuthenticateOperation: TagOperation {
         nativeCommands = limits.nativeCommands
     }
 
+    /// Sends PWD_AUTH with the password.
+    /// - Throws: `.unsupported` when the password is not 4 bytes, the expected PACK not 2 bytes, or the
+    ///   reader carries only READ and WRITE.
     public mutating func start() throws(TagEngineError) -> TagStep<[UInt8]> {
         guard password.count == 4 else {
             throw TagEngineError(.unsupported, "a PWD_AUTH password has 4 bytes, not \(password.count)")
@@ -45,6 +48,10 @@ public struct Type2AuthenticateOperation: TagOperation {
         return .transceive(Type2Command.passwordAuthentication(password), timeout: Type2Command.shortTimeout)
     }
 
+    /// Done with the 2-byte PACK; after a NAK or no answer the tag is reactivated, then the error thrown.
+    /// - Throws: `.authenticationFailed` for a NAK (in `tagStatus`) or a PACK other than the expected one;
+    ///   `.unsupported` when the tag does not answer; `.unexpectedResponse` for an answer that is not 2
+    ///   bytes; other transport failures.
     public mutating func resume(with outcome: Result<[UInt8], TransportError>) throws(TagEngineError) -> TagStep<[UInt8]> {
         switch state {
         case .authenticating:
@@ -96,8 +103,12 @@ public struct Type2ReadSignatureOperation: TagOperation {
     private let nativeCommands: ExchangeLimits.NativeCommands
     private var state = State.idle
 
+    /// An operation for a connection with these limits (READ_SIG needs a reader that carries every
+    /// native command).
     public init(limits: ExchangeLimits) { nativeCommands = limits.nativeCommands }
 
+    /// Sends READ_SIG.
+    /// - Throws: `.unsupported` when the reader carries only READ and WRITE.
     public mutating func start() throws(TagEngineError) -> TagStep<[UInt8]> {
         guard case .all = nativeCommands else {
             throw TagEngineError(.unsupported, "the reader cannot send READ_SIG (it carries READ and WRITE only)")
@@ -106,6 +117,9 @@ public struct Type2ReadSignatureOperation: TagOperation {
         return .transceive(Type2Command.readSignature, timeout: Type2Command.readTimeout(bytes: 32))
     }
 
+    /// Done with the 32-byte signature; after a NAK or no answer the tag is reactivated, then the error thrown.
+    /// - Throws: `.unsupported` when the tag NAKs or does not answer READ_SIG; `.unexpectedResponse` for an
+    ///   answer of another length; other transport failures.
     public mutating func resume(with outcome: Result<[UInt8], TransportError>) throws(TagEngineError) -> TagStep<[UInt8]> {
         switch state {
         case .reading:

@@ -74,5 +74,6 @@ public struct Type2CapabilityContainer: Sendable, Hashable, CustomStringConverti
     /// The CC a chip gets when formatted: version 1.0, its data area, read/write.
     static func formatted(size: UInt8) -> [UInt8] { [magic, 0x10, size, 0x00] }
 
+    /// The CC bytes in uppercase hex (`E1106D00`).
     public var description: String { Hex.encode(bytes, uppercase: true) }
 }

@@ -39,6 +39,10 @@ public struct Type2DumpOperation: TagOperation {
     private var ceiling: Int?
     private var state: State
 
+    /// A dump over a connection.
+    /// - Parameters:
+    ///   - limits: the connection's limits.
+    ///   - maximumReadLength: a cap on the bytes one read returns (`nil`: the limits alone).
     public init(limits: ExchangeLimits, maximumReadLength: Int? = nil) {
         self.limits = limits
         self.maximumReadLength = maximumReadLength
@@ -46,12 +50,19 @@ public struct Type2DumpOperation: TagOperation {
         state = .probing(Type2VersionProbe(limits: limits))
     }
 
+    /// Sends GET_VERSION to learn the model, or the first READ when the reader carries only READ and WRITE.
+    /// - Throws: `.unsupported` when the reader cannot carry a 16-byte READ answer; `.unexpectedResponse`
+    ///   when started twice.
     public mutating func start() throws(TagEngineError) -> TagStep<TagMemoryDump> {
         guard case .probing(var probe) = state else { throw TagEngineError(.unexpectedResponse, "dump started twice") }
         let step = probe.start()
         return try probed(probe, step)
     }
 
+    /// Stores each answer and sends the next read; a refused read (NAK, silence, damaged frame)
+    /// reactivates the tag and narrows the span or ends the dump. Done with the rows read and the model's pages left unread.
+    /// - Throws: `.unexpectedResponse` for an answer of the wrong length or after the dump finished;
+    ///   `.unsupported` when the reader cannot carry a 16-byte READ answer; other transport failures.
     public mutating func resume(with outcome: Result<[UInt8], TransportError>) throws(TagEngineError) -> TagStep<TagMemoryDump> {
         switch state {
         case .probing(var probe):

@@ -8,6 +8,7 @@ import NFCTransport
 /// tearing-safe order of ``Type2WritePlanner`` and skip pages that already hold the wanted bytes.
 /// NFC Forum Type 2 Tag Operation 1.1 (T2TOP); NTAG213/215/216 and MF0ULX1 data sheets.
 public struct Type2Engine: NDEFTagEngine {
+    /// Always `.type2`.
     public static var family: TagFamily { .type2 }
 
     /// A cap on the bytes one read returns, below the reader's own limit (`nil`: the limits alone).
@@ -19,6 +20,8 @@ public struct Type2Engine: NDEFTagEngine {
         self.maximumReadLength = maximumReadLength
     }
 
+    /// The model from GET_VERSION, or a description from pages 0–3 when the chip does not answer it
+    /// (``Type2IdentifyOperation``).
     public func identify(on connection: any TagConnection) async throws(TagEngineError) -> TagIdentity {
         try await TagOperationRunner.run(
             Type2IdentifyOperation(
@@ -27,16 +30,26 @@ public struct Type2Engine: NDEFTagEngine {
         )
     }
 
+    /// The NDEF status (``Type2StatusOperation``): `notSupported` for a blank or unformatted tag or a CC out
+    /// of range; read-only when the CC or a lock bit forbids writing.
+    /// - Throws: `.invalidNDEFArea` when the TLV area contradicts itself; transport failures.
     public func queryStatus(on connection: any TagConnection) async throws(TagEngineError) -> NDEFStatus {
         try await TagOperationRunner.run(
             Type2StatusOperation(limits: connection.limits, maximumReadLength: maximumReadLength), on: connection)
     }
 
+    /// Reads the NDEF message in as few reads as the limits allow (``Type2ReadNDEFOperation``).
+    /// - Throws: `.notFormatted` for a blank CC or one without the magic number E1h,
+    ///   `.invalidCapabilityContainer`, `.unsupported` when the CC grants no read access, `.invalidNDEFArea`
+    ///   when the TLV area contradicts itself.
     public func readNDEF(on connection: any TagConnection) async throws(TagEngineError) -> NDEFReadResult {
         try await TagOperationRunner.run(
             Type2ReadNDEFOperation(limits: connection.limits, maximumReadLength: maximumReadLength), on: connection)
     }
 
+    /// Writes the message tearing-safe, skipping pages that already hold it (``Type2WriteNDEFOperation``).
+    /// - Throws: `.readOnly` when the CC or a lock bit forbids writing, `.capacityExceeded`,
+    ///   `.notFormatted`.
     public func writeNDEF(_ message: [UInt8], on connection: any TagConnection) async throws(TagEngineError) {
         try await TagOperationRunner.run(
             Type2WriteNDEFOperation(message: message, limits: connection.limits, maximumReadLength: maximumReadLength),
@@ -44,11 +57,17 @@ public struct Type2Engine: NDEFTagEngine {
         )
     }
 
+    /// Formats a blank NTAG21x or Ultralight EV1: the TLVs `03 00 FE` in page 4, then the CC (one-time
+    /// programmable) last; the model must be known from GET_VERSION.
     public func format(on connection: any TagConnection) async throws(TagEngineError) {
         try await TagOperationRunner.run(
             Type2FormatOperation(limits: connection.limits, maximumReadLength: maximumReadLength), on: connection)
     }
 
+    /// Locks the tag for good: CC write access Fh first, then the dynamic and static lock bits
+    /// (``Type2MakeReadOnlyOperation``).
+    /// - Throws: `.unsupported` when the dynamic lock bytes cannot be located (no Lock Control TLV and no
+    ///   known model).
     public func makeReadOnly(on connection: any TagConnection) async throws(TagEngineError) {
         try await TagOperationRunner.run(
             Type2MakeReadOnlyOperation(limits: connection.limits, maximumReadLength: maximumReadLength), on: connection)

@@ -29,12 +29,17 @@ public struct Type2IdentifyOperation: TagOperation {
         state = .probing(Type2VersionProbe(limits: limits))
     }
 
+    /// Sends GET_VERSION, or reads pages 0–3 when the reader carries only READ and WRITE.
+    /// - Throws: `.unexpectedResponse` when started twice.
     public mutating func start() throws(TagEngineError) -> TagStep<TagIdentity> {
         guard case .probing(var probe) = state else { throw TagEngineError(.unexpectedResponse, "identify started twice") }
         let step = probe.start()
         return try probed(probe, step)
     }
 
+    /// Follows GET_VERSION (reactivating a tag that NAKs or stays silent) and the page reads; done with
+    /// the identity.
+    /// - Throws: `.unexpectedResponse` after it finished; transport failures.
     public mutating func resume(with outcome: Result<[UInt8], TransportError>) throws(TagEngineError) -> TagStep<TagIdentity> {
         switch state {
         case .probing(var probe):

@@ -17,14 +17,24 @@ public struct Type2MakeReadOnlyOperation: TagOperation {
     private var inspection: Type2Inspection
     private var state = State.inspecting
 
+    /// An operation for a connection.
+    /// - Parameters:
+    ///   - limits: the connection's limits.
+    ///   - maximumReadLength: a cap on the bytes one read returns (`nil`: the limits alone).
     public init(limits: ExchangeLimits, maximumReadLength: Int? = nil) {
         inspection = Type2Inspection(limits: limits, maximumReadLength: maximumReadLength, goal: .lock)
     }
 
+    /// Starts the inspection: GET_VERSION (when the reader carries it), then the CC, the TLVs and the lock bytes.
     public mutating func start() throws(TagEngineError) -> TagStep<Void> {
         try inspected(inspection.start())
     }
 
+    /// Follows the inspection, then writes the CC, dynamic lock and static lock pages that still
+    /// need it; done when the last write is acknowledged.
+    /// - Throws: `.notFormatted` or `.invalidCapabilityContainer` for a tag without a valid CC,
+    ///   `.unsupported` when the dynamic lock bytes cannot be located, `.unexpectedResponse` after it
+    ///   finished.
     public mutating func resume(with outcome: Result<[UInt8], TransportError>) throws(TagEngineError) -> TagStep<Void> {
         switch state {
         case .inspecting:

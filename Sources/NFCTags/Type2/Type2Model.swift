@@ -27,6 +27,7 @@ public enum Type2Model: String, Sendable, Hashable, CaseIterable, CustomStringCo
         }
     }
 
+    /// The model's name as NXP writes it (`NTAG216`, `MIFARE Ultralight EV1 (MF0UL21)`).
     public var description: String {
         switch self {
         case .ntag213: "NTAG213"

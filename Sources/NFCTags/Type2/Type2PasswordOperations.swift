@@ -87,12 +87,17 @@ public struct Type2RemovePasswordOperation: TagOperation {
         self.limits = limits
     }
 
+    /// Sends GET_VERSION to learn the configuration pages.
+    /// - Throws: `.unsupported` when the reader cannot send GET_VERSION or PWD_AUTH.
     public mutating func start() throws(TagEngineError) -> TagStep<Void> {
         var probe = Type2VersionProbe(limits: limits)
         let step = probe.start()
         return try probed(probe, step)
     }
 
+    /// Authenticates, reads CFG0 and, unless AUTH0 is already FFh, writes it with AUTH0 = FFh.
+    /// - Throws: `.unsupported` for a chip whose configuration pages are unknown; the errors of
+    ///   ``Type2AuthenticateOperation``; `.unexpectedResponse` after it finished.
     public mutating func resume(with outcome: Result<[UInt8], TransportError>) throws(TagEngineError) -> TagStep<Void> {
         switch state {
         case .probing(var probe):

@@ -15,10 +15,13 @@ public struct Type2StatusOperation: TagOperation {
         inspection = Type2Inspection(limits: limits, maximumReadLength: maximumReadLength, goal: .status)
     }
 
+    /// Starts the inspection: GET_VERSION (when the reader carries it), then pages 2–5.
     public mutating func start() throws(TagEngineError) -> TagStep<NDEFStatus> {
         try finish(inspection.start())
     }
 
+    /// Follows the inspection; done with the status.
+    /// - Throws: `.invalidNDEFArea` when the TLV area contradicts itself; transport failures.
     public mutating func resume(with outcome: Result<[UInt8], TransportError>) throws(TagEngineError) -> TagStep<NDEFStatus> {
         try finish(inspection.resume(with: outcome))
     }
@@ -46,10 +49,15 @@ public struct Type2ReadNDEFOperation: TagOperation {
         inspection = Type2Inspection(limits: limits, maximumReadLength: maximumReadLength, goal: .read)
     }
 
+    /// Starts the inspection: GET_VERSION (when the reader carries it), then pages 2–5.
     public mutating func start() throws(TagEngineError) -> TagStep<NDEFReadResult> {
         try finish(inspection.start())
     }
 
+    /// Follows the inspection; done with the status and the message.
+    /// - Throws: `.notFormatted` for a blank CC or one without the magic number E1h,
+    ///   `.invalidCapabilityContainer`, `.unsupported` when the CC grants no read access, `.invalidNDEFArea`
+    ///   when the TLV area contradicts itself.
     public mutating func resume(with outcome: Result<[UInt8], TransportError>) throws(TagEngineError) -> TagStep<NDEFReadResult> {
         try finish(inspection.resume(with: outcome))
     }

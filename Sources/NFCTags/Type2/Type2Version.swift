@@ -44,5 +44,6 @@ public struct Type2Version: Sendable, Hashable, CustomStringConvertible {
         return storageSize & 0x01 == 0 ? low...low : low...(2 * low)
     }
 
+    /// The 8 bytes in uppercase hex (`0004040201001303`).
     public var description: String { Hex.encode(bytes, uppercase: true) }
 }

@@ -25,10 +25,14 @@ public struct Type2WriteNDEFOperation: TagOperation {
         inspection = Type2Inspection(limits: limits, maximumReadLength: maximumReadLength, goal: .write(messageLength: message.count))
     }
 
+    /// Starts the inspection of what the write touches: GET_VERSION (when the reader carries it), then pages 2–5.
     public mutating func start() throws(TagEngineError) -> TagStep<Void> {
         try inspected(inspection.start())
     }
 
+    /// Follows the inspection, then sends the planned page writes; done when the last is acknowledged.
+    /// - Throws: `.readOnly`, `.capacityExceeded`, `.notFormatted`, `.invalidCapabilityContainer`;
+    ///   `.unexpectedResponse` after it finished.
     public mutating func resume(with outcome: Result<[UInt8], TransportError>) throws(TagEngineError) -> TagStep<Void> {
         switch state {
         case .inspecting:

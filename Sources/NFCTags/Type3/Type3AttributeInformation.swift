@@ -31,6 +31,9 @@ public struct Type3AttributeInformation: Sendable, Hashable, CustomStringConvert
     /// Ln: the NDEF message length in bytes (24 bits).
     public var length: Int
 
+    /// An attribute block from its fields, not validated (see ``init(validating:)``).
+    ///
+    /// The defaults: Ver `10` (mapping 1.0), WriteF `00` (done), RWFlag `01` (read/write), Ln 0.
     public init(
         version: UInt8 = 0x10, blocksPerRead: UInt8, blocksPerWrite: UInt8, maximumBlocks: UInt16,
         writeFlag: UInt8 = Type3AttributeInformation.writeDone,
@@ -120,6 +123,7 @@ public struct Type3AttributeInformation: Sendable, Hashable, CustomStringConvert
         block.prefix(14).reduce(UInt16(0)) { $0 &+ UInt16($1) }
     }
 
+    /// The fields under their specification names: `Ver 10, Nbr 4, Nbw 1, Nmaxb 13, WriteF 00, RWFlag 01, Ln 0`.
     public var description: String {
         "Ver \(Self.hex8(version)), Nbr \(blocksPerRead), Nbw \(blocksPerWrite), Nmaxb \(maximumBlocks), "
             + "WriteF \(Self.hex8(writeFlag)), RWFlag \(Self.hex8(readWriteFlag)), Ln \(length)"

@@ -36,6 +36,7 @@ public struct Type4NDEFFile: Sendable, Hashable {
 /// other than `00` `.authenticationFailed`. An NLEN beyond the file is not an error here
 /// (``Type4NDEFFile/messageLengthIsValid``): writing or formatting repairs it, reading refuses it.
 public struct Type4Detection: Type4Procedure {
+    /// Detection gives the CC and, at ``Depth/messageLength``, the NLEN or ENLEN value.
     public typealias Output = Type4NDEFFile
 
     /// How far to go.
@@ -56,18 +57,24 @@ public struct Type4Detection: Type4Procedure {
         case done
     }
 
+    /// Whether detection stops after the CC or goes on to read NLEN/ENLEN.
     public let depth: Depth
     var state = State.idle
 
+    /// A detection going as far as `depth` (by default through NLEN/ENLEN).
     public init(depth: Depth = .messageLength) {
         self.depth = depth
     }
 
+    /// SELECT of the NDEF Tag Application `D2760000850101`.
     public mutating func start() throws(TagEngineError) -> Type4Action<Type4NDEFFile> {
         state = .selectingApplication(version1: false)
         return .send(Type4Commands.selectApplication(version1: false))
     }
 
+    /// The next SELECT or READ BINARY of the procedure, or the NDEF file when done.
+    /// - Throws: `.notFormatted`, `.invalidCapabilityContainer` or `.authenticationFailed` as the type
+    ///   describes; `.unexpectedResponse` for a length field of the wrong size or an answer after the end.
     public mutating func handle(_ response: ResponseAPDU) throws(TagEngineError) -> Type4Action<Type4NDEFFile> {
         let sw = response.statusWord
         switch state {

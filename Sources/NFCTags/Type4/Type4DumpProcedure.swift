@@ -10,6 +10,7 @@ import NFCTransport
 /// CC and reader allow. A read refused part-way (a file smaller than its CC says, a protected
 /// file) ends that file's rows without an error: a dump shows what can be read.
 public struct Type4DumpProcedure: Type4Procedure {
+    /// Rows of (`file:offset` label, up to ``rowLength`` bytes).
     public typealias Output = [(String, [UInt8])]
 
     enum State: Sendable {
@@ -31,16 +32,24 @@ public struct Type4DumpProcedure: Type4Procedure {
     var state = State.selectingApplication(version1: false)
     var rows: [(String, [UInt8])] = []
 
+    /// A dump over a connection.
+    /// - Parameters:
+    ///   - limits: the connection's limits.
+    ///   - maximumReadLength: a cap on Ne per READ BINARY of the NDEF file (`nil`: what the CC and reader allow).
     public init(limits: ExchangeLimits, maximumReadLength: Int? = nil) {
         self.limits = limits
         self.maximumReadLength = maximumReadLength
     }
 
+    /// SELECT of the NDEF Tag Application `D2760000850101`.
     public mutating func start() throws(TagEngineError) -> Type4Action<Output> {
         state = .selectingApplication(version1: false)
         return .send(Type4Commands.selectApplication(version1: false))
     }
 
+    /// The next SELECT or READ BINARY, or the rows read when a file ends or a command is refused.
+    /// - Throws: `.notFormatted` when the card has no NDEF Tag Application; `.unexpectedResponse` for an
+    ///   answer after the end or more bytes than asked.
     public mutating func handle(_ response: ResponseAPDU) throws(TagEngineError) -> Type4Action<Output> {
         let sw = response.statusWord
         switch state {

@@ -14,12 +14,15 @@ import NFCTransport
 /// - formatting and locking: only what standard commands can do (``Type4FormatProcedure``,
 ///   ``Type4LockProcedure``), `.unsupported` with the reason otherwise.
 public struct Type4Engine: NDEFTagEngine {
+    /// Always `.type4`.
     public static let family = TagFamily.type4
 
     /// A cap on the data bytes one READ BINARY asks for; `nil` for the largest the CC and reader
     /// allow. Benchmarks set it to emulate common stacks (e.g. 251 bytes per command).
     public let maximumReadLength: Int?
 
+    /// An engine; `maximumReadLength` caps the data bytes per READ BINARY (values below 1 count as 1;
+    /// `nil`: no cap).
     public init(maximumReadLength: Int? = nil) {
         self.maximumReadLength = maximumReadLength.map { max($0, 1) }
     }
@@ -35,6 +38,9 @@ public struct Type4Engine: NDEFTagEngine {
         return try await TagOperationRunner.run(Type4Operation(procedure, limits: connection.limits), on: connection)
     }
 
+    /// The card's model from its ATS historical bytes and UID, and the NDEF mapping version and file
+    /// size when the card holds a valid CC (``Type4IdentifyProcedure``).
+    /// - Throws: `.unsupported` when the target does not speak ISO-DEP.
     public func identify(on connection: any TagConnection) async throws(TagEngineError) -> TagIdentity {
         try await run(Type4IdentifyProcedure(target: connection.target), on: connection)
     }
@@ -59,23 +65,37 @@ public struct Type4Engine: NDEFTagEngine {
         return file.status
     }
 
+    /// Reads the NDEF message (``Type4ReadProcedure``).
+    /// - Throws: the detection errors (`.notFormatted`, `.invalidCapabilityContainer`,
+    ///   `.authenticationFailed`); `.invalidNDEFArea` when NLEN or ENLEN is outside 3…capacity.
     public func readNDEF(on connection: any TagConnection) async throws(TagEngineError) -> NDEFReadResult {
         try await run(Type4ReadProcedure(limits: connection.limits, maximumReadLength: maximumReadLength), on: connection)
     }
 
+    /// Writes the message tearing-safe, skipping ranges that already hold it (``Type4WriteProcedure``).
+    /// - Throws: `.readOnly` when the CC's write access is not `00` or the file refuses updates,
+    ///   `.capacityExceeded`, the detection errors; `.invalidNDEFArea` or `.tagError` for another refusal.
     public func writeNDEF(_ message: [UInt8], on connection: any TagConnection) async throws(TagEngineError) {
         try await run(
             Type4WriteProcedure(message: message, limits: connection.limits, maximumReadLength: maximumReadLength), on: connection)
     }
 
+    /// Repairs the one case standard commands can: an out-of-range NLEN is reset to 0
+    /// (``Type4FormatProcedure``).
+    /// - Throws: `.alreadyFormatted` for a valid NDEF file; `.unsupported` when the application or the CC
+    ///   is missing or invalid; `.readOnly` when the CC forbids writing.
     public func format(on connection: any TagConnection) async throws(TagEngineError) {
         try await run(Type4FormatProcedure(), on: connection)
     }
 
+    /// Writes `FF` into the CC's write access byte and reads it back (``Type4LockProcedure``).
+    /// - Throws: `.unsupported` when the write access is proprietary or the CC file refuses the update.
     public func makeReadOnly(on connection: any TagConnection) async throws(TagEngineError) {
         try await run(Type4LockProcedure(), on: connection)
     }
 
+    /// The CC file and the NDEF file as rows of 16 bytes labelled `E103:0000`… (``Type4DumpProcedure``).
+    /// - Throws: `.notFormatted` when the card has no NDEF Tag Application.
     public func dump(on connection: any TagConnection) async throws(TagEngineError) -> [(String, [UInt8])] {
         try await run(Type4DumpProcedure(limits: connection.limits, maximumReadLength: maximumReadLength), on: connection)
     }

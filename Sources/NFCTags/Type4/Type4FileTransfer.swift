@@ -8,6 +8,7 @@ import NFCBytes
 /// goes on from where the answer ended. An empty answer, more bytes than asked, or a status other
 /// than `9000` ends it with an error — or, when ``lenient`` (for dumps), with what was read so far.
 public struct Type4FileReader: Type4Procedure {
+    /// The bytes read: `count` of them, or fewer when a lenient read stopped early.
     public typealias Output = [UInt8]
 
     enum State: Sendable {
@@ -18,7 +19,9 @@ public struct Type4FileReader: Type4Procedure {
 
     /// The file being read, for error messages.
     public let fileID: UInt16
+    /// The byte offset in the file where reading starts.
     public let offset: Int
+    /// How many bytes to read (a negative count reads nothing).
     public let count: Int
     let sizes: Type4TransferSizes
     /// Whether offsets beyond 7FFF may be read with `B1` (mapping 3.0).
@@ -29,6 +32,15 @@ public struct Type4FileReader: Type4Procedure {
     /// The bytes read so far.
     public private(set) var data: [UInt8] = []
 
+    /// A reader of the currently selected file.
+    /// - Parameters:
+    ///   - fileID: the file's identifier, for error messages.
+    ///   - offset: where to start, in bytes.
+    ///   - count: how many bytes to read (negative counts as 0).
+    ///   - sizes: the largest READ BINARY the tag and reader allow.
+    ///   - offsetObjects: whether offsets beyond 7FFF may be read with `B1` (mapping 3.0).
+    ///   - lenient: whether a refusal or empty answer ends the read with the bytes so far (for dumps)
+    ///     instead of an error.
     public init(fileID: UInt16, offset: Int, count: Int, sizes: Type4TransferSizes, offsetObjects: Bool, lenient: Bool = false) {
         self.fileID = fileID
         self.offset = offset
@@ -38,10 +50,16 @@ public struct Type4FileReader: Type4Procedure {
         self.lenient = lenient
     }
 
+    /// The first READ BINARY, or done at once when there is nothing to read.
+    /// - Throws: `.unsupported` when the offset is beyond 7FFF without `offsetObjects` (unless lenient).
     public mutating func start() throws(TagEngineError) -> Type4Action<[UInt8]> {
         try next()
     }
 
+    /// Appends the answer's data and sends the next READ BINARY; done when `count` bytes are read.
+    /// - Throws: unless lenient, for a status other than `9000` `.invalidNDEFArea` (end of file),
+    ///   `.authenticationFailed` (access refused) or `.tagError`, and `.unexpectedResponse` for an empty
+    ///   answer; `.unexpectedResponse` for more bytes than asked, lenient or not.
     public mutating func handle(_ response: ResponseAPDU) throws(TagEngineError) -> Type4Action<[UInt8]> {
         guard case .reading(let command, let asked) = state else {
             throw TagEngineError(.unexpectedResponse, "READ BINARY answer with no read in flight")
@@ -96,6 +114,7 @@ public struct Type4FileReader: Type4Procedure {
 /// Writes a list of ranges of the current EF with UPDATE BINARY, in order (T4T 2.0 command set;
 /// T4T 3.0 `D7` beyond offset 7FFF). Each must answer `9000`.
 public struct Type4FileWriter: Type4Procedure {
+    /// Nothing: the writer is done when every write is acknowledged.
     public typealias Output = Void
 
     /// The file being written, for error messages.
@@ -104,15 +123,23 @@ public struct Type4FileWriter: Type4Procedure {
     public private(set) var writes: [(offset: Int, data: [UInt8])]
     private var inFlight: Int?
 
+    /// A writer of the currently selected file.
+    /// - Parameters:
+    ///   - fileID: the file's identifier, for error messages.
+    ///   - writes: the byte ranges to write, as (offset, data), sent in this order.
     public init(fileID: UInt16, writes: [(offset: Int, data: [UInt8])]) {
         self.fileID = fileID
         self.writes = writes
     }
 
+    /// The first UPDATE BINARY, or done at once when there is nothing to write.
     public mutating func start() throws(TagEngineError) -> Type4Action<Void> {
         next()
     }
 
+    /// Sends the next UPDATE BINARY; done after the last is acknowledged.
+    /// - Throws: for a status other than `9000`, with it in `tagStatus`: `.readOnly` when security
+    ///   conditions refuse the write, `.invalidNDEFArea` when the file is too small, `.tagError` otherwise.
     public mutating func handle(_ response: ResponseAPDU) throws(TagEngineError) -> Type4Action<Void> {
         guard let offset = inFlight else {
             throw TagEngineError(.unexpectedResponse, "UPDATE BINARY answer with no write in flight")

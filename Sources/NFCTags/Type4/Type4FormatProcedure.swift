@@ -11,6 +11,7 @@ import NFCTransport
 /// mend is a valid CC over an NDEF file whose NLEN is out of range: NLEN `0000` is written, which
 /// puts the tag in the INITIALIZED state.
 public struct Type4FormatProcedure: Type4Procedure {
+    /// Nothing: the tag is formatted when the procedure is done.
     public typealias Output = Void
 
     enum State: Sendable {
@@ -21,8 +22,11 @@ public struct Type4FormatProcedure: Type4Procedure {
 
     var state = State.detecting(Type4Detection(depth: .messageLength))
 
+    /// A format procedure, starting with NDEF detection.
     public init() {}
 
+    /// SELECT of the NDEF Tag Application, the first step of detection.
+    /// - Throws: `.unexpectedResponse` when started twice.
     public mutating func start() throws(TagEngineError) -> Type4Action<Void> {
         guard case .detecting(var detection) = state else {
             throw TagEngineError(.unexpectedResponse, "Type 4 format started twice")
@@ -32,6 +36,9 @@ public struct Type4FormatProcedure: Type4Procedure {
         return try afterDetection(action)
     }
 
+    /// Follows detection, then writes NLEN `0000` when it is out of range.
+    /// - Throws: `.alreadyFormatted` for a valid NDEF file; `.unsupported` when the application or the CC
+    ///   is missing or invalid; `.readOnly` when the CC's write access forbids the reset.
     public mutating func handle(_ response: ResponseAPDU) throws(TagEngineError) -> Type4Action<Void> {
         switch state {
         case .detecting(var detection):

@@ -11,6 +11,7 @@ import NFCTransport
 /// 10-byte UID (ISO/IEC 7816-6). A card without the NDEF application, or with an invalid CC, is
 /// still identified; the details say why no memory size is given.
 public struct Type4IdentifyProcedure: Type4Procedure {
+    /// The card's identity: model, UID details and, with a valid CC, the NDEF file size.
     public typealias Output = TagIdentity
 
     enum State: Sendable {
@@ -18,13 +19,17 @@ public struct Type4IdentifyProcedure: Type4Procedure {
         case done
     }
 
+    /// The activated card, whose ATS historical bytes and UID name the model.
     public let target: TargetInfo
     var state = State.detecting(Type4Detection(depth: .capabilities))
 
+    /// An identification of the card `target` describes.
     public init(target: TargetInfo) {
         self.target = target
     }
 
+    /// SELECT of the NDEF Tag Application, the first step of detection up to the CC.
+    /// - Throws: `.unexpectedResponse` when started twice.
     public mutating func start() throws(TagEngineError) -> Type4Action<TagIdentity> {
         guard case .detecting(var detection) = state else {
             throw TagEngineError(.unexpectedResponse, "Type 4 identify started twice")
@@ -34,6 +39,9 @@ public struct Type4IdentifyProcedure: Type4Procedure {
         return follow(action)
     }
 
+    /// Follows detection; a card without the NDEF application or with an invalid CC is identified
+    /// all the same, the details saying why.
+    /// - Throws: `.unexpectedResponse` for an answer after the end.
     public mutating func handle(_ response: ResponseAPDU) throws(TagEngineError) -> Type4Action<TagIdentity> {
         guard case .detecting(var detection) = state else {
             throw TagEngineError(.unexpectedResponse, "an answer arrived after identification ended")

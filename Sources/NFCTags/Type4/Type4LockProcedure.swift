@@ -16,6 +16,7 @@ import NFCTransport
 ///   read-only; the chip itself may still accept UPDATE BINARY of its NDEF file from a writer
 ///   that ignores the CC, which is all T4T can promise without proprietary commands.
 public struct Type4LockProcedure: Type4Procedure {
+    /// Nothing: the CC says read-only when the procedure is done.
     public typealias Output = Void
 
     enum State: Sendable {
@@ -27,8 +28,11 @@ public struct Type4LockProcedure: Type4Procedure {
 
     var state = State.detecting(Type4Detection(depth: .capabilities))
 
+    /// A lock procedure, starting with NDEF detection up to the CC.
     public init() {}
 
+    /// SELECT of the NDEF Tag Application, the first step of detection.
+    /// - Throws: `.unexpectedResponse` when started twice.
     public mutating func start() throws(TagEngineError) -> Type4Action<Void> {
         guard case .detecting(var detection) = state else {
             throw TagEngineError(.unexpectedResponse, "Type 4 lock started twice")
@@ -38,6 +42,10 @@ public struct Type4LockProcedure: Type4Procedure {
         return try afterDetection(action)
     }
 
+    /// Follows detection, then UPDATE BINARY of `FF` into the write access byte and a READ BINARY
+    /// to check it.
+    /// - Throws: `.unsupported` for a proprietary write access, a refused update or a byte that does
+    ///   not read back as `FF`; the detection errors.
     public mutating func handle(_ response: ResponseAPDU) throws(TagEngineError) -> Type4Action<Void> {
         let sw = response.statusWord
         switch state {

@@ -29,6 +29,7 @@ public protocol Type4Procedure: Sendable {
 /// The state machine has three states: idle, one APDU exchange in flight (which may take several
 /// frames: GET RESPONSE after `61xx`, a retry after `6Cxx`), and finished.
 public struct Type4Operation<Procedure: Type4Procedure>: TagOperation {
+    /// What the procedure gives when done.
     public typealias Output = Procedure.Output
 
     enum State: Sendable {
@@ -50,6 +51,8 @@ public struct Type4Operation<Procedure: Type4Procedure>: TagOperation {
         self.limits = limits
     }
 
+    /// The first frame of the procedure's first command, or done.
+    /// - Throws: `.unexpectedResponse` when started twice; the procedure's errors.
     public mutating func start() throws(TagEngineError) -> TagStep<Output> {
         guard case .idle = state else {
             throw TagEngineError(.unexpectedResponse, "Type 4 operation started twice")
@@ -57,6 +60,9 @@ public struct Type4Operation<Procedure: Type4Procedure>: TagOperation {
         return try perform(procedure.start())
     }
 
+    /// Completes the APDU exchange (GET RESPONSE after `61xx`, a retry after `6Cxx`), then hands the
+    /// response to the procedure and sends its next command.
+    /// - Throws: `.unexpectedResponse` with no command in flight; transport failures; the procedure's errors.
     public mutating func resume(with outcome: Result<[UInt8], TransportError>) throws(TagEngineError) -> TagStep<Output> {
         guard case .exchanging(var exchange) = state else {
             throw TagEngineError(.unexpectedResponse, "Type 4 operation resumed with no command in flight")

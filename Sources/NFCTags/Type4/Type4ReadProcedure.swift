@@ -9,6 +9,7 @@ import NFCTransport
 /// BINARY — the physical minimum of AIRTIME.md — instead of the 33 or more commands of the
 /// common pattern.
 public struct Type4ReadProcedure: Type4Procedure {
+    /// The status and the message bytes.
     public typealias Output = NDEFReadResult
 
     enum State: Sendable {
@@ -29,6 +30,8 @@ public struct Type4ReadProcedure: Type4Procedure {
         self.maximumReadLength = maximumReadLength
     }
 
+    /// SELECT of the NDEF Tag Application, the first step of detection.
+    /// - Throws: `.unexpectedResponse` when started twice.
     public mutating func start() throws(TagEngineError) -> Type4Action<NDEFReadResult> {
         guard case .detecting(var detection) = state else {
             throw TagEngineError(.unexpectedResponse, "Type 4 read started twice")
@@ -38,6 +41,10 @@ public struct Type4ReadProcedure: Type4Procedure {
         return try follow(action)
     }
 
+    /// Follows detection, then the READ BINARY commands of the message; done with the status and the
+    /// message (empty when NLEN is 0).
+    /// - Throws: `.invalidNDEFArea` when NLEN or ENLEN is outside 3…capacity; the detection and file
+    ///   read errors.
     public mutating func handle(_ response: ResponseAPDU) throws(TagEngineError) -> Type4Action<NDEFReadResult> {
         switch state {
         case .detecting(var detection):

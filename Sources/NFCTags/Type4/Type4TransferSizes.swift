@@ -15,6 +15,7 @@ public struct Type4TransferSizes: Sendable, Hashable {
     /// Nc for UPDATE BINARY: the most command data one command carries.
     public var updateLength: Int
 
+    /// Sizes as given, in bytes, not checked against a CC or reader.
     public init(readLength: Int, updateLength: Int) {
         self.readLength = readLength
         self.updateLength = updateLength

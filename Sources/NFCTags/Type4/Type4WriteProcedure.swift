@@ -11,6 +11,7 @@ import NFCTransport
 /// one costs no write at all, and one that is a prefix of it needs only the final NLEN (one 2-
 /// or 4-byte write, which tears to old or new). On an empty tag nothing is read first.
 public struct Type4WriteProcedure: Type4Procedure {
+    /// Nothing: the message is stored when the procedure is done.
     public typealias Output = Void
 
     enum State: Sendable {
@@ -36,6 +37,8 @@ public struct Type4WriteProcedure: Type4Procedure {
         self.maximumReadLength = maximumReadLength
     }
 
+    /// SELECT of the NDEF Tag Application, the first step of detection.
+    /// - Throws: `.unexpectedResponse` when started twice.
     public mutating func start() throws(TagEngineError) -> Type4Action<Void> {
         guard case .detecting(var detection) = state else {
             throw TagEngineError(.unexpectedResponse, "Type 4 write started twice")
@@ -45,6 +48,9 @@ public struct Type4WriteProcedure: Type4Procedure {
         return try afterDetection(action)
     }
 
+    /// Follows detection, the comparison read and the UPDATE BINARY commands.
+    /// - Throws: `.readOnly` when the CC's write access is not `00` or the file refuses updates,
+    ///   `.capacityExceeded`, the detection errors; `.invalidNDEFArea` or `.tagError` for another refusal.
     public mutating func handle(_ response: ResponseAPDU) throws(TagEngineError) -> Type4Action<Void> {
         switch state {
         case .detecting(var detection):

@@ -17,6 +17,7 @@ import NFCTransport
 /// skip blocks that already hold the wanted bytes; the option flag is set when the CC asks for
 /// the special frame.
 public struct Type5Engine: NDEFTagEngine {
+    /// Always `.type5`.
     public static var family: TagFamily { .type5 }
 
     /// The most blocks one read may ask for (`nil`: as many as the tag and the reader allow).
@@ -31,6 +32,8 @@ public struct Type5Engine: NDEFTagEngine {
         self.maximumBlocksPerRead = maximumBlocksPerRead.map { max(1, $0) }
     }
 
+    /// The chip from its UID and system information, with the block geometry when the tag reports it.
+    /// - Throws: `.unsupported` when the target is not an ISO/IEC 15693 tag with an 8-byte UID.
     public func identify(on connection: any TagConnection) async throws(TagEngineError) -> TagIdentity {
         let session = try makeSession(connection)
         var operation = Type5IdentifyOperation(session: session)
@@ -38,16 +41,22 @@ public struct Type5Engine: NDEFTagEngine {
         return Type5Identity.identity(chip: session.chip, information: information)
     }
 
+    /// The NDEF status from blocks 0–3 alone; a tag without a usable CC is `notSupported`.
     public func queryStatus(on connection: any TagConnection) async throws(TagEngineError) -> NDEFStatus {
         var operation = Type5ReadNDEFOperation(session: try makeSession(connection), statusOnly: true)
         return try await run(&operation, on: connection).status
     }
 
+    /// Reads the NDEF message in two exchanges where the reader allows: blocks 0–3, then the rest.
+    /// - Throws: `.notFormatted` without a CC, `.invalidCapabilityContainer`, `.invalidNDEFArea`.
     public func readNDEF(on connection: any TagConnection) async throws(TagEngineError) -> NDEFReadResult {
         var operation = Type5ReadNDEFOperation(session: try makeSession(connection))
         return try await run(&operation, on: connection)
     }
 
+    /// Writes the message block by block in a tearing-safe order, skipping blocks that hold it already.
+    /// - Throws: `.readOnly` when the CC's write access or a locked block forbids it,
+    ///   `.capacityExceeded`, `.notFormatted`.
     public func writeNDEF(_ message: [UInt8], on connection: any TagConnection) async throws(TagEngineError) {
         var operation = Type5WriteNDEFOperation(session: try makeSession(connection), message: message)
         try await run(&operation, on: connection)
