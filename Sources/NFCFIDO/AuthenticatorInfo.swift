@@ -19,6 +19,9 @@ public struct AuthenticatorInfo: Sendable, Hashable {
     /// 0x0A: the COSE algorithm numbers of the `public-key` entries.
     public var algorithms: [Int]
 
+    /// Parses getInfo's CBOR map; absent or ill-typed optional members read as empty or `nil`.
+    /// - Throws: ``FIDOError`` `.malformedResponse` when versions (0x01) is missing or empty, or the AAGUID (0x03) is
+    ///   missing or not 16 bytes.
     public init(_ map: CBOR) throws(FIDOError) {
         func field(_ name: String) -> String { "getInfo.\(name)" }
         guard let versions = map[1]?.arrayValue?.compactMap(\.textValue), !versions.isEmpty else {

@@ -3,8 +3,11 @@ import NFCCBOR
 
 /// A relying party (WebAuthn PublicKeyCredentialRpEntity).
 public struct RelyingParty: Sendable, Hashable {
+    /// The RP ID, a domain such as `example.com`; its SHA-256 is the authenticator data's ``AuthenticatorData/rpIDHash``.
     public var id: String
+    /// A name for people; sent only when set.
     public var name: String?
+    /// A relying party with its ID and, optionally, a name.
     public init(id: String, name: String? = nil) {
         self.id = id
         self.name = name
@@ -15,8 +18,12 @@ public struct RelyingParty: Sendable, Hashable {
 public struct UserEntity: Sendable, Hashable {
     /// The user handle, 1–64 bytes.
     public var id: [UInt8]
+    /// The account name (e.g. an email address); sent only when set.
     public var name: String?
+    /// A name for people; sent only when set.
     public var displayName: String?
+    /// A user; nothing is checked here (``FIDOClient/makeCredential(clientDataHash:rp:user:residentKey:excludeList:pinUvAuthToken:)``
+    /// refuses an ID outside 1–64 bytes).
     public init(id: [UInt8], name: String? = nil, displayName: String? = nil) {
         self.id = id
         self.name = name
@@ -26,11 +33,16 @@ public struct UserEntity: Sendable, Hashable {
 
 /// authenticatorMakeCredential's answer: the attestation object (CTAP 2.1 §6.1).
 public struct AttestationObject: Sendable, Hashable {
+    /// `fmt` (0x01): the attestation statement format, e.g. `packed`.
     public let format: String
+    /// `authData` (0x02), parsed.
     public let authenticatorData: AuthenticatorData
     /// The attestation statement as sent.
     public let statement: CBOR
 
+    /// Parses makeCredential's answer map.
+    /// - Throws: ``FIDOError`` `.malformedResponse` when `fmt` is not text, `authData` not bytes or `attStmt` not a map,
+    ///   and what ``AuthenticatorData/init(parsing:)`` throws.
     public init(_ map: CBOR) throws(FIDOError) {
         guard let format = map[1]?.textValue else { throw .malformedResponse(field: "makeCredential.fmt", reason: "missing or not text") }
         guard let authData = map[2]?.bytesValue else {
@@ -73,14 +85,20 @@ public struct AttestationObject: Sendable, Hashable {
 
 /// One authenticatorGetAssertion / GetNextAssertion answer (CTAP 2.1 §6.2).
 public struct Assertion: Sendable, Hashable {
+    /// The ID of the credential used (`credential.id`, 0x01).
     public let credentialID: [UInt8]
+    /// `authData` (0x02), parsed.
     public let authenticatorData: AuthenticatorData
+    /// The DER ECDSA signature over authData || clientDataHash (0x03).
     public let signature: [UInt8]
     /// Present for discoverable credentials.
     public let user: UserEntity?
     /// Present on the first answer when several credentials matched.
     public let numberOfCredentials: Int?
 
+    /// Parses one getAssertion or getNextAssertion answer map.
+    /// - Throws: ``FIDOError`` `.malformedResponse` when the credential ID, `authData` or signature is missing or a
+    ///   user has no ID, and what ``AuthenticatorData/init(parsing:)`` throws.
     public init(_ map: CBOR) throws(FIDOError) {
         guard let id = map[1]?["id"]?.bytesValue else { throw .malformedResponse(field: "getAssertion.credential.id", reason: "missing") }
         guard let authData = map[2]?.bytesValue else { throw .malformedResponse(field: "getAssertion.authData", reason: "missing") }

@@ -23,10 +23,15 @@ public final class PinUvAuthToken: @unchecked Sendable {
 
 /// Permissions of getPinUvAuthTokenUsingPinWithPermissions (CTAP 2.1 §6.5.5.7).
 public struct PinUvAuthPermissions: OptionSet, Sendable, Hashable {
+    /// The permissions byte as sent.
     public let rawValue: UInt8
+    /// Permissions from a byte; bits without a name here are kept.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// `01` (mc): authenticatorMakeCredential.
     public static let makeCredential = PinUvAuthPermissions(rawValue: 0x01)
+    /// `02` (ga): authenticatorGetAssertion.
     public static let getAssertion = PinUvAuthPermissions(rawValue: 0x02)
+    /// `04` (cm): authenticatorCredentialManagement.
     public static let credentialManagement = PinUvAuthPermissions(rawValue: 0x04)
 }
 

@@ -47,11 +47,18 @@ extension FIDOClient {
 /// A REGISTER answer (Raw Message Formats §4.3): `05`, the 65-byte public key, the key handle,
 /// the attestation certificate (its length from its DER header) and the attestation signature.
 public struct U2FRegistration: Sendable, Hashable {
+    /// The user public key: an uncompressed P-256 point `04 || x || y`, 65 bytes.
     public let publicKey: [UInt8]
+    /// The key handle to give AUTHENTICATE (its length is the byte after the public key).
     public let keyHandle: [UInt8]
+    /// The attestation certificate, DER.
     public let certificate: [UInt8]
+    /// The attestation signature: every byte after the certificate (DER ECDSA).
     public let signature: [UInt8]
 
+    /// Parses REGISTER's response data (the status word removed).
+    /// - Throws: ``FIDOError`` `.malformedResponse` when it does not start with `05`, the key is not an uncompressed
+    ///   point, or the key handle, certificate or signature is cut short or missing.
     public init(parsing data: [UInt8]) throws(FIDOError) {
         guard data.count > 67, data[0] == 0x05 else {
             throw .malformedResponse(field: "registration.reserved", reason: "a registration starts with 05 and a 65-byte key")
@@ -81,10 +88,15 @@ public struct U2FRegistration: Sendable, Hashable {
 
 /// An AUTHENTICATE answer (§5.4): user presence byte, counter, signature.
 public struct U2FAuthentication: Sendable, Hashable {
+    /// The user presence byte (bit 0 set: the user was present).
     public let userPresence: UInt8
+    /// The authenticator's counter (4 bytes big-endian in the answer).
     public let counter: UInt32
+    /// The DER ECDSA signature: every byte after the counter.
     public let signature: [UInt8]
 
+    /// Parses AUTHENTICATE's response data (the status word removed).
+    /// - Throws: ``FIDOError`` `.malformedResponse` for 5 bytes or fewer (no signature).
     public init(parsing data: [UInt8]) throws(FIDOError) {
         guard data.count > 5 else { throw .malformedResponse(field: "authentication", reason: "shorter than flags + counter + signature") }
         userPresence = data[0]

@@ -12,12 +12,17 @@ public struct FIDOClient: Sendable {
         case fido2 = "FIDO_2_0"
     }
 
+    /// The channel every command goes through.
     public let transmitter: any APDUTransmitter
     /// Whether NFCCTAP_MSG offers NFCCTAP_GETRESPONSE (P1 `80`) so long operations answer `9100`.
     public var usesGetResponse: Bool
     /// The most `9100` status updates waited for.
     public var maximumStatusUpdates: Int
 
+    /// A client of the authenticator behind `transmitter`; nothing is sent until a method is called.
+    /// - Parameters:
+    ///   - usesGetResponse: whether NFCCTAP_MSG asks for `9100` status updates (P1 `80`); default true.
+    ///   - maximumStatusUpdates: the most `9100` updates waited for before throwing; default 1000.
     public init(transmitter: any APDUTransmitter, usesGetResponse: Bool = true, maximumStatusUpdates: Int = 1000) {
         self.transmitter = transmitter
         self.usesGetResponse = usesGetResponse

@@ -7,6 +7,7 @@ public enum Base32 {
         /// A length no encoding produces (1, 3 or 6 characters in the last group).
         case invalidLength(Int)
 
+        /// What is wrong and where, e.g. `not a Base32 character at offset 4`.
         public var description: String {
             switch self {
             case .invalidCharacter(let offset): "not a Base32 character at offset \(offset)"

@@ -4,12 +4,14 @@ public struct OATHCredential: Sendable, Hashable {
     public var id: [UInt8]
     /// ``id`` read as `[period/][issuer:]account`.
     public var name: OATHCredentialName
+    /// HOTP or TOTP (CALCULATE ALL reports a credential needing touch as TOTP, since its answer does not say).
     public var type: OATHType
     /// From LIST; `nil` when the credential came from CALCULATE ALL, which does not say.
     public var algorithm: OATHAlgorithm?
     /// From CALCULATE ALL (tag `7C`); `nil` when the credential came from LIST, which does not say.
     public var touchRequired: Bool?
 
+    /// A credential with its stored name `id`, whose ``name`` is parsed from it for `type`.
     public init(id: [UInt8], type: OATHType, algorithm: OATHAlgorithm? = nil, touchRequired: Bool? = nil) {
         self.id = id
         self.name = OATHCredentialName(parsing: id, type: type)
@@ -28,19 +30,24 @@ public struct OATHCode: Sendable, Hashable, CustomStringConvertible {
     /// For TOTP, the first second it is no longer valid; for HOTP, `nil`.
     public var validTo: Int64?
 
+    /// A code; give the validity bounds (Unix seconds) for TOTP, `nil` for HOTP.
     public init(value: String, validFrom: Int64? = nil, validTo: Int64? = nil) {
         self.value = value
         self.validFrom = validFrom
         self.validTo = validTo
     }
 
+    /// The code's digits (``value``).
     public var description: String { value }
 }
 
 /// What PUT stores: a credential with its secret.
 public struct OATHCredentialData: Sendable, Hashable {
+    /// The name, stored as ``OATHCredentialName/encoded(type:)`` writes it (1–64 bytes).
     public var name: OATHCredentialName
+    /// HOTP or TOTP.
     public var type: OATHType
+    /// The HMAC hash of the credential.
     public var algorithm: OATHAlgorithm
     /// The shared secret (raw bytes, not Base32).
     public var secret: [UInt8]
@@ -51,6 +58,7 @@ public struct OATHCredentialData: Sendable, Hashable {
     /// Whether the key must be touched for each code.
     public var touchRequired: Bool
 
+    /// A credential to store; by default TOTP, SHA-1, 6 digits, counter 0 and no touch. PUT checks the fields.
     public init(
         name: OATHCredentialName, type: OATHType = .totp, algorithm: OATHAlgorithm = .sha1, secret: [UInt8],
         digits: Int = 6, counter: UInt32 = 0, touchRequired: Bool = false
@@ -67,11 +75,13 @@ public struct OATHCredentialData: Sendable, Hashable {
 
 /// One row of CALCULATE ALL: a credential and, when the applet computed one, its code.
 public struct OATHCalculation: Sendable, Hashable {
+    /// The credential the row is about.
     public var credential: OATHCredential
     /// `nil` for HOTP credentials and credentials that need touch (the applet computes those
     /// only with CALCULATE).
     public var code: OATHCode?
 
+    /// A row of `credential` and its `code`, if any.
     public init(credential: OATHCredential, code: OATHCode?) {
         self.credential = credential
         self.code = code

@@ -7,11 +7,14 @@ public struct OATHCredentialName: Sendable, Hashable, CustomStringConvertible {
     /// The most bytes a name may have (YKOATH, PUT: "max 64 bytes").
     public static let maximumLength = 64
 
+    /// The issuer (the text before the first `:`, after any period), when the name has one.
     public var issuer: String?
+    /// The account: what follows the period and the issuer in the stored name.
     public var account: String
     /// The TOTP time step in seconds (30 unless the name starts with `N/`); unused for HOTP.
     public var period: Int
 
+    /// A name with these parts; by default no issuer and a 30-second period.
     public init(issuer: String? = nil, account: String, period: Int = OATHCredentialName.defaultPeriod) {
         self.issuer = issuer
         self.account = account

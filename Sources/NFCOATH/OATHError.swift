@@ -14,6 +14,7 @@ public enum OATHOperation: String, Sendable, Hashable, CustomStringConvertible {
     case calculateAll = "CALCULATE ALL"
     case sendRemaining = "SEND REMAINING"
 
+    /// The command as YKOATH names it, e.g. `CALCULATE ALL`.
     public var description: String { rawValue }
 }
 
@@ -44,6 +45,7 @@ public enum OATHStatus: Sendable, Hashable, CustomStringConvertible {
     /// Any other status word.
     case other(StatusWord)
 
+    /// The meaning of `statusWord`; words without a YKOATH meaning become ``other(_:)``.
     public init(_ statusWord: StatusWord) {
         switch statusWord.rawValue {
         case 0x6982: self = .authenticationRequired
@@ -60,6 +62,7 @@ public enum OATHStatus: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The meaning in a few words, e.g. `no such object`, or `status XXXX` for ``other(_:)``.
     public var description: String {
         switch self {
         case .authenticationRequired: "authentication required"
@@ -87,6 +90,7 @@ public struct OATHError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The stable name.
         public let name: String
         private init(_ name: String) { self.name = name }
+        /// The stable name.
         public var description: String { name }
 
         /// The applet answered a status word other than `9000` (``OATHError/oathStatus``).
@@ -146,6 +150,7 @@ public struct OATHError: Error, Sendable, Hashable, CustomStringConvertible {
     /// An access code is needed and none was given.
     public static let accessCodeRequired = OATHError(.accessCodeRequired)
 
+    /// One line for people: the command and what went wrong (status and status word, offset, argument); never a secret.
     public var description: String {
         switch code {
         case .status:

@@ -8,6 +8,7 @@ public enum OATHType: UInt8, Sendable, Hashable, CaseIterable, CustomStringConve
     /// Time based, RFC 6238.
     case totp = 0x20
 
+    /// `hotp` or `totp`.
     public var description: String { self == .hotp ? "hotp" : "totp" }
 }
 
@@ -17,6 +18,7 @@ public enum OATHAlgorithm: UInt8, Sendable, Hashable, CaseIterable, CustomString
     case sha256 = 0x02
     case sha512 = 0x03
 
+    /// `sha1`, `sha256` or `sha512`.
     public var description: String {
         switch self {
         case .sha1: "sha1"
@@ -52,20 +54,26 @@ public enum OATHAlgorithm: UInt8, Sendable, Hashable, CaseIterable, CustomString
 
 /// The applet's version from SELECT (tag `79`, three bytes: major, minor, patch).
 public struct OATHVersion: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The major version (first byte).
     public var major: UInt8
+    /// The minor version (second byte).
     public var minor: UInt8
+    /// The patch version (third byte).
     public var patch: UInt8
 
+    /// The version `major.minor.patch`.
     public init(_ major: UInt8, _ minor: UInt8, _ patch: UInt8) {
         self.major = major
         self.minor = minor
         self.patch = patch
     }
 
+    /// Orders by major, then minor, then patch.
     public static func < (lhs: OATHVersion, rhs: OATHVersion) -> Bool {
         (lhs.major, lhs.minor, lhs.patch) < (rhs.major, rhs.minor, rhs.patch)
     }
 
+    /// `major.minor.patch`, e.g. `4.3.1`.
     public var description: String { "\(major).\(minor).\(patch)" }
 }
 
@@ -82,6 +90,7 @@ public struct OATHSelection: Sendable, Hashable {
     /// Whether an access code protects the applet (SELECT sent a challenge).
     public var hasAccessCode: Bool
 
+    /// What SELECT told; ``hasAccessCode`` is true when there is a `challenge`.
     public init(version: OATHVersion, salt: [UInt8], challenge: [UInt8]?, algorithm: OATHAlgorithm) {
         self.version = version
         self.salt = salt

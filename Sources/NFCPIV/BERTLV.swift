@@ -3,8 +3,10 @@
 public struct BERTLV: Sendable, Hashable {
     /// The tag as its bytes read big-endian (`0x7C`, `0x5FC102`, `0x7F49`).
     public var tag: UInt32
+    /// The value bytes (for a constructed object, the encoded objects it contains).
     public var value: [UInt8]
 
+    /// An object with `tag` (as its bytes read big-endian) and `value`.
     public init(tag: UInt32, value: [UInt8]) {
         self.tag = tag
         self.value = value
@@ -114,12 +116,15 @@ extension Array where Element == BERTLV {
 public struct BERTLVError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The offset of the offending byte in the bytes parsed.
     public let offset: Int
+    /// What is malformed there, for people (`the tag is cut short`).
     public let reason: String
 
+    /// An error at `offset` for `reason`.
     public init(offset: Int, reason: String) {
         self.offset = offset
         self.reason = reason
     }
 
+    /// `malformed BER-TLV at offset N: reason`.
     public var description: String { "malformed BER-TLV at offset \(offset): \(reason)" }
 }

@@ -9,8 +9,10 @@ import ISO7816
 /// PINs, PUKs and administration keys are copied into command buffers that are zeroed after the
 /// exchange; the caller's own copies are the caller's to wipe.
 public struct PIVClient: Sendable {
+    /// The channel every command goes through.
     public let transmitter: any APDUTransmitter
 
+    /// A client sending its commands through `transmitter`; nothing is sent until a method is called.
     public init(transmitter: any APDUTransmitter) {
         self.transmitter = transmitter
     }

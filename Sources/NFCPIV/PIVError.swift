@@ -10,6 +10,7 @@ public struct PIVError: Error, Hashable, Sendable, CustomStringConvertible {
         /// The stable name.
         public let name: String
         private init(_ name: String) { self.name = name }
+        /// The stable name, e.g. `wrongReference`.
         public var description: String { name }
 
         /// The card's answer is not what SP 800-73-4 describes.
@@ -93,6 +94,7 @@ public struct PIVError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Something this client does not implement.
     public static func unsupported(_ what: String) -> PIVError { PIVError(.unsupported, detail: what) }
 
+    /// A one-line message for people naming the command, the field or status word, and the tries left where known.
     public var description: String {
         switch code {
         case .malformedResponse:
@@ -116,6 +118,7 @@ public enum PIVReference: UInt8, Sendable, Hashable, CustomStringConvertible {
     /// The PIN unblocking key, key reference `81`.
     case puk = 0x81
 
+    /// `PIN` or `PUK`.
     public var description: String { self == .pin ? "PIN" : "PUK" }
 }
 

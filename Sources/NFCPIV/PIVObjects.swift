@@ -55,6 +55,9 @@ public struct PIVCHUID: Sendable, Hashable {
     /// Every element, in order, as read.
     public var elements: [BERTLV]
 
+    /// Parses the contents of the object (the value of `53`).
+    /// - Throws: ``PIVError/malformedResponse(command:field:offset:reason:)`` when the contents are not BER-TLV
+    ///   or the GUID is not 16 bytes.
     public init(parsing contents: [UInt8]) throws(PIVError) {
         elements = try PIVParse.objects(contents, command: "GET DATA", field: "CHUID")
         fascN = elements.first(tag: 0x30)?.value
@@ -77,8 +80,11 @@ public struct PIVCCC: Sendable, Hashable {
     public var grammarVersion: UInt8?
     /// `F5`: the data model number (`10` for PIV).
     public var dataModel: UInt8?
+    /// Every element, in order, as read.
     public var elements: [BERTLV]
 
+    /// Parses the contents of the object (the value of `53`); an absent element gives `nil`.
+    /// - Throws: ``PIVError/malformedResponse(command:field:offset:reason:)`` when the contents are not BER-TLV.
     public init(parsing contents: [UInt8]) throws(PIVError) {
         elements = try PIVParse.objects(contents, command: "GET DATA", field: "CCC")
         cardIdentifier = elements.first(tag: 0xF0)?.value
@@ -126,6 +132,7 @@ public struct PIVCertificateContainer: Sendable, Hashable {
     /// CertInfo says the certificate is gzip-compressed; this client reports it and does not inflate.
     public var isCompressed: Bool
 
+    /// A container for `certificate` (DER, or gzip data when `isCompressed` is true).
     public init(certificate: [UInt8], isCompressed: Bool = false) {
         self.certificate = certificate
         self.isCompressed = isCompressed

@@ -30,6 +30,7 @@ public enum PIVSlot: UInt8, Sendable, Hashable, CaseIterable, CustomStringConver
     /// `9a`.
     public var hex: String { String(rawValue, radix: 16) }
 
+    /// The hex reference and the slot's use, e.g. `9a (PIV authentication)`.
     public var description: String {
         switch self {
         case .authentication: "9a (PIV authentication)"
@@ -44,19 +45,28 @@ public enum PIVSlot: UInt8, Sendable, Hashable, CaseIterable, CustomStringConver
 public struct PIVDataObject: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
     /// The BER-TLV tag, 1–3 bytes (`0x5FC102`).
     public var rawValue: UInt32
+    /// The object with BER-TLV tag `rawValue` (its bytes read big-endian); any tag is accepted.
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 
+    /// `5FC107`: the Card Capability Container.
     public static let cardCapabilityContainer = PIVDataObject(rawValue: 0x5FC107)
+    /// `5FC102`: the Card Holder Unique Identifier.
     public static let chuid = PIVDataObject(rawValue: 0x5FC102)
+    /// `7E`: the discovery object.
     public static let discovery = PIVDataObject(rawValue: 0x7E)
+    /// `5FC105`: the X.509 certificate for PIV authentication (slot `9A`).
     public static let certificateAuthentication = PIVDataObject(rawValue: 0x5FC105)
+    /// `5FC10A`: the X.509 certificate for digital signature (slot `9C`).
     public static let certificateSignature = PIVDataObject(rawValue: 0x5FC10A)
+    /// `5FC10B`: the X.509 certificate for key management (slot `9D`).
     public static let certificateKeyManagement = PIVDataObject(rawValue: 0x5FC10B)
+    /// `5FC101`: the X.509 certificate for card authentication (slot `9E`).
     public static let certificateCardAuthentication = PIVDataObject(rawValue: 0x5FC101)
 
     /// The tag's bytes, as sent in `5C`.
     public var tagBytes: [UInt8] { BERTLV.tagBytes(rawValue) }
 
+    /// The tag in upper-case hex, e.g. `5FC102`.
     public var description: String { BERTLV.hex(rawValue) }
 }
 
@@ -71,6 +81,7 @@ public enum PIVAlgorithm: UInt8, Sendable, Hashable, CustomStringConvertible {
     case eccP256 = 0x11
     case eccP384 = 0x14
 
+    /// The algorithm's usual name, e.g. `AES-128`, `ECC P-256`.
     public var description: String {
         switch self {
         case .tripleDES: "3DES"

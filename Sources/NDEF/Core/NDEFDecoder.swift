@@ -7,6 +7,7 @@ public struct NDEFDecoder: Sendable {
     /// The mode and limits in force.
     public let options: NDEFDecodingOptions
 
+    /// A decoder with `options` (by default strict, with the default limits).
     @inlinable
     public init(options: NDEFDecodingOptions = .strict) {
         self.options = options

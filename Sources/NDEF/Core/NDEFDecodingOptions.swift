@@ -23,6 +23,7 @@ public struct NDEFDecodingOptions: Sendable, Hashable {
     /// How many messages deep the decoder already is (0 for a top-level message).
     public internal(set) var depth: Int = 0
 
+    /// Options with a mode and limits; the defaults are strict, 16 MiB, 65,536 records and a nesting depth of 4.
     public init(
         mode: Mode = .strict, maxMessageSize: Int = 16 << 20, maxRecordCount: Int = 65_536,
         maxNestingDepth: Int = 4

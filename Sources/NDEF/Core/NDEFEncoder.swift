@@ -8,6 +8,8 @@ public struct NDEFEncoder: Sendable {
     /// Records whose payload is longer than this are sent as chunks of this size; `nil` never chunks.
     public let chunkSize: Int?
 
+    /// An encoder that chunks payloads longer than `chunkSize` bytes (`nil`, the default, never chunks;
+    /// a size of 0 or less makes encoding throw ``NDEFError/Code/invalidValue``).
     public init(chunkSize: Int? = nil) {
         self.chunkSize = chunkSize
     }

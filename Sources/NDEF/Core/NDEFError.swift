@@ -7,8 +7,10 @@
 public struct NDEFError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What went wrong, as a stable, comparable value.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The stable name, e.g. `truncated`.
         public let name: String
         private init(_ name: String) { self.name = name }
+        /// The stable name.
         public var description: String { name }
 
         /// The input ended inside a record, or before the record with the ME flag.
@@ -52,6 +54,7 @@ public struct NDEFError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A human-readable reason.
     public let reason: String
 
+    /// An error with its code and reason, located at a byte `offset` and a `recordIndex` when known.
     public init(_ code: Code, _ reason: String, offset: Int? = nil, recordIndex: Int? = nil) {
         self.code = code
         self.reason = reason
@@ -64,9 +67,12 @@ public struct NDEFError: Error, Hashable, Sendable, CustomStringConvertible {
         NDEFError(code, reason, offset: self.offset ?? offset, recordIndex: recordIndex ?? index)
     }
 
+    /// Equal when the codes are; the reason and location are ignored.
     public static func == (lhs: NDEFError, rhs: NDEFError) -> Bool { lhs.code == rhs.code }
+    /// Hashes the code alone, as ``==(_:_:)`` compares it alone.
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
+    /// `code at record N, offset M: reason`, leaving out the location parts that are unknown.
     public var description: String {
         var where_: [String] = []
         if let recordIndex { where_.append("record \(recordIndex)") }

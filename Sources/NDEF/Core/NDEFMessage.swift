@@ -46,6 +46,7 @@ public struct NDEFMessage: Hashable, Sendable {
 }
 
 extension NDEFMessage: CustomStringConvertible {
+    /// `NDEFMessage(…)` with each record's description, for debugging.
     public var description: String {
         "NDEFMessage(\(records.map(\.description).joined(separator: ", ")))"
     }

@@ -87,6 +87,7 @@ public struct NDEFRecord: Hashable, Sendable {
 }
 
 extension NDEFRecord: CustomStringConvertible {
+    /// `NDEFRecord(TNF, type: "…", id: "…", payload: N bytes)`, leaving out an empty type or identifier.
     public var description: String {
         var s = "NDEFRecord(\(typeNameFormat)"
         if !type.isEmpty { s += ", type: \"\(typeString)\"" }

@@ -2,7 +2,9 @@
 ///
 /// NFC Forum NDEF 1.0 §3.2 (Figure 4): MB, ME, CF, SR, IL.
 public struct NDEFRecordFlags: OptionSet, Sendable, Hashable {
+    /// The header byte's flag bits; the TNF bits (b2–b0) are always clear.
     public let rawValue: UInt8
+    /// The flags of a header byte; its TNF bits (b2–b0) are dropped.
     public init(rawValue: UInt8) { self.rawValue = rawValue & 0xF8 }
 
     /// Message Begin: the first record of a message (§3.2.1).

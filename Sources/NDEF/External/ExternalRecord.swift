@@ -26,6 +26,11 @@ public struct ExternalRecord: NDEFRecordConvertible, Hashable, Sendable {
         self.init(domain: domain, name: name, payload: payload, identifier: identifier)
     }
 
+    /// Interprets an external-type record (TNF 4), splitting its type at the first colon.
+    /// - Throws: ``NDEFError/Code/unexpectedRecordType`` for another TNF; in strict mode ``NDEFError/Code/invalidValue``
+    ///   when the type lacks the colon, the domain is empty or not domain-name characters, or the type part is empty
+    ///   or has characters RFC 2141 does not allow (lenient decoding reads a type without a colon as a name with an
+    ///   empty domain, and checks no characters).
     public init(_ record: NDEFRecord, options: NDEFDecodingOptions) throws(NDEFError) {
         guard record.typeNameFormat == .external else {
             throw NDEFError(.unexpectedRecordType, "expected an external-type record (TNF 4), found \(record.typeNameFormat)")
@@ -38,6 +43,9 @@ public struct ExternalRecord: NDEFRecordConvertible, Hashable, Sendable {
     /// The full type name, `domain:type`.
     public var typeName: String { domain + ":" + name }
 
+    /// The TNF 4 record with type `domain:type`.
+    /// - Throws: ``NDEFError/Code/invalidValue`` when the domain is empty or not domain-name characters, or the type
+    ///   part is empty or has characters RFC 2141 does not allow.
     public func record() throws(NDEFError) -> NDEFRecord {
         let type = Array(typeName.utf8)
         _ = try Self.split(type, strict: true)

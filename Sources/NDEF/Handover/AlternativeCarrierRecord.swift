@@ -43,6 +43,9 @@ public struct AlternativeCarrierRecord: NDEFRecordConvertible, Hashable, Sendabl
             auxiliaryDataReferences: auxiliaryDataReferences.map { Array($0.utf8) })
     }
 
+    /// Interprets a well-known `ac` record (see the type's notes on strict and lenient decoding).
+    /// - Throws: ``NDEFError/Code/unexpectedRecordType`` for another type, ``NDEFError/Code/truncated`` when a field is
+    ///   cut short, ``NDEFError/Code/invalidPayload`` in strict mode for set reserved bits or bytes after the last reference.
     public init(_ record: NDEFRecord, options: NDEFDecodingOptions) throws(NDEFError) {
         try record.expect(.wellKnown, Self.recordType, "Alternative Carrier")
         let strict = options.mode == .strict
@@ -69,6 +72,8 @@ public struct AlternativeCarrierRecord: NDEFRecordConvertible, Hashable, Sendabl
         try cursor.expectEnd(strict: strict, after: "auxiliary data references")
     }
 
+    /// The well-known `ac` record with ``payload()``.
+    /// - Throws: ``NDEFError/Code/fieldTooLong`` for more than 255 auxiliary references or a reference over 255 bytes.
     public func record() throws(NDEFError) -> NDEFRecord {
         NDEFRecord(typeNameFormat: .wellKnown, type: Self.recordType, payload: try payload())
     }

@@ -19,6 +19,10 @@ public protocol CarrierListHandoverRecord: NDEFRecordConvertible, Hashable {
 }
 
 extension CarrierListHandoverRecord {
+    /// Interprets the record: its version byte, then the alternative carriers of its nested message; other nested
+    /// records go to `otherRecords` (in strict mode their types must follow their TNF's rules).
+    /// - Throws: ``NDEFError/Code/unexpectedRecordType`` for another type, ``NDEFError/Code/truncated`` for an empty payload,
+    ///   ``NDEFError/Code/limitExceeded`` beyond ``NDEFDecodingOptions/maxNestingDepth``, and the nested message's errors.
     public init(_ record: NDEFRecord, options: NDEFDecodingOptions) throws(NDEFError) {
         let body = try HandoverPayload.decode(record, type: Self.recordType, name: Self.recordName, options: options)
         let (carriers, others) = try HandoverPayload.splitCarriers(

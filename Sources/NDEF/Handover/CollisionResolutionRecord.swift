@@ -19,6 +19,9 @@ public struct CollisionResolutionRecord: NDEFRecordConvertible, Hashable, Sendab
         self.randomNumber = randomNumber
     }
 
+    /// Interprets a well-known `cr` record.
+    /// - Throws: ``NDEFError/Code/unexpectedRecordType`` for another type, ``NDEFError/Code/truncated`` for fewer than
+    ///   2 payload bytes, ``NDEFError/Code/invalidPayload`` in strict mode for more.
     public init(_ record: NDEFRecord, options: NDEFDecodingOptions) throws(NDEFError) {
         try record.expect(.wellKnown, Self.recordType, "Collision Resolution")
         var cursor = PayloadCursor(record.payload[...], context: "Collision Resolution")
@@ -26,6 +29,7 @@ public struct CollisionResolutionRecord: NDEFRecordConvertible, Hashable, Sendab
         try cursor.expectEnd(strict: options.mode == .strict, after: "random number")
     }
 
+    /// The well-known `cr` record: the random number, 2 bytes big-endian; never throws.
     public func record() throws(NDEFError) -> NDEFRecord {
         var writer = ByteWriter(capacity: 2)
         writer.write(randomNumber)

@@ -39,6 +39,9 @@ public struct HandoverCarrierRecord: NDEFRecordConvertible, Hashable, Sendable {
 
     private static let allowedFormats: Set<NDEFTypeNameFormat> = [.wellKnown, .media, .absoluteURI, .external]
 
+    /// Interprets a well-known `Hc` record (see the type's notes on strict and lenient decoding).
+    /// - Throws: ``NDEFError/Code/unexpectedRecordType`` for another type, ``NDEFError/Code/truncated`` when the CTF or
+    ///   carrier type is cut short, ``NDEFError/Code/invalidPayload`` for what strict decoding rejects.
     public init(_ record: NDEFRecord, options: NDEFDecodingOptions) throws(NDEFError) {
         try record.expect(.wellKnown, Self.recordType, "Handover Carrier")
         let strict = options.mode == .strict
@@ -73,6 +76,9 @@ public struct HandoverCarrierRecord: NDEFRecordConvertible, Hashable, Sendable {
         }
     }
 
+    /// The well-known `Hc` record.
+    /// - Throws: ``NDEFError/Code/invalidValue`` for a CTF other than well-known, media, absolute-URI or external, or an
+    ///   empty carrier type; ``NDEFError/Code/fieldTooLong`` for a carrier type over 255 bytes.
     public func record() throws(NDEFError) -> NDEFRecord {
         guard Self.allowedFormats.contains(carrierTypeFormat) else {
             throw NDEFError(.invalidValue, "carrier type format \(carrierTypeFormat) is not allowed")

@@ -20,7 +20,9 @@ public struct HandoverErrorRecord: NDEFRecordConvertible, Hashable, Sendable {
 
     /// An error reason code.
     public struct Reason: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The reason byte.
         public var rawValue: UInt8
+        /// The reason with this byte; reserved values are kept.
         @inlinable
         public init(rawValue: UInt8) { self.rawValue = rawValue }
 
@@ -40,6 +42,7 @@ public struct HandoverErrorRecord: NDEFRecordConvertible, Hashable, Sendable {
             }
         }
 
+        /// The reason's name, e.g. `temporaryMemoryConstraints`, or `reserved(N)`.
         public var description: String {
             switch rawValue {
             case 1: return "temporaryMemoryConstraints"
@@ -85,6 +88,9 @@ public struct HandoverErrorRecord: NDEFRecordConvertible, Hashable, Sendable {
         return data.reduce(0) { $0 << 8 | UInt32($1) }
     }
 
+    /// Interprets a well-known `err` record (see the type's notes on data sizes).
+    /// - Throws: ``NDEFError/Code/unexpectedRecordType`` for another type, ``NDEFError/Code/truncated`` for a missing
+    ///   reason byte or short data, ``NDEFError/Code/invalidPayload`` in strict mode for reason 0 or extra data bytes.
     public init(_ record: NDEFRecord, options: NDEFDecodingOptions) throws(NDEFError) {
         try record.expect(.wellKnown, Self.recordType, "Handover Error")
         let strict = options.mode == .strict
@@ -101,6 +107,8 @@ public struct HandoverErrorRecord: NDEFRecordConvertible, Hashable, Sendable {
         }
     }
 
+    /// The well-known `err` record: the reason byte, then the data.
+    /// - Throws: ``NDEFError/Code/invalidValue`` when the data is not the size reasons 1–3 call for.
     public func record() throws(NDEFError) -> NDEFRecord {
         if let length = reason.dataLength, data.count != length {
             throw NDEFError(

@@ -6,6 +6,7 @@
 public struct HandoverInitiateRecord: CarrierListHandoverRecord, Sendable {
     /// The record type, `Hi`.
     public static let recordType: [UInt8] = Array("Hi".utf8)
+    /// `Handover Initiate`, as error messages name the record.
     public static let recordName = "Handover Initiate"
 
     /// The Connection Handover version.

@@ -6,6 +6,7 @@
 public struct HandoverMediationRecord: CarrierListHandoverRecord, Sendable {
     /// The record type, `Hm`.
     public static let recordType: [UInt8] = Array("Hm".utf8)
+    /// `Handover Mediation`, as error messages name the record.
     public static let recordName = "Handover Mediation"
 
     /// The Connection Handover version.

@@ -33,6 +33,10 @@ public struct HandoverRequestRecord: NDEFRecordConvertible, Hashable, Sendable {
         self.otherRecords = otherRecords
     }
 
+    /// Interprets a well-known `Hr` record (see the type's notes on strict and lenient decoding).
+    /// - Throws: ``NDEFError/Code/unexpectedRecordType`` for another type, ``NDEFError/Code/truncated`` for an empty payload,
+    ///   ``NDEFError/Code/limitExceeded`` beyond ``NDEFDecodingOptions/maxNestingDepth``, the nested message's errors, and
+    ///   ``NDEFError/Code/invalidPayload`` for what strict decoding rejects.
     public init(_ record: NDEFRecord, options: NDEFDecodingOptions) throws(NDEFError) {
         let name = "Handover Request"
         let strict = options.mode == .strict
@@ -66,6 +70,9 @@ public struct HandoverRequestRecord: NDEFRecordConvertible, Hashable, Sendable {
         }
     }
 
+    /// The well-known `Hr` record: the version byte, then a nested message of the collision resolution record, the
+    /// alternative carriers and the other records (the version byte alone when there are none).
+    /// - Throws: the errors of the nested records' encoding.
     public func record() throws(NDEFError) -> NDEFRecord {
         var records: [NDEFRecord] = []
         if let collisionResolution { records.append(try collisionResolution.record()) }

@@ -34,6 +34,10 @@ public struct HandoverSelectRecord: NDEFRecordConvertible, Hashable, Sendable {
         self.otherRecords = otherRecords
     }
 
+    /// Interprets a well-known `Hs` record (see the type's notes on strict and lenient decoding).
+    /// - Throws: ``NDEFError/Code/unexpectedRecordType`` for another type, ``NDEFError/Code/truncated`` for an empty payload,
+    ///   ``NDEFError/Code/limitExceeded`` beyond ``NDEFDecodingOptions/maxNestingDepth``, the nested message's errors, and
+    ///   ``NDEFError/Code/invalidPayload`` in strict mode for a second error record.
     public init(_ record: NDEFRecord, options: NDEFDecodingOptions) throws(NDEFError) {
         let name = "Handover Select"
         let body = try HandoverPayload.decode(record, type: Self.recordType, name: name, options: options)
@@ -57,6 +61,9 @@ public struct HandoverSelectRecord: NDEFRecordConvertible, Hashable, Sendable {
         otherRecords = others + extraErrors
     }
 
+    /// The well-known `Hs` record: the version byte, then a nested message of the alternative carriers, the other
+    /// records and the error record (the version byte alone when there are none).
+    /// - Throws: the errors of the nested records' encoding.
     public func record() throws(NDEFError) -> NDEFRecord {
         var records: [NDEFRecord] = []
         for carrier in alternativeCarriers { records.append(try carrier.record()) }

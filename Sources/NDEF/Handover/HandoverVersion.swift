@@ -48,5 +48,6 @@ public struct HandoverVersion: Hashable, Sendable, Comparable, CustomStringConve
     /// `"major.minor"`, e.g. `"1.3"`.
     public var description: String { "\(major).\(minor)" }
 
+    /// Orders versions by their byte (major version in the high nibble, minor in the low one).
     public static func < (lhs: HandoverVersion, rhs: HandoverVersion) -> Bool { lhs.rawValue < rhs.rawValue }
 }

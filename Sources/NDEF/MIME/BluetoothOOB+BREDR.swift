@@ -51,6 +51,9 @@ extension BluetoothOOB {
         /// The service class UUIDs of every list, in order.
         public var serviceClassUUIDs: [ServiceClassUUID] { structures.serviceClassUUIDs }
 
+        /// Interprets an `application/vnd.bluetooth.ep.oob` record (see the type's notes on strict and lenient decoding).
+        /// - Throws: ``NDEFError/Code/unexpectedRecordType`` for another type, ``NDEFError/Code/truncated`` when the payload
+        ///   ends inside the length, the address or a structure, and the strict checks' errors.
         public init(_ record: NDEFRecord, options: NDEFDecodingOptions) throws(NDEFError) {
             let context = "Bluetooth BR/EDR OOB"
             try record.expect(.media, Array(Self.mimeType.utf8), context)
@@ -81,6 +84,9 @@ extension BluetoothOOB {
             padding = parsed.padding
         }
 
+        /// The media record: the OOB data length (recomputed), the address, the structures and the padding.
+        /// - Throws: ``NDEFError/Code/fieldTooLong`` for a structure over 254 bytes of data or a payload over 65,535 bytes;
+        ///   ``NDEFError/Code/invalidValue`` for a negative padding.
         public func record() throws(NDEFError) -> NDEFRecord {
             var writer = ByteWriter()
             writer.write(UInt16(0))

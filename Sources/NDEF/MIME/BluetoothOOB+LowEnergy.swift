@@ -96,6 +96,9 @@ extension BluetoothOOB {
         /// Whether the name in ``localName`` is the complete one.
         public var isLocalNameComplete: Bool { structures.data(.completeLocalName) != nil }
 
+        /// Interprets an `application/vnd.bluetooth.le.oob` record (see the type's notes on strict and lenient decoding).
+        /// - Throws: ``NDEFError/Code/unexpectedRecordType`` for another type, ``NDEFError/Code/truncated`` when a structure
+        ///   is cut short, and the strict checks' errors.
         public init(_ record: NDEFRecord, options: NDEFDecodingOptions) throws(NDEFError) {
             let context = "Bluetooth LE OOB"
             try record.expect(.media, Array(Self.mimeType.utf8), context)
@@ -119,6 +122,9 @@ extension BluetoothOOB {
             }
         }
 
+        /// The media record: the structures, then the padding; the mandatory structures are not checked.
+        /// - Throws: ``NDEFError/Code/fieldTooLong`` for a structure over 254 bytes of data; ``NDEFError/Code/invalidValue``
+        ///   for a negative padding.
         public func record() throws(NDEFError) -> NDEFRecord {
             var writer = ByteWriter()
             try BluetoothOOB.writeStructures(structures, padding: padding, into: &writer)

@@ -15,7 +15,9 @@ public enum BluetoothOOB {}
 extension BluetoothOOB {
     /// An EIR / AD data type (Core Specification Supplement Part A §1, Assigned Numbers).
     public struct DataType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The data type byte.
         public var rawValue: UInt8
+        /// The data type with this byte; any value is accepted.
         @inlinable
         public init(rawValue: UInt8) { self.rawValue = rawValue }
 
@@ -23,18 +25,25 @@ extension BluetoothOOB {
         public static let flags = DataType(rawValue: 0x01)
         /// Incomplete / complete lists of 16-, 32- and 128-bit service class UUIDs (CSS Part A §1.1).
         public static let incompleteServiceClassUUIDs16 = DataType(rawValue: 0x02)
+        /// `0x03`: complete list of 16-bit service class UUIDs.
         public static let completeServiceClassUUIDs16 = DataType(rawValue: 0x03)
+        /// `0x04`: incomplete list of 32-bit service class UUIDs.
         public static let incompleteServiceClassUUIDs32 = DataType(rawValue: 0x04)
+        /// `0x05`: complete list of 32-bit service class UUIDs.
         public static let completeServiceClassUUIDs32 = DataType(rawValue: 0x05)
+        /// `0x06`: incomplete list of 128-bit service class UUIDs.
         public static let incompleteServiceClassUUIDs128 = DataType(rawValue: 0x06)
+        /// `0x07`: complete list of 128-bit service class UUIDs.
         public static let completeServiceClassUUIDs128 = DataType(rawValue: 0x07)
         /// Shortened / complete local name, UTF-8 (CSS Part A §1.2).
         public static let shortenedLocalName = DataType(rawValue: 0x08)
+        /// `0x09`: the complete local name, UTF-8.
         public static let completeLocalName = DataType(rawValue: 0x09)
         /// Class of Device, 3 bytes (CSS Part A §1.6).
         public static let classOfDevice = DataType(rawValue: 0x0D)
         /// Simple Pairing Hash C-192 and Randomizer R-192, 16 bytes each (CSS Part A §1.6).
         public static let simplePairingHashC192 = DataType(rawValue: 0x0E)
+        /// `0x0F`: Simple Pairing Randomizer R-192, 16 bytes.
         public static let simplePairingRandomizerR192 = DataType(rawValue: 0x0F)
         /// Security Manager TK Value, 16 bytes (CSS Part A §1.8).
         public static let securityManagerTKValue = DataType(rawValue: 0x10)
@@ -48,9 +57,11 @@ extension BluetoothOOB {
         public static let leRole = DataType(rawValue: 0x1C)
         /// Simple Pairing Hash C-256 and Randomizer R-256, 16 bytes each (CSS Part A §1.6).
         public static let simplePairingHashC256 = DataType(rawValue: 0x1D)
+        /// `0x1E`: Simple Pairing Randomizer R-256, 16 bytes.
         public static let simplePairingRandomizerR256 = DataType(rawValue: 0x1E)
         /// LE Secure Connections Confirmation and Random Values, 16 bytes each (CSS Part A §1.6).
         public static let leSecureConnectionsConfirmationValue = DataType(rawValue: 0x22)
+        /// `0x23`: LE Secure Connections Random Value, 16 bytes.
         public static let leSecureConnectionsRandomValue = DataType(rawValue: 0x23)
         /// Manufacturer Specific Data (CSS Part A §1.4).
         public static let manufacturerSpecificData = DataType(rawValue: 0xFF)
@@ -83,9 +94,11 @@ extension BluetoothOOB {
 
     /// One EIR / AD structure: its type and data, verbatim.
     public struct DataStructure: Hashable, Sendable {
+        /// The structure's data type.
         public var type: DataType
         /// The data (at most 254 bytes: the length byte counts the type too).
         public var data: [UInt8]
+        /// A structure of `type` with `data`; sizes are checked only when encoding (at most 254 bytes).
         @inlinable
         public init(type: DataType, data: [UInt8]) {
             self.type = type

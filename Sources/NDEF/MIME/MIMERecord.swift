@@ -10,12 +10,16 @@ public struct MIMERecord: NDEFRecordConvertible, Hashable, Sendable {
     /// The record identifier (empty when absent).
     public var identifier: [UInt8]
 
+    /// A record of media type `mimeType` (checked by ``record()``) holding `data`.
     public init(mimeType: String, data: [UInt8], identifier: [UInt8] = []) {
         self.mimeType = mimeType
         self.data = data
         self.identifier = identifier
     }
 
+    /// Interprets a media-type record (TNF 2); the type is taken as UTF-8 text.
+    /// - Throws: ``NDEFError/Code/unexpectedRecordType`` for another TNF; in strict mode ``NDEFError/Code/invalidValue``
+    ///   when the type is not a media type (``isValidMediaType(_:)``).
     public init(_ record: NDEFRecord, options: NDEFDecodingOptions) throws(NDEFError) {
         guard record.typeNameFormat == .media else {
             throw NDEFError(.unexpectedRecordType, "expected a media-type record (TNF 2), found \(record.typeNameFormat)")
@@ -28,6 +32,8 @@ public struct MIMERecord: NDEFRecordConvertible, Hashable, Sendable {
         identifier = record.identifier
     }
 
+    /// The TNF 2 record with ``mimeType`` as its type and ``data`` as its payload.
+    /// - Throws: ``NDEFError/Code/invalidValue`` when ``mimeType`` is not a media type (``isValidMediaType(_:)``).
     public func record() throws(NDEFError) -> NDEFRecord {
         let type = Array(mimeType.utf8)
         guard Self.isValidMediaType(type) else {

@@ -22,7 +22,9 @@ extension WiFiSimpleConfiguration {
 
     /// A Wi-Fi Simple Configuration attribute type (WSC v2.0.x §12, Table 28).
     public struct AttributeType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The 16-bit type as on the wire (big-endian there).
         public var rawValue: UInt16
+        /// The attribute type with this value; any value is accepted.
         @inlinable
         public init(rawValue: UInt16) { self.rawValue = rawValue }
 
@@ -53,10 +55,13 @@ extension WiFiSimpleConfiguration {
 
     /// Authentication Type flags (WSC v2.0.x §12, "Authentication Type").
     public struct AuthenticationType: OptionSet, Hashable, Sendable {
+        /// The 16-bit flags as on the wire (big-endian there).
         public var rawValue: UInt16
+        /// Flags from a 16-bit value; undefined bits are kept.
         @inlinable
         public init(rawValue: UInt16) { self.rawValue = rawValue }
 
+        /// `0x0001`: Open (no authentication).
         public static let open = AuthenticationType(rawValue: 0x0001)
         /// WPA-Personal (deprecated in v2).
         public static let wpaPersonal = AuthenticationType(rawValue: 0x0002)
@@ -64,7 +69,9 @@ extension WiFiSimpleConfiguration {
         public static let shared = AuthenticationType(rawValue: 0x0004)
         /// WPA-Enterprise (deprecated in v2).
         public static let wpaEnterprise = AuthenticationType(rawValue: 0x0008)
+        /// `0x0010`: WPA2-Enterprise.
         public static let wpa2Enterprise = AuthenticationType(rawValue: 0x0010)
+        /// `0x0020`: WPA2-Personal.
         public static let wpa2Personal = AuthenticationType(rawValue: 0x0020)
 
         /// The flags with the names ndeflib uses (`"Open"`, `"WPA2-Personal"`, …), and
@@ -78,15 +85,19 @@ extension WiFiSimpleConfiguration {
 
     /// Encryption Type flags (WSC v2.0.x §12, "Encryption Type").
     public struct EncryptionType: OptionSet, Hashable, Sendable {
+        /// The 16-bit flags as on the wire (big-endian there).
         public var rawValue: UInt16
+        /// Flags from a 16-bit value; undefined bits are kept.
         @inlinable
         public init(rawValue: UInt16) { self.rawValue = rawValue }
 
+        /// `0x0001`: None (no encryption).
         public static let none = EncryptionType(rawValue: 0x0001)
         /// WEP (deprecated in v2).
         public static let wep = EncryptionType(rawValue: 0x0002)
         /// TKIP (deprecated in v2).
         public static let tkip = EncryptionType(rawValue: 0x0004)
+        /// `0x0008`: AES.
         public static let aes = EncryptionType(rawValue: 0x0008)
 
         /// The flags with the names ndeflib uses (`"None"`, `"WEP"`, `"TKIP"`, `"AES"`).

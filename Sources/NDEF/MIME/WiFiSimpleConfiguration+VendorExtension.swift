@@ -17,8 +17,11 @@ extension WiFiSimpleConfiguration {
 
         /// One subelement.
         public struct Subelement: Hashable, Sendable {
+            /// The subelement id (``version2ID``, ``networkKeyShareableID``, or another).
             public var id: UInt8
+            /// The value bytes (at most 255: the length is one byte).
             public var value: [UInt8]
+            /// A subelement with `id` and `value`.
             @inlinable
             public init(id: UInt8, value: [UInt8]) {
                 self.id = id

@@ -70,6 +70,9 @@ public struct WiFiSimpleConfiguration: NDEFRecordConvertible, Hashable, Sendable
     /// Version2 from the WFA vendor extension, if present.
     public var version2: UInt8? { wfaVendorExtension?.version2 }
 
+    /// Interprets an `application/vnd.wfa.wsc` record, detecting a length prefix (see the type's notes on decoding).
+    /// - Throws: ``NDEFError/Code/unexpectedRecordType`` for another type, ``NDEFError/Code/truncated`` for an empty payload
+    ///   or an attribute cut short, ``NDEFError/Code/invalidPayload`` for what strict decoding rejects.
     public init(_ record: NDEFRecord, options: NDEFDecodingOptions) throws(NDEFError) {
         try record.expect(.media, Array(Self.mimeType.utf8), "Wi-Fi Simple Configuration")
         let strict = options.mode == .strict
@@ -112,6 +115,9 @@ public struct WiFiSimpleConfiguration: NDEFRecordConvertible, Hashable, Sendable
         self.hasLengthPrefix = prefixed
     }
 
+    /// The media record: the attributes in order, after a 16-bit length when ``hasLengthPrefix``.
+    /// - Throws: ``NDEFError/Code/invalidValue`` when there is no attribute; ``NDEFError/Code/fieldTooLong`` for a value
+    ///   over 65,535 bytes or, with the prefix, attributes over 65,535 bytes in all.
     public func record() throws(NDEFError) -> NDEFRecord {
         guard !attributes.isEmpty else {
             throw NDEFError(.invalidValue, "a Wi-Fi Simple Configuration record needs at least one attribute")

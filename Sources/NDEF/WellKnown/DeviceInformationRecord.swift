@@ -10,23 +10,31 @@ public struct DeviceInformationRecord: NDEFRecordConvertible, Hashable, Sendable
 
     /// A data element whose tag this library does not interpret.
     public struct DataElement: Hashable, Sendable {
+        /// The element's tag (5–255 when decoded; the tags 0–4 are read into the named properties).
         public var tag: UInt8
+        /// The value bytes (at most 255: the length is one byte).
         public var value: [UInt8]
+        /// An element with `tag` and `value`.
         public init(tag: UInt8, value: [UInt8]) {
             self.tag = tag
             self.value = value
         }
     }
 
+    /// Tag 0: the manufacturer name (required, so not empty when encoding).
     public var manufacturer: String
+    /// Tag 1: the model name (required, so not empty when encoding).
     public var model: String
+    /// Tag 2: the device name, when present.
     public var deviceName: String?
     /// The 16 bytes of an RFC 4122 UUID.
     public var uuid: [UInt8]?
+    /// Tag 4: the firmware version, when present.
     public var firmwareVersion: String?
     /// Elements with reserved tags (5–255), in order.
     public var otherElements: [DataElement]
 
+    /// A record with these elements; they are checked by ``record()``.
     public init(
         manufacturer: String, model: String, deviceName: String? = nil, uuid: [UInt8]? = nil,
         firmwareVersion: String? = nil, otherElements: [DataElement] = []
@@ -39,6 +47,10 @@ public struct DeviceInformationRecord: NDEFRecordConvertible, Hashable, Sendable
         self.otherElements = otherElements
     }
 
+    /// Interprets a well-known `Di` record; a repeated tag keeps its last value (reserved tags are all kept).
+    /// - Throws: ``NDEFError/Code/unexpectedRecordType`` for another type; ``NDEFError/Code/invalidPayload`` for an
+    ///   element cut short or a UUID that is not 16 bytes, and in strict mode for a missing or empty manufacturer or
+    ///   model name; in strict mode ``NDEFError/Code/invalidEncoding`` for a name that is not UTF-8.
     public init(_ record: NDEFRecord, options: NDEFDecodingOptions) throws(NDEFError) {
         try record.expect(.wellKnown, Self.recordType, "Device Information")
         let strict = options.isStrict
@@ -89,6 +101,9 @@ public struct DeviceInformationRecord: NDEFRecordConvertible, Hashable, Sendable
         return [hex[0..<4], hex[4..<6], hex[6..<8], hex[8..<10], hex[10..<16]].map { $0.joined() }.joined(separator: "-")
     }
 
+    /// The well-known `Di` record: elements 0–4 in tag order (the optional ones when set), then ``otherElements``.
+    /// - Throws: ``NDEFError/Code/invalidValue`` for an empty manufacturer or model name or a UUID that is not 16 bytes;
+    ///   ``NDEFError/Code/fieldTooLong`` for a value over 255 bytes.
     public func record() throws(NDEFError) -> NDEFRecord {
         guard !manufacturer.isEmpty, !model.isEmpty else {
             throw NDEFError(.invalidValue, "Device Information requires the manufacturer and model names")

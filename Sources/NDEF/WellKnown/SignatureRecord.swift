@@ -13,6 +13,7 @@ public struct SignatureRecord: NDEFRecordConvertible, Hashable, Sendable {
     /// The version this structure follows.
     public static let version2: UInt8 = 0x20
 
+    /// The version byte (``version2``, `0x20`, is the only one strict decoding accepts).
     public var version: UInt8
     /// Signature type (e.g. 0x0B ECDSA-P256 in RTD 2.0 Table 4); 7 bits.
     public var signatureType: UInt8
@@ -29,6 +30,7 @@ public struct SignatureRecord: NDEFRecordConvertible, Hashable, Sendable {
     /// Where the rest of the chain can be fetched.
     public var certificateURI: String?
 
+    /// A record with these fields; they are checked by ``record()``.
     public init(
         version: UInt8 = SignatureRecord.version2, signatureType: UInt8, hashType: UInt8, signature: [UInt8] = [],
         signatureURI: String? = nil, certificateFormat: UInt8 = 0, certificates: [[UInt8]] = [],
@@ -44,6 +46,10 @@ public struct SignatureRecord: NDEFRecordConvertible, Hashable, Sendable {
         self.certificateURI = certificateURI
     }
 
+    /// Interprets a well-known `Sig` record.
+    /// - Throws: ``NDEFError/Code/unexpectedRecordType`` for another type; ``NDEFError/Code/invalidPayload`` when the
+    ///   payload is cut short and, in strict mode, for a version other than `0x20`, a URI with control characters or
+    ///   bytes after the certificate chain; in strict mode ``NDEFError/Code/invalidEncoding`` for a URI that is not UTF-8.
     public init(_ record: NDEFRecord, options: NDEFDecodingOptions) throws(NDEFError) {
         try record.expect(.wellKnown, Self.recordType, "Signature")
         let strict = options.isStrict
@@ -99,6 +105,9 @@ public struct SignatureRecord: NDEFRecordConvertible, Hashable, Sendable {
         return s
     }
 
+    /// The well-known `Sig` record; a ``signatureURI`` is written instead of ``signature`` when set.
+    /// - Throws: ``NDEFError/Code/invalidValue`` for a signature type over 7 bits, a certificate format over 3 bits or
+    ///   more than 15 certificates; ``NDEFError/Code/fieldTooLong`` for a signature, certificate or URI over 65,535 bytes.
     public func record() throws(NDEFError) -> NDEFRecord {
         guard signatureType <= 0x7F, certificateFormat <= 7 else {
             throw NDEFError(.invalidValue, "signature type is 7 bits and certificate format 3 bits")

@@ -5,7 +5,9 @@ import NFCBytes
 /// NFC Forum Smart Poster RTD 1.0 §3.3.3: 0 do the action, 1 save for later, 2 open for
 /// editing; other values are reserved.
 public struct SmartPosterAction: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The action byte.
     public let rawValue: UInt8
+    /// The action with this byte; reserved values are kept (see ``isDefined``).
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// Do the action (open the link, send the message, dial the number).
@@ -18,6 +20,7 @@ public struct SmartPosterAction: RawRepresentable, Hashable, Sendable, CustomStr
     /// Whether the value is one the specification defines.
     public var isDefined: Bool { rawValue <= 2 }
 
+    /// `do`, `save` or `open`, or the number of a reserved value.
     public var description: String {
         switch rawValue {
         case 0: return "do"
@@ -58,6 +61,7 @@ public struct SmartPosterRecord: NDEFRecordConvertible, Hashable, Sendable {
     /// Any other records in the poster's message, in order.
     public var otherRecords: [NDEFRecord]
 
+    /// A poster for `uri` with these optional parts; they are checked by ``record()``.
     public init(
         uri: URIRecord, titles: [TextRecord] = [], action: SmartPosterAction? = nil, size: UInt32? = nil,
         type: String? = nil, icons: [MIMERecord] = [], otherRecords: [NDEFRecord] = []
@@ -76,6 +80,11 @@ public struct SmartPosterRecord: NDEFRecordConvertible, Hashable, Sendable {
         titles.first { $0.languageCode.lowercased() == language.lowercased() }?.text
     }
 
+    /// Interprets a well-known `Sp` record, decoding its nested message one level deeper (`options.nested()`).
+    /// - Throws: ``NDEFError/Code/unexpectedRecordType`` for another type, the errors of decoding the nested message and
+    ///   of reading its records (prefixed with the record's index), ``NDEFError/Code/invalidPayload`` for no URI record, an `act` record
+    ///   that is not 1 byte (lenient: not empty) or an `s` record that is not 4 bytes; in strict mode also for a second
+    ///   URI record, two titles in one language or a reserved action.
     public init(_ record: NDEFRecord, options: NDEFDecodingOptions) throws(NDEFError) {
         try record.expect(.wellKnown, Self.recordType, "Smart Poster")
         let strict = options.isStrict
@@ -167,6 +176,9 @@ public struct SmartPosterRecord: NDEFRecordConvertible, Hashable, Sendable {
         return records
     }
 
+    /// The well-known `Sp` record whose payload is the message of ``records()``.
+    /// - Throws: ``NDEFError/Code/invalidValue`` for an icon that is not `image/*` or `video/*`, and the nested records'
+    ///   encoding errors.
     public func record() throws(NDEFError) -> NDEFRecord {
         let payload = try NDEFMessage(records: try records()).encoded()
         return NDEFRecord(typeNameFormat: .wellKnown, type: Self.recordType, payload: payload)

@@ -32,6 +32,7 @@ public struct TextRecord: NDEFRecordConvertible, Hashable, Sendable {
     /// The UTF-16 layout when ``encoding`` is `.utf16`.
     public var utf16Layout: UTF16Layout
 
+    /// A record of `text` in `languageCode` (default `en`), UTF-8 by default; the language code is checked by ``record()``.
     public init(
         text: String, languageCode: String = "en", encoding: Encoding = .utf8,
         utf16Layout: UTF16Layout = .bigEndianWithBOM
@@ -42,6 +43,10 @@ public struct TextRecord: NDEFRecordConvertible, Hashable, Sendable {
         self.utf16Layout = utf16Layout
     }
 
+    /// Interprets a well-known `T` record.
+    /// - Throws: ``NDEFError/Code/unexpectedRecordType`` for another type; ``NDEFError/Code/invalidPayload`` for an empty
+    ///   payload or a language code longer than the bytes left, and in strict mode for an empty or non-ASCII language
+    ///   code; ``NDEFError/Code/invalidEncoding`` for UTF-16 text of odd length, and in strict mode for invalid text.
     public init(_ record: NDEFRecord, options: NDEFDecodingOptions) throws(NDEFError) {
         try record.expect(.wellKnown, Self.recordType, "Text")
         try self.init(payload: record.payload, strict: options.isStrict)
@@ -140,6 +145,8 @@ public struct TextRecord: NDEFRecordConvertible, Hashable, Sendable {
         return (String(decoding: units, as: UTF16.self), layout)
     }
 
+    /// The well-known `T` record with ``payload()``.
+    /// - Throws: ``NDEFError/Code/invalidValue`` for a language code over 63 bytes or not printable ASCII.
     public func record() throws(NDEFError) -> NDEFRecord {
         NDEFRecord(typeNameFormat: .wellKnown, type: Self.recordType, payload: try payload())
     }

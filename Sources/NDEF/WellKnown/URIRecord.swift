@@ -28,6 +28,10 @@ public struct URIRecord: NDEFRecordConvertible, Hashable, Sendable {
         self.prefix = prefix
     }
 
+    /// Interprets a well-known `U` record; lenient decoding reads a reserved identifier code as no prefix.
+    /// - Throws: ``NDEFError/Code/unexpectedRecordType`` for another type; ``NDEFError/Code/invalidPayload`` for an empty
+    ///   payload, and in strict mode for control characters or a reserved identifier code; in strict mode
+    ///   ``NDEFError/Code/invalidEncoding`` for text that is not UTF-8.
     public init(_ record: NDEFRecord, options: NDEFDecodingOptions) throws(NDEFError) {
         try record.expect(.wellKnown, Self.recordType, "URI")
         try self.init(payload: record.payload, strict: options.isStrict)
@@ -57,6 +61,7 @@ public struct URIRecord: NDEFRecordConvertible, Hashable, Sendable {
         uri = prefix.string + rest
     }
 
+    /// The well-known `U` record with ``payload()``; never throws.
     public func record() throws(NDEFError) -> NDEFRecord {
         NDEFRecord(typeNameFormat: .wellKnown, type: Self.recordType, payload: payload())
     }

@@ -13,6 +13,7 @@ public final class PCSCDriver: ReaderDriver {
     public let readerFilter: String?
     /// Whether ``readerFilter`` is one reader's whole name (``init(reader:)``).
     public let matchesExactly: Bool
+    /// The reader's full name for a one-reader driver; otherwise `pcsc:FILTER`, or `pcsc` without a filter.
     public var name: String {
         if matchesExactly, let readerFilter { return readerFilter }
         return readerFilter.map { "pcsc:\($0)" } ?? "pcsc"
@@ -29,6 +30,8 @@ public final class PCSCDriver: ReaderDriver {
     private let state = Guarded<(context: PCSCContext?, entries: [UInt64: Entry], nextHandle: UInt64)>((nil, [:], 1))
     private let calls = BlockingCalls(label: "OpenCoreNFC.PCSCDriver")
 
+    /// A driver for every reader whose name contains `readerFilter` (case-insensitive); `nil` or empty means all readers.
+    /// Nothing is loaded or connected until the driver is first used.
     public init(readerFilter: String? = nil) {
         self.readerFilter = readerFilter.flatMap { $0.isEmpty ? nil : $0 }
         self.matchesExactly = false
@@ -81,6 +84,9 @@ public final class PCSCDriver: ReaderDriver {
         return reader.lowercased().contains(readerFilter.lowercased())
     }
 
+    /// The tag on each matching reader whose technology is in `mask`, identified on the driver's queue.
+    /// - Throws: ``TransportError`` `.readerRemoved` when no reader matches, the PC/SC error of reading the readers'
+    ///   state, or the first identification error when no tag was found and identifying one failed.
     public func targets(matching mask: TechnologyMask) async throws(TransportError) -> [TargetInfo] {
         try await calls.run { () throws(TransportError) -> [TargetInfo] in try self.targetsBlocking(matching: mask) }
     }
@@ -148,6 +154,10 @@ public final class PCSCDriver: ReaderDriver {
         state.withLock { value in value.entries = value.entries.filter { $0.value.reader != reader } }
     }
 
+    /// Connects to `target` on the driver's queue: ISO-DEP tags get their APDUs passed through, others go through
+    /// the reader's transparent session when it starts one, else its pseudo-APDUs.
+    /// - Throws: ``TransportError`` `.noSuchTarget` when the target is not known, `.tagLost` when the reader's tag
+    ///   now has another ATR or none, or the PC/SC error of connecting.
     public func connect(to target: TargetInfo, meter: AirTimeMeter) async throws(TransportError) -> any TagConnection {
         try await calls.run { () throws(TransportError) -> PCSCConnection in try self.connectBlocking(to: target, meter: meter) }
     }
@@ -174,6 +184,8 @@ public final class PCSCDriver: ReaderDriver {
         return PCSCConnection(card: card, target: entry.target, mode: mode, meter: meter)
     }
 
+    /// Arrivals and departures on the matching readers, watched on a thread of their own (see ``ReaderDriver``);
+    /// the watch stops when the stream is terminated, and the stream ends when no PC/SC library can be loaded.
     public func events(matching mask: TechnologyMask) async -> AsyncStream<ReaderEvent> {
         let (stream, continuation) = AsyncStream<ReaderEvent>.makeStream(bufferingPolicy: .unbounded)
         let monitor = PCSCEventMonitor(
@@ -186,7 +198,10 @@ public final class PCSCDriver: ReaderDriver {
 
 /// A reader as `PCSCDriver.readerStatus()` reports it.
 public struct PCSCReaderStatus: Sendable, Hashable {
+    /// The reader's PC/SC name.
     public var name: String
+    /// Whether a tag is on the reader (present and not mute).
     public var tagPresent: Bool
+    /// The tag's ATR; empty when no tag is present.
     public var atr: [UInt8]
 }

@@ -2,13 +2,19 @@
 public enum DER {
     /// A TLV with a one-byte tag.
     public static func tlv(_ tag: UInt8, _ value: [UInt8]) -> [UInt8] { BERTLV(tag: UInt32(tag), value: value).encoded }
+    /// A SEQUENCE (tag `30`) of the concatenated encoded items.
     public static func sequence(_ items: [UInt8]...) -> [UInt8] { tlv(0x30, items.flatMap { $0 }) }
+    /// A SET (tag `31`) of the encoded items, concatenated in the order given (not sorted as DER SET OF requires).
     public static func set(_ items: [UInt8]...) -> [UInt8] { tlv(0x31, items.flatMap { $0 }) }
     /// A context-specific constructed tag `[n]` (EXPLICIT).
     public static func explicit(_ number: UInt8, _ value: [UInt8]) -> [UInt8] { tlv(0xA0 | number, value) }
+    /// A BIT STRING (tag `03`) of whole bytes: an unused-bits byte `00`, then `bytes`.
     public static func bitString(_ bytes: [UInt8]) -> [UInt8] { tlv(0x03, [0x00] + bytes) }
+    /// An OCTET STRING (tag `04`).
     public static func octetString(_ bytes: [UInt8]) -> [UInt8] { tlv(0x04, bytes) }
+    /// A UTF8String (tag `0C`) of the text's UTF-8 bytes.
     public static func utf8String(_ text: String) -> [UInt8] { tlv(0x0C, Array(text.utf8)) }
+    /// A BOOLEAN (tag `01`): `FF` for true, `00` for false.
     public static func boolean(_ value: Bool) -> [UInt8] { tlv(0x01, [value ? 0xFF : 0x00]) }
 
     /// An INTEGER from big-endian magnitude bytes: leading zeros dropped, `00` added when the

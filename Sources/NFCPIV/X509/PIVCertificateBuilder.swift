@@ -10,8 +10,10 @@ public struct PIVCertificateBuilder: Sendable {
     public var serialNumber: [UInt8]
     /// The validity period in seconds since 1970-01-01 00:00:00 UTC (leap seconds ignored, as POSIX time).
     public var notBefore: Int64
+    /// The end of the validity period, in the same POSIX seconds.
     public var notAfter: Int64
 
+    /// A builder with these fields, stored as given (nothing is validated).
     public init(commonName: String, publicKey: [UInt8], serialNumber: [UInt8], notBefore: Int64, notAfter: Int64) {
         self.commonName = commonName
         self.publicKey = publicKey

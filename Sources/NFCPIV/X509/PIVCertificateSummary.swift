@@ -3,6 +3,7 @@
 public struct PIVCertificateSummary: Sendable, Hashable {
     /// The subject as `CN=…, O=…` (RFC 4514 order reversed as printed by OpenSSL: first RDN first).
     public var subject: String
+    /// The issuer, in the same form as ``subject``.
     public var issuer: String
     /// The serial number's bytes.
     public var serialNumber: [UInt8]
