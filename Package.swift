@@ -40,6 +40,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
         .package(url: "https://github.com/apple/swift-system", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.10.0"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.3.0"),
     ],
     targets: [
         // Row 0
@@ -64,10 +66,12 @@ let package = Package(
         .target(name: "NFCFIDO", dependencies: [
             "ISO7816", "NFCCBOR",
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
+            .product(name: "X509", package: "swift-certificates"),
         ]),
         .target(name: "NFCPIV", dependencies: [
             "ISO7816",
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
+            .product(name: "X509", package: "swift-certificates"), .product(name: "SwiftASN1", package: "swift-asn1"),
         ]),
         // Row 3
         .target(name: "NFCTags", dependencies: ["NFCTransport", "ISO7816", "NFCBytes", "NFCCommandSets", .product(name: "Logging", package: "swift-log")]),
@@ -123,6 +127,7 @@ let package = Package(
             "OpenCoreNFC", "NDEF", "NFCTags", "NFCSimulator", "NFCTransport", "NFCPCSC", "NFCTestSupport",
             // The applet clients' sessions tests run serialized with the other session tests.
             "NFCOATH", "NFCPIV", "NFCFIDO", "NFCCBOR", "ISO7816", .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "X509", package: "swift-certificates"),
         ]),
         .testTarget(name: "NFCPCSCTests", dependencies: ["NFCPCSC", "NFCTransport", "NFCBytes", "NFCSimulator", "NFCTags", "NDEF", "NFCTestSupport"]),
         .testTarget(name: "nfcTests", dependencies: ["nfc", "NFCTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
@@ -135,6 +140,7 @@ let package = Package(
         .testTarget(name: "NFCPIVTests", dependencies: [
             "NFCBytes", "NFCPIV", "ISO7816", "NFCSimulator", "NFCTestSupport",
             .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "X509", package: "swift-certificates"), .product(name: "SwiftASN1", package: "swift-asn1"),
         ]),
     ],
     swiftLanguageModes: [.v6]

@@ -39,14 +39,14 @@ use_crypto() {
     echo "no swift-crypto build in $crypto_build: run 'swift build' first (or set CRYPTO_BUILD)" >&2; exit 1
   fi
   mkdir -p "$out/crypto"
-  for m in Crypto _CryptoExtras CryptoBoringWrapper SwiftASN1 CryptoExtras; do
+  for m in Crypto _CryptoExtras CryptoBoringWrapper SwiftASN1 CryptoExtras X509 _CertificateInternals; do
     [[ -e $crypto_build/Modules/$m.swiftmodule ]] && cp -f "$crypto_build/Modules/$m.swiftmodule" "$out/crypto/"
   done
   crypto_flags=(-I "$out/crypto")
   for map in $(find "$crypto_build" -maxdepth 4 -name module.modulemap -path "*Crypto*"); do
     crypto_flags+=(-Xcc -fmodule-map-file="$map")
   done
-  for dir in CCryptoBoringSSL CCryptoBoringSSLShims CryptoBoringWrapper Crypto _CryptoExtras CXKCP CXKCPShims SwiftASN1 CryptoExtras; do
+  for dir in CCryptoBoringSSL CCryptoBoringSSLShims CryptoBoringWrapper Crypto _CryptoExtras CXKCP CXKCPShims SwiftASN1 CryptoExtras X509 _CertificateInternals; do
     [[ -d $crypto_build/$dir.build ]] || continue
     while IFS= read -r object; do crypto_objects+=("$object"); done \
       < <(find "$crypto_build/$dir.build" -name "*.o" ! -name "*.swiftmodule.o" | sort)

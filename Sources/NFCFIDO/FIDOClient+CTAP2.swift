@@ -74,7 +74,7 @@ public struct AttestationObject: Sendable, Hashable {
         guard let signature = statement["sig"]?.bytesValue else { throw .malformedResponse(field: "attStmt.sig", reason: "missing") }
         let key: P256.Signing.PublicKey
         if let chain = statement["x5c"]?.arrayValue, let first = chain.first?.bytesValue {
-            key = try DER.certificatePublicKey(first)
+            key = try AttestationCertificate.publicKey(first)
         } else {
             key = try credential.publicKey.publicKey
         }

@@ -69,7 +69,7 @@ public struct U2FRegistration: Sendable, Hashable {
         let certificateStart = 67 + handleLength
         guard data.count > certificateStart else { throw .malformedResponse(field: "registration.keyHandle", reason: "truncated") }
         keyHandle = Array(data[67..<certificateStart])
-        let total = try DER.elementLength(data, at: certificateStart, field: "registration.certificate")
+        let total = try DERFraming.elementLength(data, at: certificateStart, field: "registration.certificate")
         guard certificateStart + total < data.count else {
             throw .malformedResponse(field: "registration.signature", reason: "missing after the certificate")
         }
@@ -80,7 +80,7 @@ public struct U2FRegistration: Sendable, Hashable {
     /// Verifies the attestation signature over `00 || application || challenge || keyHandle ||
     /// publicKey` with the certificate's key.
     public func verify(challenge: [UInt8], application: [UInt8]) throws(FIDOError) {
-        let key = try DER.certificatePublicKey(certificate)
+        let key = try AttestationCertificate.publicKey(certificate)
         let signed = [0x00] + application + challenge + keyHandle + publicKey
         try ES256.verify(signature: signature, message: signed, key: key, what: "U2F registration signature")
     }

@@ -1,17 +1,23 @@
+import Crypto
 import Foundation
 import NFCPIV
 import NFCTestSupport
 import Testing
+import X509
 
 /// Random and mutated bytes through every parser of card answers: they throw or return nil,
 /// never trap (a trap would end the test process).
 @Suite struct PIVParserRandomInputTests {
     static let validCertificateObject: [UInt8] = {
-        let builder = PIVCertificateBuilder(
-            commonName: "x", publicKey: [0x04] + [UInt8](repeating: 7, count: 64), serialNumber: [1],
-            notBefore: Date(timeIntervalSince1970: 0), notAfter: Date(timeIntervalSince1970: 1)
-        )
-        return PIVCertificateContainer(certificate: builder.certificate(signature: [0x30, 0x00])).contents
+        let key = P256.Signing.PrivateKey()
+        guard let name = try? DistinguishedName(builder: { CommonName("x") }),
+            let certificate = try? Certificate(
+                version: .v3, serialNumber: Certificate.SerialNumber(bytes: [1]), publicKey: Certificate.PublicKey(key.publicKey),
+                notValidBefore: Date(timeIntervalSince1970: 0), notValidAfter: Date(timeIntervalSince1970: 1), issuer: name, subject: name,
+                signatureAlgorithm: .ecdsaWithSHA256, extensions: Certificate.Extensions(), issuerPrivateKey: Certificate.PrivateKey(key)),
+            let der = try? certificate.derBytes
+        else { return [] }
+        return PIVCertificateContainer(certificate: der).contents
     }()
 
     func feed(_ bytes: [UInt8]) -> Int {

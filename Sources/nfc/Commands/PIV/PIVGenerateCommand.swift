@@ -66,13 +66,11 @@ struct PIVGenerateCommand: AsyncParsableCommand {
         let (publicKey, certificate) = try await PIVRunner.run(readerOptions, json: json) { client in
             try await client.authenticate(managementKey: managementKey, algorithm: algorithm)
             let publicKey = try await client.generateKey(slot: slot)
-            let builder = PIVCertificateBuilder(
-                commonName: subject, publicKey: Array(publicKey.x963Representation), serialNumber: serial,
-                notBefore: now, notAfter: now.addingTimeInterval(Double(days) * 86_400)
-            )
             if let pin { try await client.verifyPIN(pin) }
-            let signature = try await client.sign(slot: slot, message: builder.tbsCertificate)
-            let certificate = builder.certificate(signature: signature)
+            let certificate = try await client.selfSignedCertificate(
+                slot: slot, publicKey: publicKey, commonName: subject, serialNumber: serial,
+                notBefore: now, notAfter: now.addingTimeInterval(Double(days) * 86_400)
+            ).derBytes
             try await client.putCertificate(PIVCertificateContainer(certificate: certificate), slot: slot)
             return (publicKey, certificate)
         }

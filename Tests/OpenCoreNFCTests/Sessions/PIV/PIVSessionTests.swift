@@ -5,6 +5,7 @@ import NFCPIV
 import NFCSimulator
 import OpenCoreNFC
 import Testing
+import X509
 
 /// The PIV client against the emulated PIV applet of a `security-key` card, through
 /// `NFCTagReaderSession` and `tag.apduTransmitter` on the simulated field.
@@ -173,13 +174,21 @@ extension SessionTests {
                 try await client.select()
                 try await client.authenticate(managementKey: Self.defaultKey)
                 let publicKey = try await client.generateKey(slot: .authentication)
-                let builder = PIVCertificateBuilder(
-                    commonName: "PIV test", publicKey: Array(publicKey.x963Representation), serialNumber: [0x01, 0x23],
-                    notBefore: Date(timeIntervalSince1970: 1_700_000_000), notAfter: Date(timeIntervalSince1970: 1_800_000_000)
-                )
                 try await client.verifyPIN("123456")
-                let signature = try await client.sign(slot: .authentication, message: builder.tbsCertificate)
-                let der = builder.certificate(signature: signature)
+                // Built and signed by swift-certificates, the card signing (PIVSlotSigningKey); the
+                // validity runs into 2052, which RFC 5280 §4.1.2.5 encodes as GeneralizedTime.
+                let certificate = try await client.selfSignedCertificate(
+                    slot: .authentication, publicKey: publicKey, commonName: "PIV test", serialNumber: [0x01, 0x23],
+                    notBefore: Date(timeIntervalSince1970: 1_700_000_000), notAfter: Date(timeIntervalSince1970: 2_600_000_000))
+                #expect(certificate.publicKey.isValidSignature(certificate.signature, for: certificate), "the card's signature verifies")
+                #expect(certificate.subject == certificate.issuer)
+                let constraints = try #require(try certificate.extensions.basicConstraints)
+                #expect(constraints == .notCertificateAuthority)
+                #expect(try certificate.extensions.keyUsage == KeyUsage(digitalSignature: true, keyAgreement: true))
+                #expect(certificate.extensions.allSatisfy { $0.critical })
+                let der = try certificate.derBytes
+                #expect(der.windowContains([0x17, 0x0D] + Array("231114221320Z".utf8)), "UTCTime before 2050")
+                #expect(der.windowContains([0x18, 0x0F] + Array("20520522".utf8)), "GeneralizedTime from 2050")
                 // Longer than a short APDU: goes extended (or chained) and comes back through GET RESPONSE if needed.
                 try await client.putCertificate(PIVCertificateContainer(certificate: der), slot: .authentication)
                 let read = try #require(try await client.readCertificate(slot: .authentication))
@@ -199,5 +208,13 @@ extension SessionTests {
                 }
             }
         }
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// True when `needle` occurs in these bytes.
+    func windowContains(_ needle: [UInt8]) -> Bool {
+        guard needle.count <= count else { return false }
+        return (0...(count - needle.count)).contains { Array(self[$0..<($0 + needle.count)]) == needle }
     }
 }

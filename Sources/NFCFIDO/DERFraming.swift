@@ -1,8 +1,10 @@
 import Crypto
+import X509
 
-/// The little DER reading U2F needs (X.690 §8.1): element lengths and the subject public key of
-/// an X.509 certificate (RFC 5280 §4.1).
-enum DER {
+/// The one piece of DER framing U2F needs that a certificate parser does not give: where the
+/// attestation certificate ends in a registration answer, which continues with the signature
+/// (FIDO U2F Raw Message Formats §4.3; lengths per X.690 §8.1.3).
+enum DERFraming {
     /// The header and content length of the element at `offset`.
     static func header(_ bytes: [UInt8], at offset: Int, field: String) throws(FIDOError) -> (headerLength: Int, contentLength: Int) {
         guard offset + 1 < bytes.count else { throw .malformedResponse(field: field, reason: "truncated DER header") }
@@ -23,34 +25,21 @@ enum DER {
         guard offset + header + content <= bytes.count else { throw .malformedResponse(field: field, reason: "DER length beyond the data") }
         return header + content
     }
+}
 
-    /// The children of the constructed element at `offset`: (start, whole length) each.
-    static func children(_ bytes: [UInt8], at offset: Int, field: String) throws(FIDOError) -> [(Int, Int)] {
-        let (header, content) = try header(bytes, at: offset, field: field)
-        var position = offset + header
-        let end = offset + header + content
-        guard end <= bytes.count else { throw .malformedResponse(field: field, reason: "DER length beyond the data") }
-        var result: [(Int, Int)] = []
-        while position < end {
-            let length = try elementLength(bytes, at: position, field: field)
-            result.append((position, length))
-            position += length
+/// Attestation certificates, read by swift-certificates (RFC 5280 §4.1).
+enum AttestationCertificate {
+    /// The P-256 key in a DER certificate's subjectPublicKeyInfo.
+    /// - Throws: `.malformedResponse` (field `certificate`) when the bytes are not a certificate
+    ///   swift-certificates accepts, or its key is not a P-256 key.
+    static func publicKey(_ der: [UInt8]) throws(FIDOError) -> P256.Signing.PublicKey {
+        let certificate: Certificate
+        do {
+            certificate = try Certificate(derEncoded: der)
+        } catch {
+            throw .malformedResponse(field: "certificate", reason: "not an X.509 certificate (\(error))")
         }
-        return result
-    }
-
-    /// The P-256 key in a certificate's SubjectPublicKeyInfo.
-    static func certificatePublicKey(_ certificate: [UInt8]) throws(FIDOError) -> P256.Signing.PublicKey {
-        let field = "certificate"
-        guard let tbs = try children(certificate, at: 0, field: field).first else {
-            throw .malformedResponse(field: field, reason: "empty certificate")
-        }
-        var fields = try children(certificate, at: tbs.0, field: field)
-        if let first = fields.first, certificate[first.0] == 0xA0 { fields.removeFirst() }  // [0] version
-        // serialNumber, signature, issuer, validity, subject, subjectPublicKeyInfo
-        guard fields.count >= 6 else { throw .malformedResponse(field: field, reason: "too few TBSCertificate fields") }
-        let spki = Array(certificate[fields[5].0..<(fields[5].0 + fields[5].1)])
-        guard let key = try? P256.Signing.PublicKey(derRepresentation: spki) else {
+        guard let key = P256.Signing.PublicKey(certificate.publicKey) else {
             throw .malformedResponse(field: "certificate.subjectPublicKeyInfo", reason: "not a P-256 key")
         }
         return key
