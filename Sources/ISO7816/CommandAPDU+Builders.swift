@@ -2,7 +2,9 @@
 /// (ISO/IEC 7816-4:2020 §11).
 extension CommandAPDU {
     /// SELECT by DF name (AID): `00 A4 04 00|0C Lc AID [Le]`.
-    /// - Parameter returnFCI: ask for the FCI (P2 `00`, Le 256) or no response data (P2 `0C`).
+    /// - Parameters:
+    ///   - aid: the application identifier (DF name), sent as the command data.
+    ///   - returnFCI: ask for the FCI (P2 `00`, Le 256) or no response data (P2 `0C`).
     public static func select(aid: [UInt8], returnFCI: Bool = true) -> CommandAPDU {
         CommandAPDU(ins: 0xA4, p1: 0x04, p2: returnFCI ? 0x00 : 0x0C, data: aid, expectedLength: returnFCI ? 256 : nil)
     }

@@ -12,6 +12,7 @@ public enum NDEFJSON {
 
     /// The JSON form of a message: `{"length"?, "records": […]}`.
     /// - Parameters:
+    ///   - message: the message to render.
     ///   - options: how leniently each record's typed view is read.
     ///   - length: the encoded length, when the caller wants it shown.
     public static func json(for message: NDEFMessage, options: NDEFDecodingOptions, length: Int? = nil) -> JSONValue {

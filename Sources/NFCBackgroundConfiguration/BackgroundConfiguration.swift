@@ -17,7 +17,7 @@ import OpenCoreNFC
 public struct BackgroundConfiguration: Sendable {
     /// The background tag reader the apps and associations configure.
     public var reader: NFCBackgroundTagReader
-    /// The command for each app (by app ID) or system app (by ``NFCSystemApp`` raw value).
+    /// The command for each app (by app ID) or system app (by `NFCSystemApp` raw value).
     public var handlers: [String: [String]]
 
     /// No apps, no associations, no handlers.
@@ -42,7 +42,7 @@ public struct BackgroundConfiguration: Sendable {
     /// so the `config` fuzz target compiles it as it ships (docs/fuzzing.md).
     ///
     /// Foundation's `JSONSerialization` reads it: key order does not matter here, and the
-    /// `nfc` tool checks the syntax with ``NFCJSON`` first so that a broken file says where.
+    /// `nfc` tool checks the syntax with `NFCJSON` first so that a broken file says where.
     /// - Throws: ``BackgroundConfigurationError`` naming the key path of what is wrong.
     public static func parse(
         _ data: Data, relativeTo directory: URL, readFile: (URL) -> Data? = { FileManager.default.contents(atPath: $0.path) }

@@ -130,6 +130,11 @@ extension FIDOClient {
 
     /// authenticatorMakeCredential (0x01) with ES256.
     /// - Parameters:
+    ///   - clientDataHash: the SHA-256 of the client data, 32 bytes.
+    ///   - rp: the relying party the credential is for.
+    ///   - user: the account the credential is for; its handle has 1–64 bytes.
+    ///   - residentKey: ask for a discoverable credential (option `rk`).
+    ///   - excludeList: IDs of credentials already registered; the authenticator refuses to create another if it holds one.
     ///   - pinUvAuthToken: a token from ``getPinUvAuthToken(pin:permissions:rpID:)``; the client
     ///     sends pinUvAuthParam = HMAC-SHA-256(token, clientDataHash) with protocol 2.
     public func makeCredential(

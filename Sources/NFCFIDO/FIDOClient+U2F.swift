@@ -5,8 +5,11 @@ import ISO7816
 extension FIDOClient {
     /// How AUTHENTICATE treats user presence (§5.1, P1).
     public enum U2FAuthenticateMode: UInt8, Sendable {
+        /// `07`: only check whether the key handle is the authenticator's; nothing is signed.
         case checkOnly = 0x07
+        /// `03`: sign only after a test of user presence.
         case enforceUserPresence = 0x03
+        /// `08`: sign without a test of user presence.
         case dontEnforceUserPresence = 0x08
     }
 

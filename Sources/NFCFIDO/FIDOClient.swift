@@ -1,7 +1,7 @@
 import ISO7816
 import NFCCBOR
 
-/// A FIDO authenticator over any ``APDUTransmitter``: U2F APDUs and CTAP2 over NFC
+/// A FIDO authenticator over any `APDUTransmitter`: U2F APDUs and CTAP2 over NFC
 /// (CTAP 2.1 §11.3).
 public struct FIDOClient: Sendable {
     /// What SELECT answered (CTAP 2.1 §11.3.4).
@@ -21,6 +21,7 @@ public struct FIDOClient: Sendable {
 
     /// A client of the authenticator behind `transmitter`; nothing is sent until a method is called.
     /// - Parameters:
+    ///   - transmitter: the channel to the authenticator; every command goes through it.
     ///   - usesGetResponse: whether NFCCTAP_MSG asks for `9100` status updates (P1 `80`); default true.
     ///   - maximumStatusUpdates: the most `9100` updates waited for before throwing; default 1000.
     public init(transmitter: any APDUTransmitter, usesGetResponse: Bool = true, maximumStatusUpdates: Int = 1000) {

@@ -3,12 +3,16 @@
 public struct JSONNode: Sendable, Hashable {
     /// The value.
     public enum Value: Sendable, Hashable {
+        /// `null`.
         case null
+        /// `true` or `false`.
         case bool(Bool)
         /// A number as written (RFC 8259 §6 grammar), converted only when a type asks for it, so
         /// that `-1` for an unsigned field or `1.5` for an integer is an error, not a rounding.
         case number(String)
+        /// A string, escapes resolved.
         case string(String)
+        /// The elements, in order, each with its location.
         case array([JSONNode])
         /// Members in document order (duplicate names are refused by the parser).
         case object([(String, JSONNode)])

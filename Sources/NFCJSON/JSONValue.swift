@@ -4,12 +4,19 @@
 /// errors), this keeps only the value. Foundation's `JSONSerialization` is not used because it
 /// loses key order (output would not be byte-stable) and reports no line and column.
 public enum JSONValue: Equatable, Sendable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// An integer, written without a fraction or exponent.
     case int(Int64)
+    /// A floating-point number; a non-finite one is written as `null`.
     case double(Double)
+    /// A string.
     case string(String)
+    /// The elements, in order.
     case array([JSONValue])
+    /// The members, in the order they are written.
     case object([(String, JSONValue)])
 
     /// Whether two values are equal: same case and contents, object members in order (`.int(1)` and

@@ -2,16 +2,27 @@ import ISO7816
 
 /// The commands of the YKOATH protocol, named in errors.
 public enum OATHOperation: String, Sendable, Hashable, CustomStringConvertible {
+    /// SELECT (`A4 04`) of the OATH application.
     case select = "SELECT"
+    /// PUT (`01`): store a credential.
     case put = "PUT"
+    /// DELETE (`02`): remove a credential.
     case delete = "DELETE"
+    /// SET CODE (`03`): set or remove the access code.
     case setCode = "SET CODE"
+    /// RESET (`04`): remove every credential and the access code.
     case reset = "RESET"
+    /// RENAME (`05`): change a credential's name.
     case rename = "RENAME"
+    /// LIST (`A1`): the credentials' names, types and algorithms.
     case list = "LIST"
+    /// CALCULATE (`A2`): one credential's response to a challenge.
     case calculate = "CALCULATE"
+    /// VALIDATE (`A3`): prove knowledge of the access code.
     case validate = "VALIDATE"
+    /// CALCULATE ALL (`A4`): every credential, with its code for one challenge where the key gives one.
     case calculateAll = "CALCULATE ALL"
+    /// SEND REMAINING (`A5`): the next part of a long response.
     case sendRemaining = "SEND REMAINING"
 
     /// The command as YKOATH names it, e.g. `CALCULATE ALL`.

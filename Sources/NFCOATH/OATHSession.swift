@@ -1,6 +1,6 @@
 import ISO7816
 
-/// A session with the YubiKey OATH applet over any ``APDUTransmitter`` (Yubico, "YKOATH
+/// A session with the YubiKey OATH applet over any `APDUTransmitter` (Yubico, "YKOATH
 /// Protocol Specification").
 ///
 /// ```swift

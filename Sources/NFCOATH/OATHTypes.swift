@@ -14,8 +14,11 @@ public enum OATHType: UInt8, Sendable, Hashable, CaseIterable, CustomStringConve
 
 /// The HMAC hash of a credential or of the access key (YKOATH "ALGORITHMS": the low nibble).
 public enum OATHAlgorithm: UInt8, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// HMAC-SHA-1 (`01`).
     case sha1 = 0x01
+    /// HMAC-SHA-256 (`02`).
     case sha256 = 0x02
+    /// HMAC-SHA-512 (`03`).
     case sha512 = 0x03
 
     /// `sha1`, `sha256` or `sha512`.

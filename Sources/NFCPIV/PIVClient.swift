@@ -1,9 +1,9 @@
 import ISO7816
 
-/// A client of the PIV card application (NIST SP 800-73-4 Part 2) over any ``APDUTransmitter``:
+/// A client of the PIV card application (NIST SP 800-73-4 Part 2) over any `APDUTransmitter`:
 /// a Core NFC tag (`tag.apduTransmitter`), a PC/SC card, a simulated card.
 ///
-/// Every method sends whole commands with ``APDUTransmitter/send(_:options:)`` (GET RESPONSE,
+/// Every method sends whole commands with `APDUTransmitter.send(_:options:)` (GET RESPONSE,
 /// `6Cxx`, chaining or extended length are handled there) and reads the answer as typed values;
 /// bytes from the card never trap — a malformed answer throws ``PIVError/malformedResponse(command:field:offset:reason:)``.
 /// PINs, PUKs and administration keys are copied into command buffers that are zeroed after the

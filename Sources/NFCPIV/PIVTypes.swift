@@ -72,13 +72,21 @@ public struct PIVDataObject: RawRepresentable, Sendable, Hashable, CustomStringC
 
 /// Cryptographic algorithm identifiers (SP 800-78-4 Table 6-2).
 public enum PIVAlgorithm: UInt8, Sendable, Hashable, CustomStringConvertible {
+    /// `03`: three-key Triple DES (a 24-byte administration key).
     case tripleDES = 0x03
+    /// `08`: AES-128 (a 16-byte administration key).
     case aes128 = 0x08
+    /// `0A`: AES-192 (a 24-byte administration key).
     case aes192 = 0x0A
+    /// `0C`: AES-256 (a 32-byte administration key).
     case aes256 = 0x0C
+    /// `06`: RSA with a 1024-bit modulus.
     case rsa1024 = 0x06
+    /// `07`: RSA with a 2048-bit modulus.
     case rsa2048 = 0x07
+    /// `11`: ECDSA/ECDH on curve P-256.
     case eccP256 = 0x11
+    /// `14`: ECDSA/ECDH on curve P-384.
     case eccP384 = 0x14
 
     /// The algorithm's usual name, e.g. `AES-128`, `ECC P-256`.
@@ -111,7 +119,10 @@ public enum PIVAlgorithm: UInt8, Sendable, Hashable, CustomStringConvertible {
 public enum PIVPINPolicy: UInt8, Sendable, Hashable {
     /// The card's default for the slot.
     case `default` = 0x00
+    /// The slot's key is used without the PIN.
     case never = 0x01
+    /// The PIN is verified once per session.
     case once = 0x02
+    /// The PIN is verified before every use of the key.
     case always = 0x03
 }

@@ -19,7 +19,10 @@ import Darwin
 public enum LivePCSC {
     /// One of vpcd's two readers.
     public enum Slot: Sendable {
-        case first, second
+        /// `Virtual PCD 00 00`, card side on TCP 35963 (the session tests).
+        case first
+        /// `Virtual PCD 00 01`, card side on TCP 35964 (the driver's tests).
+        case second
         /// The PC/SC reader name pcscd gives this slot: `Virtual PCD 00 00` or `Virtual PCD 00 01`.
         public var reader: String { self == .first ? "Virtual PCD 00 00" : "Virtual PCD 00 01" }
         /// The TCP port vpcd listens on for this slot's card: 35963 or 35964.

@@ -22,7 +22,9 @@ public protocol TagConnection: AnyObject, Sendable {
 
     /// Sends one command and returns the target's answer.
     ///
-    /// - Parameter timeout: how long to wait for the answer after sending.
+    /// - Parameters:
+    ///   - command: the frame to send, laid out as ``TagConnection`` describes for the target's technology.
+    ///   - timeout: how long to wait for the answer after sending.
     /// - Throws: ``TransportError`` — `.tagLost`, `.timeout`, `.transmission`, `.frameTooLong`,
     ///   `.unsupportedCommand`, `.notConnected`.
     func transceive(_ command: [UInt8], timeout: Duration) async throws(TransportError) -> [UInt8]

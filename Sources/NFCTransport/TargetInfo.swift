@@ -19,9 +19,13 @@ public struct TargetInfo: Sendable, Hashable, CustomStringConvertible {
 
     /// The technology-specific activation data.
     public enum Parameters: Sendable, Hashable {
+        /// An ISO/IEC 14443 Type A target: ATQA, SAK and the ATS when there is one.
         case iso14443A(ISO14443A)
+        /// An ISO/IEC 14443 Type B target: ATQB fields and the answer to ATTRIB.
         case iso14443B(ISO14443B)
+        /// An ISO/IEC 15693 target: the inventory response's DSFID.
         case iso15693(ISO15693)
+        /// A FeliCa target: PMm and the system code polled for.
         case felica(FeliCa)
     }
 

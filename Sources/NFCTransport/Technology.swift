@@ -3,9 +3,13 @@
 /// ISO/IEC 14443 Type A and B, ISO/IEC 15693 (vicinity) and FeliCa (JIS X 6319-4, the
 /// ISO/IEC 18092 212/424 kbit/s passive mode).
 public enum Technology: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// ISO/IEC 14443 Type A.
     case iso14443A
+    /// ISO/IEC 14443 Type B.
     case iso14443B
+    /// ISO/IEC 15693 vicinity tags.
     case iso15693
+    /// FeliCa (JIS X 6319-4).
     case felica
 
     /// The case name, e.g. `iso14443A`.
@@ -52,9 +56,13 @@ public struct TechnologyMask: OptionSet, Sendable, Hashable {
 /// ISO/IEC 14443 runs at fc/128 (106 kbit/s) and, after PPS, at fc/64, fc/32 or fc/16;
 /// FeliCa at 212 or 424 kbit/s. ISO/IEC 15693 has its own fixed rates and is not described here.
 public enum BitRate: Int, Sendable, Hashable, Comparable, CaseIterable, CustomStringConvertible {
+    /// 106 kbit/s (fc/128): ISO/IEC 14443's initial rate.
     case kbps106 = 106
+    /// 212 kbit/s (fc/64).
     case kbps212 = 212
+    /// 424 kbit/s (fc/32).
     case kbps424 = 424
+    /// 848 kbit/s (fc/16).
     case kbps848 = 848
 
     /// The elementary time unit in carrier cycles (ISO/IEC 14443-2 §3): 128/D cycles of fc.

@@ -52,6 +52,7 @@ extension NDEFRecord {
     /// Appends this record's encoding.
     ///
     /// - Parameters:
+    ///   - writer: the buffer the record's bytes are appended to.
     ///   - messageBegin: set MB (the first record of the message).
     ///   - messageEnd: set ME (the last record of the message).
     ///   - chunkSize: if the payload is longer, emit it as chunks of this many bytes (§2.3.3).

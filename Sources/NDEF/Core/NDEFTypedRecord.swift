@@ -1,11 +1,18 @@
 /// A record seen through the typed view its TNF and type call for.
 public enum NDEFTypedRecord: Hashable, Sendable {
+    /// A well-known Text record (`T`).
     case text(TextRecord)
+    /// A well-known URI record (`U`).
     case uri(URIRecord)
+    /// A well-known Smart Poster record (`Sp`).
     case smartPoster(SmartPosterRecord)
+    /// A well-known Device Information record (`Di`).
     case deviceInformation(DeviceInformationRecord)
+    /// A well-known Signature record (`Sig`).
     case signature(SignatureRecord)
+    /// A media-type record (TNF 2).
     case mime(MIMERecord)
+    /// An external-type record (TNF 4).
     case external(ExternalRecord)
 
     /// Interprets a record by its TNF and type.

@@ -11,10 +11,14 @@ public protocol CarrierListHandoverRecord: NDEFRecordConvertible, Hashable {
     /// The record's name in error messages.
     static var recordName: String { get }
 
+    /// The Connection Handover version (the payload's first byte).
     var version: HandoverVersion { get }
+    /// The alternative carrier records of the nested message, in order.
     var alternativeCarriers: [AlternativeCarrierRecord] { get }
+    /// Nested records of other types, kept verbatim and in order; encoded after the carriers.
     var otherRecords: [NDEFRecord] { get }
 
+    /// Creates a record from its parts.
     init(version: HandoverVersion, alternativeCarriers: [AlternativeCarrierRecord], otherRecords: [NDEFRecord])
 }
 

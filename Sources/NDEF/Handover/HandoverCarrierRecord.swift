@@ -10,7 +10,7 @@ import NFCBytes
 ///
 /// Strict decoding rejects set reserved bits, a CTF that is not well-known, media,
 /// absolute-URI or external, an empty carrier type, and a carrier type that breaks its CTF's
-/// rules (``NDEFTypeNameRules``); lenient decoding keeps them (reserved bits are dropped).
+/// rules (`NDEFTypeNameRules`); lenient decoding keeps them (reserved bits are dropped).
 public struct HandoverCarrierRecord: NDEFRecordConvertible, Hashable, Sendable {
     /// The record type, `Hc`.
     public static let recordType: [UInt8] = Array("Hc".utf8)

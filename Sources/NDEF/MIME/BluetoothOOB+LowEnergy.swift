@@ -18,7 +18,9 @@ extension BluetoothOOB {
 
         /// Whether an LE address is public or random (the last byte of the address structure).
         public enum AddressType: UInt8, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+            /// A public device address (type byte 0).
             case `public` = 0
+            /// A random device address (type byte 1).
             case random = 1
             /// `public` or `random`, as ndeflib spells it.
             public var description: String { self == .public ? "public" : "random" }

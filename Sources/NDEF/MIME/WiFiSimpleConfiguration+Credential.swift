@@ -22,6 +22,10 @@ extension WiFiSimpleConfiguration {
         ///
         /// - Parameters:
         ///   - networkIndex: deprecated in WSC v2; receivers ignore it, writers use 1.
+        ///   - ssid: the network name, as bytes (WSC allows 32; only strict decoding checks).
+        ///   - authenticationType: written as the 2-byte Authentication Type attribute.
+        ///   - encryptionType: written as the 2-byte Encryption Type attribute.
+        ///   - networkKey: the passphrase or key, as bytes (WSC allows 64; only strict decoding checks).
         ///   - macAddress: the enrollee's address; `FF:FF:FF:FF:FF:FF` (broadcast) when unknown.
         ///   - networkKeyShareable: written as a WFA vendor extension when not nil.
         public init(

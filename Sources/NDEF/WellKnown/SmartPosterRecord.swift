@@ -38,7 +38,7 @@ public struct SmartPosterAction: RawRepresentable, Hashable, Sendable, CustomStr
 /// record, any number of Text records (titles, at most one per language), and optionally the
 /// local records `act` (1 byte), `s` (32-bit size), `t` (UTF-8 media type) and icon records
 /// (media types `image/*` or `video/*`). Other records are kept in ``otherRecords``, not
-/// interpreted; strict decoding holds their types to their TNF's rules (``NDEFTypeNameRules``).
+/// interpreted; strict decoding holds their types to their TNF's rules (`NDEFTypeNameRules`).
 public struct SmartPosterRecord: NDEFRecordConvertible, Hashable, Sendable {
     /// The well-known type name, `Sp`.
     public static let recordType: [UInt8] = Array("Sp".utf8)

@@ -6,7 +6,9 @@
 public struct TextRecord: NDEFRecordConvertible, Hashable, Sendable {
     /// The text encoding signalled by bit 7 of the status byte.
     public enum Encoding: Sendable, Hashable {
+        /// UTF-8 (bit 7 clear).
         case utf8
+        /// UTF-16 (bit 7 set); see ``UTF16Layout`` for the byte order.
         case utf16
     }
 

@@ -6,7 +6,7 @@ import NFCTransport
 ///
 /// A target is the tag in one reader (PC/SC shows one card per reader; a reader's own
 /// anticollision picks it). `events` watches readers with `SCardGetStatusChange` on a thread
-/// of its own; finding and connecting to tags runs on the driver's own queue (``BlockingCalls``),
+/// of its own; finding and connecting to tags runs on the driver's own queue (`BlockingCalls`),
 /// off the cooperative pool. Reader names are PC/SC's (`nfc readers` lists them).
 public final class PCSCDriver: ReaderDriver {
     /// Readers whose name contains this (case-insensitive); `nil` for all.
@@ -85,7 +85,7 @@ public final class PCSCDriver: ReaderDriver {
     }
 
     /// The tag on each matching reader whose technology is in `mask`, identified on the driver's queue.
-    /// - Throws: ``TransportError`` `.readerRemoved` when no reader matches, the PC/SC error of reading the readers'
+    /// - Throws: `TransportError` `.readerRemoved` when no reader matches, the PC/SC error of reading the readers'
     ///   state, or the first identification error when no tag was found and identifying one failed.
     public func targets(matching mask: TechnologyMask) async throws(TransportError) -> [TargetInfo] {
         try await calls.run { () throws(TransportError) -> [TargetInfo] in try self.targetsBlocking(matching: mask) }
@@ -156,7 +156,7 @@ public final class PCSCDriver: ReaderDriver {
 
     /// Connects to `target` on the driver's queue: ISO-DEP tags get their APDUs passed through, others go through
     /// the reader's transparent session when it starts one, else its pseudo-APDUs.
-    /// - Throws: ``TransportError`` `.noSuchTarget` when the target is not known, `.tagLost` when the reader's tag
+    /// - Throws: `TransportError` `.noSuchTarget` when the target is not known, `.tagLost` when the reader's tag
     ///   now has another ATR or none, or the PC/SC error of connecting.
     public func connect(to target: TargetInfo, meter: AirTimeMeter) async throws(TransportError) -> any TagConnection {
         try await calls.run { () throws(TransportError) -> PCSCConnection in try self.connectBlocking(to: target, meter: meter) }
@@ -184,7 +184,7 @@ public final class PCSCDriver: ReaderDriver {
         return PCSCConnection(card: card, target: entry.target, mode: mode, meter: meter)
     }
 
-    /// Arrivals and departures on the matching readers, watched on a thread of their own (see ``ReaderDriver``);
+    /// Arrivals and departures on the matching readers, watched on a thread of their own (see `ReaderDriver`);
     /// the watch stops when the stream is terminated, and the stream ends when no PC/SC library can be loaded.
     public func events(matching mask: TechnologyMask) async -> AsyncStream<ReaderEvent> {
         let (stream, continuation) = AsyncStream<ReaderEvent>.makeStream(bufferingPolicy: .unbounded)

@@ -4,8 +4,11 @@ import NFCTransport
 /// The virtual tags the simulator offers by name: what `nfc tag new` creates and the `type` of a
 /// tag image file.
 public enum VirtualTagKind: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// NXP NTAG213 (144 bytes of user memory).
     case ntag213
+    /// NXP NTAG215 (504 bytes of user memory).
     case ntag215
+    /// NXP NTAG216 (888 bytes of user memory).
     case ntag216
     /// MIFARE Ultralight EV1 MF0UL21 (128 bytes of user memory).
     case ultralight
@@ -21,11 +24,12 @@ public enum VirtualTagKind: String, Sendable, Hashable, CaseIterable, CustomStri
     case slix2
     /// ST25DV16K (512 blocks of 4 bytes; 16-bit block numbers through the extended commands).
     case iso15693_2k = "iso15693-2k"
+    /// Sony FeliCa Lite-S (14 user blocks of 16 bytes; NDEF-formatted unless blank).
     case felicaLiteS = "felica-lite-s"
     /// A FeliCa Standard card with two application systems (and an NDEF system unless blank).
     case felica
     /// A security key: an ISO-DEP card with extended-length APDUs holding the authenticator
-    /// applets of ``SecurityKeyApplets`` (saved as an `iso7816` image).
+    /// applets of `SecurityKeyApplets` (saved as an `iso7816` image).
     case securityKey = "security-key"
 
     /// The kind's name as written in a tag image's `type` and given to `nfc tag new` (e.g. `ntag213`, `felica-lite-s`).

@@ -50,7 +50,11 @@ extension FeliCaStandardTag {
         /// The blocks, 16 bytes each; a purse service has exactly one.
         public var blocks: [[UInt8]]
 
-        /// - Parameter keyVersions: one per code; all `0000` when omitted.
+        /// A service reached by `codes`, holding `blocks`.
+        /// - Parameters:
+        ///   - codes: the codes that reach the blocks, all with one service number and kind.
+        ///   - keyVersions: one per code; all `0000` when omitted.
+        ///   - blocks: the blocks, 16 bytes each; a purse service has exactly one.
         public init(codes: [UInt16], keyVersions: [UInt16]? = nil, blocks: [[UInt8]]) {
             self.codes = codes
             self.keyVersions = keyVersions ?? [UInt16](repeating: 0, count: codes.count)

@@ -16,11 +16,17 @@ public enum FeliCaTiming {
 
     /// The PMm byte that bounds a command's response time.
     public enum Parameter: Int, Sendable, CaseIterable {
+        /// PMm byte D2: Request Service.
         case requestService = 2
+        /// PMm byte D3: the fixed-time commands (Request Response, Search Service Code, Request System Code…).
         case fixed = 3
+        /// PMm byte D4: the authentication commands.
         case authentication = 4
+        /// PMm byte D5: the read commands.
         case read = 5
+        /// PMm byte D6: the write commands.
         case write = 6
+        /// PMm byte D7: every other command.
         case other = 7
     }
 

@@ -14,7 +14,7 @@ public struct VirtualTagID: Sendable, Hashable, CustomStringConvertible {
 ///
 /// Tags enter (``place(_:)``) and leave (``remove(_:)``) the field; polling reports every tag in
 /// the field among the requested technologies; each exchange is charged the air time of
-/// ``AirTimeModel`` on the injected ``SimulatedClock`` and counted in the connection's meter and
+/// ``AirTimeModel`` on the injected `SimulatedClock` and counted in the connection's meter and
 /// the field's totals. Faults (``FieldFault``) remove tags, tear writes, damage or delay answers.
 public actor SimulatedField: ReaderDriver {
     /// The driver's name (`sim` by default).

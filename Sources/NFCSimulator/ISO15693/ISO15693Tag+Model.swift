@@ -8,7 +8,9 @@ extension ISO15693Tag {
     ///   manufacturer code 0x02, IC reference 0x26 (UID `E0 02 26`). Blocks past 255 need the
     ///   extended commands 0x30–0x3C; Write Multiple Blocks takes up to 4 blocks; custom fast reads.
     public enum Model: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
+        /// NXP ICODE SLIX2: 80 blocks of 4 bytes.
         case icodeSLIX2
+        /// STMicroelectronics ST25DV16K: 512 blocks of 4 bytes.
         case st25dv16k
 
         /// The chip's marketing name: `NXP ICODE SLIX2` or `ST25DV16K`.

@@ -24,6 +24,8 @@ public enum AtomicFile {
     /// The temporary file is removed on every failure, and (once ``TemporaryFiles/removeOnSignals()``
     /// was called) when a signal ends the process mid-write.
     /// - Parameters:
+    ///   - bytes: the file's whole new contents.
+    ///   - path: the file to create or replace.
     ///   - mode: the new file's permissions.
     ///   - owner: a user and group to give the file (kept from the file it replaces); ignored
     ///     when the process may not change them.

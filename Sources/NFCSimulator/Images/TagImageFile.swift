@@ -25,8 +25,8 @@ public enum TagImageFile {
     /// The largest image file accepted (a 32 KB Type 4 tag is about 70 KB of JSON).
     public static let maximumFileSize = 4 << 20
 
-    /// Decodes an image: strict JSON (``JSONText``), then the envelope and the tag through
-    /// ``JSONNodeDecoder``, so every error names the field path and the line, an out-of-range
+    /// Decodes an image: strict JSON (`JSONText`), then the envelope and the tag through
+    /// `JSONNodeDecoder`, so every error names the field path and the line, an out-of-range
     /// number is refused rather than wrapped, and an unknown field (a misspelling) is an error.
     public static func decode(_ bytes: [UInt8]) throws(TagImageError) -> any VirtualTag {
         guard bytes.count <= maximumFileSize else {

@@ -1,6 +1,7 @@
 extension Type2Tag {
     /// What MIRROR_CONF (CFG0 byte 0, bits 7–6) asks NTAG21x to mirror (NTAG21x “ASCII mirror function”).
     public enum MirrorConfiguration: UInt8, Sendable, Hashable, CaseIterable {
+        /// No ASCII mirror.
         case none = 0
         /// The UID as 14 upper-case hex digits.
         case uid = 1

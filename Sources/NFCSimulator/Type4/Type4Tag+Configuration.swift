@@ -27,11 +27,19 @@ extension Type4Tag {
         /// The card's time per command.
         public var processingTime: Duration
 
+        /// A configuration; every part has a default.
         /// - Parameters:
+        ///   - uid: 4, 7 or 10 bytes; default ``ISO7816Card/defaultUID``.
         ///   - ndefFileSize: default 2048 bytes.
         ///   - mappingVersion: default `20`, or `30` for files beyond 32 767 bytes.
         ///   - maxReadLength: default 255, or 65 535 with extended APDUs.
         ///   - maxUpdateLength: default 255, or 65 535 with extended APDUs.
+        ///   - extendedLength: whether extended-length APDUs are accepted; default false.
+        ///   - writeProtected: whether the NDEF file is read-only; default false.
+        ///   - ndefFileID: the NDEF file's identifier; default `E104`.
+        ///   - frameSizeCode: FSCI, 0–8; default 7 (128 bytes).
+        ///   - maximumBitRate: the highest bit rate the ATS offers; default 848 kbit/s.
+        ///   - processingTime: the card's time per command; default 500 µs.
         public init(
             uid: [UInt8] = ISO7816Card.defaultUID, ndefFileSize: Int = 2048, mappingVersion: UInt8? = nil,
             maxReadLength: Int? = nil, maxUpdateLength: Int? = nil, extendedLength: Bool = false,

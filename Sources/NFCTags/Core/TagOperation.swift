@@ -18,6 +18,7 @@ public enum TagStep<Output: Sendable>: Sendable {
 /// One operation on a tag (identify, read NDEF, write NDEF, format, make read-only…), as a
 /// state machine.
 public protocol TagOperation: Sendable {
+    /// What the operation produces when it is done (``TagStep/done(_:)``).
     associatedtype Output: Sendable
 
     /// The first step.

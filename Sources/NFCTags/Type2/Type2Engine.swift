@@ -5,7 +5,7 @@ import NFCTransport
 /// Each call runs one state-machine operation (``Type2ReadNDEFOperation``…) with
 /// ``TagOperationRunner``. Reads are sized from `connection.limits` (FAST_READ spans up to
 /// `maxResponseLength`, READ only on readers that carry READ and WRITE only), writes follow the
-/// tearing-safe order of ``Type2WritePlanner`` and skip pages that already hold the wanted bytes.
+/// tearing-safe order of `Type2WritePlanner` and skip pages that already hold the wanted bytes.
 /// NFC Forum Type 2 Tag Operation 1.1 (T2TOP); NTAG213/215/216 and MF0ULX1 data sheets.
 public struct Type2Engine: NDEFTagEngine {
     /// Always `.type2`.
@@ -92,6 +92,7 @@ public struct Type2Engine: NDEFTagEngine {
     ///   - pack: PACK, 2 bytes.
     ///   - page: AUTH0, the first protected page (FFh or past the last page: none).
     ///   - protectReads: whether reads need the password too, not just writes.
+    ///   - connection: the tag's connection.
     /// - Throws: `unsupported` for a chip whose configuration pages are unknown or bad argument
     ///   lengths; `tagError` when the configuration is locked or already protected (authenticate
     ///   first).
@@ -106,7 +107,10 @@ public struct Type2Engine: NDEFTagEngine {
     }
 
     /// Sends PWD_AUTH and returns the tag's PACK; protected pages stay open until reactivation.
-    /// - Parameter expectedPACK: the PACK the tag must answer (`nil`: any).
+    /// - Parameters:
+    ///   - password: PWD, 4 bytes.
+    ///   - expectedPACK: the PACK the tag must answer (`nil`: any).
+    ///   - connection: the tag's connection.
     /// - Throws: `authenticationFailed` with the NAK as `tagStatus` for a wrong password, or for an
     ///   unexpected PACK.
     @discardableResult

@@ -3,8 +3,11 @@
 /// NTAG213/215/216 data sheet Rev. 3.2 §8.5 (memory organization), §8.8 (configuration pages);
 /// MF0ULX1 (MIFARE Ultralight EV1) “Memory organization”. Page numbers are 4-byte pages.
 public enum Type2Model: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// NXP NTAG213: 144 bytes of user memory.
     case ntag213
+    /// NXP NTAG215: 504 bytes of user memory.
     case ntag215
+    /// NXP NTAG216: 888 bytes of user memory.
     case ntag216
     /// MIFARE Ultralight EV1 with 48 bytes of user memory.
     case ultralightEV1MF0UL11

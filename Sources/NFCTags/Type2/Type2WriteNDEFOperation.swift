@@ -2,9 +2,9 @@ import NFCTransport
 
 /// Writes an NDEF message to a Type 2 tag, tearing-safe, skipping pages that already hold the bytes.
 ///
-/// Reads what the write touches (``Type2Inspection`` with the message length), refuses a read-only
+/// Reads what the write touches (`Type2Inspection` with the message length), refuses a read-only
 /// tag (CC write access, static or dynamic lock bits) and a message that does not fit, then sends
-/// the writes ``Type2WritePlanner`` orders. NFC Forum Type 2 Tag Operation 1.1 (T2TOP) §6.4.3.
+/// the writes `Type2WritePlanner` orders. NFC Forum Type 2 Tag Operation 1.1 (T2TOP) §6.4.3.
 public struct Type2WriteNDEFOperation: TagOperation {
     enum State: Sendable {
         case inspecting

@@ -12,7 +12,7 @@ import NFCTransport
 ///   reader's buffers allow; on Lite-S the first read also carries MC and the first data blocks,
 ///   so a full 208-byte message takes four reads (4, 4, 4, 3 blocks).
 /// - Writes follow the WriteF protocol and skip blocks that already hold the wanted bytes (see
-///   ``Type3WriteOperation``): interrupted, a tag holds the old message, the new one, or a
+///   `Type3WriteOperation`): interrupted, a tag holds the old message, the new one, or a
 ///   "write in progress" mark that ``readNDEF(on:)`` reports as `.invalidNDEFArea`.
 /// - ``format(on:)`` prepares a blank FeliCa Lite/Lite-S; ``makeReadOnly(on:)`` sets RWFlag and,
 ///   on Lite chips, locks the blocks in MC.

@@ -6,7 +6,7 @@ import NFCBytes
 ///
 /// A tag may return fewer bytes than asked (its buffer is smaller than its CC says); the reader
 /// goes on from where the answer ended. An empty answer, more bytes than asked, or a status other
-/// than `9000` ends it with an error — or, when ``lenient`` (for dumps), with what was read so far.
+/// than `9000` ends it with an error — or, when `lenient` (for dumps), with what was read so far.
 public struct Type4FileReader: Type4Procedure {
     /// The bytes read: `count` of them, or fewer when a lenient read stopped early.
     public typealias Output = [UInt8]

@@ -12,9 +12,10 @@ public enum Type4Action<Output: Sendable>: Sendable {
 /// A Type 4 procedure at the APDU level: it emits command APDUs and consumes response APDUs.
 ///
 /// Procedures never see bytes on the wire; ``Type4Operation`` encodes their commands, completes
-/// `61xx` and `6Cxx` answers (``Type4APDUExchange``) and parses the responses. Procedures nest:
+/// `61xx` and `6Cxx` answers (`Type4APDUExchange`) and parses the responses. Procedures nest:
 /// reading NDEF runs the detection procedure first, then a file read.
 public protocol Type4Procedure: Sendable {
+    /// What the procedure produces when it is done (``Type4Action/done(_:)``).
     associatedtype Output: Sendable
 
     /// The first action.

@@ -61,10 +61,12 @@ public struct Type4TransferSizes: Sendable, Hashable {
     }
 
     /// The UPDATE BINARY commands that turn `old` into `new` at `offset`: chunks of at most
-    /// ``updateCount(at:)`` bytes that start at the first differing byte and end at the last, so
+    /// `updateCount(at:)` bytes that start at the first differing byte and end at the last, so
     /// ranges that already hold the wanted bytes are not written again.
     ///
     /// - Parameters:
+    ///   - new: the bytes the file should hold from `offset` on.
+    ///   - offset: where in the file `new` starts, in bytes.
     ///   - old: what the file holds from `offset` on, as far as it is known (bytes of `new`
     ///     beyond it are written); `nil` to write everything.
     /// - Throws: `.unsupported` when MLc is too small for an offset data object.

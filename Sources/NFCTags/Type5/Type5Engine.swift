@@ -13,7 +13,7 @@ import NFCTransport
 /// the engine remembers that for the tag's UID. Reading a message takes two exchanges: blocks 0–3
 /// (CC and TLV header) and the rest of the message in one read.
 ///
-/// Writes use Write Single Block (0x21 / 0x31) in a tearing-safe order (``Type5WritePlan``) and
+/// Writes use Write Single Block (0x21 / 0x31) in a tearing-safe order (`Type5WritePlan`) and
 /// skip blocks that already hold the wanted bytes; the option flag is set when the CC asks for
 /// the special frame.
 public struct Type5Engine: NDEFTagEngine {
@@ -73,7 +73,7 @@ public struct Type5Engine: NDEFTagEngine {
     }
 
     /// Sets the CC's write access to "never" and, when the CC announces Lock Block, locks the
-    /// data area and the CC (see ``Type5MakeReadOnlyOperation`` for tags without Lock Block).
+    /// data area and the CC (see `Type5MakeReadOnlyOperation` for tags without Lock Block).
     /// - Throws: `.notFormatted` without a CC.
     public func makeReadOnly(on connection: any TagConnection) async throws(TagEngineError) {
         var operation = Type5MakeReadOnlyOperation(session: try makeSession(connection))

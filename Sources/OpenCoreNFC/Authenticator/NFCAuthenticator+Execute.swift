@@ -5,7 +5,7 @@ import NFCBytes
 extension NFCAuthenticator {
     /// Queues a command; it runs after every command submitted before it, alone on the card.
     ///
-    /// The exchange is completed as ISO/IEC 7816-4 describes (``APDUTransmitter/send(_:options:)``):
+    /// The exchange is completed as ISO/IEC 7816-4 describes (`APDUTransmitter.send(_:options:)`):
     /// `61xx` answers are collected with GET RESPONSE, `6Cxx` repeats the command with the right
     /// Le, and a data field over 255 bytes goes extended or chained.
     ///

@@ -15,7 +15,7 @@ import NFCBytes
 ///   ``NFCAuthenticatorError/sessionEnded(_:)``.
 /// - Completions, timeout handlers and delegate calls run on ``callbackQueue``.
 ///
-/// The authenticator is an ``APDUTransmitter`` (each `transmit` is one queued command), so
+/// The authenticator is an `APDUTransmitter` (each `transmit` is one queued command), so
 /// applet clients such as `OATHSession` run over it unchanged. See docs/authenticator.md.
 public final class NFCAuthenticator: Sendable {
     enum Phase: Sendable {
@@ -48,7 +48,7 @@ public final class NFCAuthenticator: Sendable {
     public let selectIdentifiers: [String]
     /// Whether extended-length APDUs are sent to the card (else long commands are chained).
     public let supportsExtendedLength: Bool
-    /// The timeout of each ``transmit(_:)`` (the ``APDUTransmitter`` path); negative: none.
+    /// The timeout of each ``transmit(_:)`` (the `APDUTransmitter` path); negative: none.
     public let transmitTimeout: Duration
     /// Where completions, timeout handlers and delegate calls run (serial).
     public let callbackQueue: DispatchQueue

@@ -10,7 +10,7 @@ public struct NFCBackgroundDeviceState: OptionSet, Sendable, Hashable {
     /// Makes a state from its bits.
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 
-    /// An app's NFC reader session is in progress (``current`` sets this from the process's own
+    /// An app's NFC reader session is in progress (``current(_:)`` sets this from the process's own
     /// sessions).
     public static let readerSessionInProgress = NFCBackgroundDeviceState(rawValue: 1 << 0)
     /// Apple Pay / Wallet is in use.
@@ -53,9 +53,14 @@ public struct NFCBackgroundDeviceState: OptionSet, Sendable, Hashable {
 
 /// Why the device is not reading tags in the background.
 public enum NFCBackgroundUnavailability: String, Sendable, Hashable, CaseIterable {
+    /// The device restarted and has not been unlocked since.
     case beforeFirstUnlock = "before-first-unlock"
+    /// Airplane mode is on.
     case airplaneMode = "airplane-mode"
+    /// An app's NFC reader session is in progress.
     case readerSessionInProgress = "reader-session"
+    /// Apple Pay / Wallet is in use.
     case walletInUse = "wallet"
+    /// The camera is in use.
     case cameraInUse = "camera"
 }

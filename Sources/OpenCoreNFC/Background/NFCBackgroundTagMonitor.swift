@@ -20,7 +20,7 @@ public struct NFCBackgroundTagMonitor: Sendable {
     /// The device's state at each tap.
     public let state: @Sendable () -> NFCBackgroundDeviceState
 
-    /// Watches `driver`; `readerName` defaults to the driver's name and `state` to the process's ``NFCBackgroundDeviceState/current()``,
+    /// Watches `driver`; `readerName` defaults to the driver's name and `state` to the process's ``NFCBackgroundDeviceState/current(_:)``,
     /// asked again at each tap. Nothing is read until ``events()`` is called.
     public init(
         driver: any ReaderDriver, readerName: String? = nil, reader: NFCBackgroundTagReader,

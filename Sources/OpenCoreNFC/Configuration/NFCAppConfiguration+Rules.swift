@@ -97,7 +97,7 @@ extension NFCAppConfiguration {
     ///
     /// Repeated entries are kept once, where first declared, as Core NFC drops repeats (Apple's
     /// `NFCTagReaderSession.Configuration.iso7816SelectIdentifiers` reference). Payment AIDs are
-    /// those of ``PaymentApplicationIdentifiers``.
+    /// those of `PaymentApplicationIdentifiers`.
     public var selectableAIDs: [[UInt8]] {
         var seen = Set<[UInt8]>()
         return iso7816SelectIdentifiers.filter { aid in

@@ -5,12 +5,19 @@ import NDEF
 /// NFC Forum NDEF 1.0 §3.2.6. Not `@frozen`: switch over it with `@unknown default`, as on iOS.
 @available(iOS 11.0, *)
 public enum NFCTypeNameFormat: UInt8, Sendable {
+    /// TNF 0: the record has no type, identifier or payload.
     case empty = 0x00
+    /// TNF 1: an NFC Forum well-known type (RTD), such as `T` or `U`.
     case nfcWellKnown = 0x01
+    /// TNF 2: a media type (RFC 2046), such as `text/plain`.
     case media = 0x02
+    /// TNF 3: the type is an absolute URI (RFC 3986).
     case absoluteURI = 0x03
+    /// TNF 4: an NFC Forum external type, `domain:type`.
     case nfcExternal = 0x04
+    /// TNF 5: the payload's type is unknown; the record has no type.
     case unknown = 0x05
+    /// TNF 6: a middle or last chunk of a chunked payload; the type is the first chunk's.
     case unchanged = 0x06
 }
 

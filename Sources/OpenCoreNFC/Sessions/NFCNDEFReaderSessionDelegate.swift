@@ -8,7 +8,10 @@ import Foundation
 @available(iOS 11.0, *)
 @preconcurrency
 public protocol NFCNDEFReaderSessionDelegate: NSObjectProtocol {
+    /// The session ended and will not start again; `error` is an `NFCReaderError` saying why
+    /// (`readerSessionInvalidationErrorUserCanceled` after `invalidate()`, `…FirstNDEFTagRead`, `…SessionTimeout`…).
     func readerSession(_ session: NFCNDEFReaderSession, didInvalidateWithError error: any Error)
+    /// Read-only mode: the messages read from the tags of one polling round (tags without a message are skipped).
     func readerSession(_ session: NFCNDEFReaderSession, didDetectNDEFs messages: [NFCNDEFMessage])
     @available(iOS 13.0, *)
     func readerSession(_ session: NFCNDEFReaderSession, didDetect tags: [any NFCNDEFTag])
@@ -31,7 +34,11 @@ extension NFCNDEFReaderSessionDelegate {
 @available(iOS 13.0, *)
 @preconcurrency
 public protocol NFCTagReaderSessionDelegate: NSObjectProtocol {
+    /// The session began polling; called once, before any tag is delivered.
     func tagReaderSessionDidBecomeActive(_ session: NFCTagReaderSession)
+    /// The session ended and will not start again; `error` is an `NFCReaderError` saying why
+    /// (`readerSessionInvalidationErrorUserCanceled` after `invalidate()`, `…SessionTimeout`…).
     func tagReaderSession(_ session: NFCTagReaderSession, didInvalidateWithError error: any Error)
+    /// Tags found in one polling round; connect to one with `connect(to:)` before sending it commands.
     func tagReaderSession(_ session: NFCTagReaderSession, didDetect tags: [NFCTag])
 }

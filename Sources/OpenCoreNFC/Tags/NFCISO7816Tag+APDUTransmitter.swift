@@ -1,8 +1,8 @@
 import Foundation
 import ISO7816
 
-/// An ISO 7816 tag of a session as an ``APDUTransmitter``, so the applet clients (OATH, FIDO,
-/// PIV) and ``APDUTransmitter/send(_:options:)`` (GET RESPONSE, `6Cxx` retry, chaining) run
+/// An ISO 7816 tag of a session as an `APDUTransmitter`, so the applet clients (OATH, FIDO,
+/// PIV) and `APDUTransmitter.send(_:options:)` (GET RESPONSE, `6Cxx` retry, chaining) run
 /// over Core NFC's `sendCommand(apdu:)`.
 ///
 /// `@unchecked Sendable`: Core NFC's tag protocols predate `Sendable`, but every tag a session
@@ -22,7 +22,7 @@ public struct NFCISO7816TagTransmitter: APDUTransmitter, @unchecked Sendable {
     }
 
     /// Sends one command APDU as it is and returns its data followed by SW1 SW2.
-    /// - Throws: ``APDUError`` when the bytes are not a command APDU; the session's
+    /// - Throws: `APDUError` when the bytes are not a command APDU; the session's
     ///   ``NFCReaderError`` when the exchange fails.
     public func transmit(_ command: [UInt8]) async throws -> [UInt8] {
         guard let apdu = NFCISO7816APDU(data: Data(command)) else {
@@ -35,6 +35,6 @@ public struct NFCISO7816TagTransmitter: APDUTransmitter, @unchecked Sendable {
 
 @available(iOS 13.0, *)
 extension NFCISO7816Tag {
-    /// This tag as an ``APDUTransmitter`` (an OpenCoreNFC addition; Core NFC has none).
+    /// This tag as an `APDUTransmitter` (an OpenCoreNFC addition; Core NFC has none).
     public var apduTransmitter: NFCISO7816TagTransmitter { NFCISO7816TagTransmitter(tag: self) }
 }

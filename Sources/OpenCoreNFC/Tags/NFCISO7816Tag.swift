@@ -18,6 +18,8 @@ public protocol NFCISO7816Tag: NFCNDEFTag, __NFCTag {
 
     /// Sends an APDU and returns the response data and status word.
     func sendCommand(apdu: NFCISO7816APDU, completionHandler: @escaping @Sendable (Data, UInt8, UInt8, (any Error)?) -> Void)
+    /// Sends an APDU and returns the response data, SW1 and SW2; an answer without a status word fails with
+    /// `readerTransceiveErrorTagResponseError`.
     func sendCommand(apdu: NFCISO7816APDU) async throws -> (Data, UInt8, UInt8)
 }
 

@@ -15,10 +15,13 @@ public protocol NFCMiFareTag: NFCNDEFTag, __NFCTag {
     /// Sends a native command (CRC added by the reader) and returns the answer; a 4-bit ACK or
     /// NAK comes back as one byte.
     func sendMiFareCommand(commandPacket command: Data, completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void)
+    /// Sends a native command (CRC added by the reader) and returns the answer; a 4-bit ACK or NAK comes back as one byte.
     func sendMiFareCommand(commandPacket command: Data) async throws -> Data
 
     /// Sends an ISO 7816 APDU to an ISO 14443-4 MIFARE (DESFire, Plus).
     func sendMiFareISO7816Command(_ apdu: NFCISO7816APDU, completionHandler: @escaping @Sendable (Data, UInt8, UInt8, (any Error)?) -> Void)
+    /// Sends an ISO 7816 APDU to an ISO 14443-4 MIFARE and returns the response data, SW1 and SW2; fails with
+    /// `readerErrorUnsupportedFeature` on a tag without ISO 14443-4.
     func sendMiFareISO7816Command(_ apdu: NFCISO7816APDU) async throws -> (Data, UInt8, UInt8)
 }
 

@@ -17,7 +17,7 @@ public enum __NFCTagType: UInt, Sendable {
     case miFare = 4
 }
 
-/// The Objective-C name of ``__NFCTagType``. Core NFC's Swift interface has no such name; it is
+/// The Objective-C name of `__NFCTagType`. Core NFC's Swift interface has no such name; it is
 /// here for readability in this package.
 @available(iOS 11.0, *)
 public typealias NFCTagType = __NFCTagType

@@ -24,7 +24,10 @@ public struct OATHApplet: ISO7816Applet, Hashable {
 
     /// HOTP or TOTP (the type nibble `10` / `20`).
     public enum Kind: String, Codable, Sendable, Hashable {
-        case hotp, totp
+        /// Counter based (RFC 4226), nibble `10`.
+        case hotp
+        /// Time based (RFC 6238), nibble `20`.
+        case totp
 
         var nibble: UInt8 { self == .hotp ? 0x10 : 0x20 }
         init?(nibble: UInt8) {
@@ -38,7 +41,12 @@ public struct OATHApplet: ISO7816Applet, Hashable {
 
     /// The HMAC hash (the algorithm nibble `1`–`3`).
     public enum Algorithm: String, Codable, Sendable, Hashable {
-        case sha1, sha256, sha512
+        /// HMAC-SHA-1, nibble `1`.
+        case sha1
+        /// HMAC-SHA-256, nibble `2`.
+        case sha256
+        /// HMAC-SHA-512, nibble `3`.
+        case sha512
 
         var nibble: UInt8 {
             switch self {
