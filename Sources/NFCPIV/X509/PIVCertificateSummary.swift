@@ -5,7 +5,7 @@ import X509
 /// read by swift-certificates. Reading never traps; bytes that are not a certificate give `nil`.
 public struct PIVCertificateSummary: Sendable, Hashable {
     /// The subject as `CN=…, O=…`, first RDN first (as OpenSSL prints it; RFC 4514 strings are in
-    /// the reverse order).
+    /// the reverse order), each value escaped as RFC 4514 §2.4 asks (`\;`, `\,`, `\+`, …).
     public var subject: String
     /// The issuer, in the same form as ``subject``.
     public var issuer: String
