@@ -23,8 +23,6 @@ let package = Package(
         .library(name: "NFCFIDO", targets: ["NFCFIDO"]),
         .library(name: "NFCPIV", targets: ["NFCPIV"]),
         .executable(name: "nfc", targets: ["nfc"]),
-        .executable(name: "nfc-bench", targets: ["nfc-bench"]),
-        .executable(name: "nfc-soak", targets: ["nfc-soak"]),
     ],
     // The reader backends Core NFC sessions can name (`OPENCORENFC_READER`). Both are on by
     // default; an app that wants only Core NFC's API (`traits: []`) links neither the simulator
@@ -106,8 +104,6 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
-        .executableTarget(name: "nfc-soak", dependencies: ["NDEF", "NFCTags", "NFCSimulator", "NFCTransport", "NFCPCSC", "OpenCoreNFC"]),
-        .executableTarget(name: "nfc-bench", dependencies: ["NDEF", "NFCBytes", "NFCJSON", "NFCTags", "NFCSimulator", "NFCTransport", "NFCPCSC"]),
         // Test support (no product ships it)
         .target(name: "NFCTestSupport", dependencies: ["ISO7816", "NDEF", "NFCBytes", "NFCPCSC", "NFCSimulator", "NFCTransport"]),
         .testTarget(name: "ISO7816Tests", dependencies: ["ISO7816", "NFCTestSupport"]),

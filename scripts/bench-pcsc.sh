@@ -9,9 +9,10 @@ cd "$(dirname "$0")/.."
 seconds=${1:-3}
 python=${PYTHON:-/usr/bin/python3}
 reader="Virtual PCD 00 00"
-swift build -c release --product nfc-bench >/dev/null
+swift build --package-path Benchmarks -c release --product nfc-bench >/dev/null
 swift build -c release --product nfc >/dev/null
 bin=$(swift build -c release --show-bin-path)
+bench=$(swift build --package-path Benchmarks -c release --show-bin-path)/nfc-bench
 work=$(mktemp -d)
 trap 'kill $emulator 2>/dev/null || true; rm -rf "$work"' EXIT
 
@@ -29,7 +30,7 @@ stop() {
 emulate "$work/type4.json"
 echo "APDU round trips per second (SELECT NDEF application, ${seconds} s each):"
 for round in 1 2 3; do
-    ours=$("$bin/nfc-bench" pcsc --reader "$reader" --seconds "$seconds" | awk '/^rate/ {print $2}')
+    ours=$("$bench" pcsc --reader "$reader" --seconds "$seconds" | awk '/^rate/ {print $2}')
     theirs=$("$python" - "$reader" "$seconds" <<'PY'
 import sys, time
 from smartcard.System import readers

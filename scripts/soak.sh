@@ -29,12 +29,14 @@ while [[ $# -gt 0 ]]; do
 done
 python=${PYTHON:-/usr/bin/python3}
 bounds=(--max-rss-growth-kib "${MAX_RSS_GROWTH_KIB:-16384}" --max-fd-growth "${MAX_FD_GROWTH:-0}")
-swift build -c "$configuration" --product nfc-soak >/dev/null
+# nfc-soak lives in the benchmarks package (Benchmarks/), nfc in the main one.
+swift build --package-path Benchmarks -c "$configuration" --product nfc-soak >/dev/null
 swift build -c "$configuration" --product nfc >/dev/null
 bin=$(swift build -c "$configuration" --show-bin-path)
+soak=$(swift build --package-path Benchmarks -c "$configuration" --show-bin-path)/nfc-soak
 
 echo "=== simulated: $cycles tap-read-write cycles, $sessions sessions"
-/usr/bin/time -f "wall %e s, max RSS %M KiB" "$bin/nfc-soak" sim --cycles "$cycles" --sessions "$sessions" "${bounds[@]}"
+/usr/bin/time -f "wall %e s, max RSS %M KiB" "$soak" sim --cycles "$cycles" --sessions "$sessions" "${bounds[@]}"
 
 [[ $pcsc == 1 ]] || exit 0
 echo "=== PC/SC: $minutes min against an emulated Type 4 card in \"$reader\" (vpcd $vpcd)"
@@ -49,4 +51,4 @@ trap cleanup EXIT
 "$bin/nfc" emulate --image "$work/type4.json" --pcsc --vpcd "$vpcd" 2>"$work/emulate.log" &
 emulator=$!
 "$python" Integration/pcsc/wait_reader.py --present "$reader" 15 >/dev/null
-"$bin/nfc-soak" pcsc --reader "$reader" --minutes "$minutes" "${bounds[@]}"
+"$soak" pcsc --reader "$reader" --minutes "$minutes" "${bounds[@]}"
