@@ -21,8 +21,8 @@ public struct NDEFDecoder: Sendable {
     /// A chunked record being reassembled.
     private struct PendingChunk {
         var typeNameFormat: NDEFTypeNameFormat
-        var type: [UInt8]
-        var identifier: [UInt8]
+        var type: ArraySlice<UInt8>
+        var identifier: ArraySlice<UInt8>
         var payload: [UInt8]
     }
 
@@ -44,23 +44,27 @@ public struct NDEFDecoder: Sendable {
             if strict { throw NDEFError(.emptyMessage, "no records", offset: bytes.startIndex) }
             return []
         }
-        let base = bytes.startIndex
         return try bytes.withUnsafeBufferPointer { (buffer) throws(NDEFError) -> [NDEFRecord] in
-            try decode(buffer, base: base, strict: strict)
+            try decode(buffer, viewing: bytes, strict: strict)
         }
     }
 
     /// The record loop over raw memory: every read is bounds-checked against `buffer.count` by hand
-    /// (no retain/release per field, which dominated the cost of slice-based reading).
-    private func decode(_ buffer: UnsafeBufferPointer<UInt8>, base: Int, strict: Bool) throws(NDEFError) -> [NDEFRecord] {
+    /// (no retain/release per field, which dominated the cost of slice-based reading). `buffer`
+    /// holds the bytes of `input`; each record's fields are slices of `input` (views of its
+    /// array, no copies), a chunked record's reassembled payload excepted.
+    private func decode(_ buffer: UnsafeBufferPointer<UInt8>, viewing input: ArraySlice<UInt8>, strict: Bool) throws(NDEFError)
+        -> [NDEFRecord]
+    {
+        let base = input.startIndex
         let count = buffer.count
         var p = 0
         var records: [NDEFRecord] = []
         var pending: PendingChunk? = nil
         var rawCount = 0
 
-        @inline(__always) func copy(_ from: Int, _ length: Int) -> [UInt8] {
-            length == 0 ? [] : Array(UnsafeBufferPointer(rebasing: buffer[from..<(from + length)]))
+        @inline(__always) func view(_ from: Int, _ length: Int) -> ArraySlice<UInt8> {
+            input[(base + from)..<(base + from + length)]
         }
 
         while true {
@@ -155,8 +159,8 @@ public struct NDEFDecoder: Sendable {
                 } else {
                     records.append(
                         NDEFRecord(
-                            typeNameFormat: chunk.typeNameFormat, type: chunk.type,
-                            identifier: chunk.identifier, payload: chunk.payload))
+                            typeNameFormat: chunk.typeNameFormat, typeBytes: chunk.type,
+                            identifierBytes: chunk.identifier, payloadBytes: chunk.payload[...]))
                 }
             } else {
                 var keepType = true
@@ -189,16 +193,20 @@ public struct NDEFDecoder: Sendable {
                 case .reserved:
                     break  // mapped to unknown above
                 }
-                let type = keepType ? WellKnownTypes.shared(buffer, typeOffset, typeLength) ?? copy(typeOffset, typeLength) : []
-                let identifier = copy(identifierOffset, identifierLength)
-                let payload = copy(payloadOffset, payloadLength)
+                let type = keepType ? view(typeOffset, typeLength) : []
+                let identifier = view(identifierOffset, identifierLength)
                 if flags.contains(.chunk) {
                     if flags.contains(.messageEnd) {
                         throw NDEFError(.invalidChunk, "ME flag on the first chunk", offset: base + start, recordIndex: index)
                     }
-                    pending = PendingChunk(typeNameFormat: format, type: type, identifier: identifier, payload: payload)
+                    // The chunks' payloads are reassembled into an array of the record's own.
+                    let first = Array(UnsafeBufferPointer(rebasing: buffer[payloadOffset..<(payloadOffset + payloadLength)]))
+                    pending = PendingChunk(typeNameFormat: format, type: type, identifier: identifier, payload: first)
                 } else {
-                    records.append(NDEFRecord(typeNameFormat: format, type: type, identifier: identifier, payload: payload))
+                    records.append(
+                        NDEFRecord(
+                            typeNameFormat: format, typeBytes: type, identifierBytes: identifier,
+                            payloadBytes: view(payloadOffset, payloadLength)))
                 }
             }
 

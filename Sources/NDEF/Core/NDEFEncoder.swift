@@ -37,16 +37,16 @@ extension NDEFRecord {
     /// The number of bytes this record takes on the wire when chunked at `chunkSize`.
     public func encodedLength(chunkSize: Int?) -> Int {
         func header(_ payload: Int) -> Int { 2 + (payload < 256 ? 1 : 4) }
-        let idPart = identifier.isEmpty ? 0 : 1 + identifier.count
-        if let size = chunkSize, size > 0, payload.count > size {
-            let full = payload.count / size
-            let rest = payload.count % size
-            var total = type.count + idPart + payload.count
+        let idPart = identifierBytes.isEmpty ? 0 : 1 + identifierBytes.count
+        if let size = chunkSize, size > 0, payloadBytes.count > size {
+            let full = payloadBytes.count / size
+            let rest = payloadBytes.count % size
+            var total = typeBytes.count + idPart + payloadBytes.count
             total += full * header(size)
             if rest > 0 { total += header(rest) }
             return total
         }
-        return header(payload.count) + type.count + idPart + payload.count
+        return header(payloadBytes.count) + typeBytes.count + idPart + payloadBytes.count
     }
 
     /// Appends this record's encoding.
@@ -63,24 +63,24 @@ extension NDEFRecord {
         if let size = chunkSize, size <= 0 {
             throw NDEFError(.invalidValue, "chunk size must be positive, got \(size)")
         }
-        if let size = chunkSize, payload.count > size {
+        if let size = chunkSize, payloadBytes.count > size {
             var start = 0
             var first = true
-            while start < payload.count {
-                let end = min(start + size, payload.count)
-                let isLast = end == payload.count
+            while start < payloadBytes.count {
+                let end = min(start + size, payloadBytes.count)
+                let isLast = end == payloadBytes.count
                 var flags: NDEFRecordFlags = []
                 if first && messageBegin { flags.insert(.messageBegin) }
                 if isLast && messageEnd { flags.insert(.messageEnd) }
                 if !isLast { flags.insert(.chunk) }
                 if first {
                     Self.writeRecord(
-                        into: &writer, flags: flags, format: typeNameFormat, type: type[...],
-                        identifier: identifier[...], payload: payload[start..<end])
+                        into: &writer, flags: flags, format: typeNameFormat, type: typeBytes,
+                        identifier: identifierBytes, payload: payloadBytes[(payloadBytes.startIndex + start)..<(payloadBytes.startIndex + end)])
                 } else {
                     Self.writeRecord(
                         into: &writer, flags: flags, format: .unchanged, type: [], identifier: [],
-                        payload: payload[start..<end])
+                        payload: payloadBytes[(payloadBytes.startIndex + start)..<(payloadBytes.startIndex + end)])
                 }
                 first = false
                 start = end
@@ -91,8 +91,8 @@ extension NDEFRecord {
         if messageBegin { flags.insert(.messageBegin) }
         if messageEnd { flags.insert(.messageEnd) }
         Self.writeRecord(
-            into: &writer, flags: flags, format: typeNameFormat, type: type[...], identifier: identifier[...],
-            payload: payload[...])
+            into: &writer, flags: flags, format: typeNameFormat, type: typeBytes, identifier: identifierBytes,
+            payload: payloadBytes)
     }
 
     @inline(__always)

@@ -20,7 +20,7 @@ extension NDEFRecordConvertible {
 extension NDEFRecord {
     /// Throws ``NDEFError/Code/unexpectedRecordType`` unless this record has the given TNF and type.
     public func expect(_ format: NDEFTypeNameFormat, _ type: [UInt8], _ name: String) throws(NDEFError) {
-        guard typeNameFormat == format, self.type == type else {
+        guard typeNameFormat == format, typeBytes.elementsEqual(type) else {
             throw NDEFError(
                 .unexpectedRecordType,
                 "expected a \(name) record (\(format) \"\(String(decoding: type, as: UTF8.self))\"), found \(typeNameFormat) \"\(typeString)\""

@@ -24,9 +24,9 @@ public enum NDEFTypedRecord: Hashable, Sendable {
     {
         switch record.typeNameFormat {
         case .wellKnown:
-            switch WellKnownTypes.kind(of: record.type) {
-            case .text?: return .text(try TextRecord(payload: record.payload, strict: options.isStrict))
-            case .uri?: return .uri(try URIRecord(payload: record.payload, strict: options.isStrict))
+            switch WellKnownTypes.kind(of: record.typeBytes) {
+            case .text?: return .text(try TextRecord(payload: record.payloadBytes, strict: options.isStrict))
+            case .uri?: return .uri(try URIRecord(payload: record.payloadBytes, strict: options.isStrict))
             case .smartPoster?: return .smartPoster(try SmartPosterRecord(record, options: options))
             case .deviceInformation?: return .deviceInformation(try DeviceInformationRecord(record, options: options))
             case .signature?: return .signature(try SignatureRecord(record, options: options))

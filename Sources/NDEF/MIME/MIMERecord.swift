@@ -24,12 +24,12 @@ public struct MIMERecord: NDEFRecordConvertible, Hashable, Sendable {
         guard record.typeNameFormat == .media else {
             throw NDEFError(.unexpectedRecordType, "expected a media-type record (TNF 2), found \(record.typeNameFormat)")
         }
-        if options.isStrict && !Self.isValidMediaType(record.type) {
+        if options.isStrict && !Self.isValidMediaType(slice: record.typeBytes) {
             throw NDEFError(.invalidValue, "\"\(record.typeString)\" is not a media type (type/subtype)")
         }
-        mimeType = String(decoding: record.type, as: UTF8.self)
-        data = record.payload
-        identifier = record.identifier
+        mimeType = String(decoding: record.typeBytes, as: UTF8.self)
+        data = Array(record.payloadBytes)
+        identifier = Array(record.identifierBytes)
     }
 
     /// The TNF 2 record with ``mimeType`` as its type and ``data`` as its payload.
@@ -50,6 +50,11 @@ public struct MIMERecord: NDEFRecordConvertible, Hashable, Sendable {
 
     /// Whether `type` is `token "/" token` optionally followed by `;` parameters (RFC 2045 §5.1).
     public static func isValidMediaType(_ type: [UInt8]) -> Bool {
+        isValidMediaType(slice: type[...])
+    }
+
+    /// ``isValidMediaType(_:)`` on a view of the type's bytes (no copy).
+    static func isValidMediaType(slice type: ArraySlice<UInt8>) -> Bool {
         let end = type.firstIndex(of: UInt8(ascii: ";")) ?? type.endIndex
         let essence = type[..<end]
         guard let slash = essence.firstIndex(of: UInt8(ascii: "/")) else { return false }

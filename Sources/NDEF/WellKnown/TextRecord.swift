@@ -51,11 +51,11 @@ public struct TextRecord: NDEFRecordConvertible, Hashable, Sendable {
     ///   code; ``NDEFError/Code/invalidEncoding`` for UTF-16 text of odd length, and in strict mode for invalid text.
     public init(_ record: NDEFRecord, options: NDEFDecodingOptions) throws(NDEFError) {
         try record.expect(.wellKnown, Self.recordType, "Text")
-        try self.init(payload: record.payload, strict: options.isStrict)
+        try self.init(payload: record.payloadBytes, strict: options.isStrict)
     }
 
     /// Decodes a Text payload.
-    init(payload: [UInt8], strict: Bool) throws(NDEFError) {
+    init(payload: ArraySlice<UInt8>, strict: Bool) throws(NDEFError) {
         // Fast path for the common case: UTF-8 text after a short ASCII language code.
         if let first = payload.first, first & 0x80 == 0, first & 0x3F != 0, Int(first & 0x3F) < payload.count {
             let decoded: (String, String)? = payload.withUnsafeBufferPointer { buffer in
@@ -71,7 +71,7 @@ public struct TextRecord: NDEFRecordConvertible, Hashable, Sendable {
                 return
             }
         }
-        try self.init(slice: payload[...], strict: strict)
+        try self.init(slice: payload, strict: strict)
     }
 
     /// Decodes a Text payload: the general path, which also explains every failure.

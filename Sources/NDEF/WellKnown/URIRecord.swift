@@ -34,10 +34,10 @@ public struct URIRecord: NDEFRecordConvertible, Hashable, Sendable {
     ///   ``NDEFError/Code/invalidEncoding`` for text that is not UTF-8.
     public init(_ record: NDEFRecord, options: NDEFDecodingOptions) throws(NDEFError) {
         try record.expect(.wellKnown, Self.recordType, "URI")
-        try self.init(payload: record.payload, strict: options.isStrict)
+        try self.init(payload: record.payloadBytes, strict: options.isStrict)
     }
 
-    init(payload: [UInt8], strict: Bool) throws(NDEFError) {
+    init(payload: ArraySlice<UInt8>, strict: Bool) throws(NDEFError) {
         guard let code = payload.first else {
             throw NDEFError(.invalidPayload, "URI payload is empty: the identifier code is missing")
         }

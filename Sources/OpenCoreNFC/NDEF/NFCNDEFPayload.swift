@@ -39,8 +39,8 @@ open class NFCNDEFPayload: NSObject, NSSecureCoding, NSCopying {
     /// Creates a payload from an `NDEF` module record.
     public convenience init(_ record: NDEFRecord) {
         self.init(
-            format: NFCTypeNameFormat(record.typeNameFormat), type: Data(record.type),
-            identifier: Data(record.identifier), payload: Data(record.payload), chunkSize: 0)
+            format: NFCTypeNameFormat(record.typeNameFormat), type: Data(record.typeBytes),
+            identifier: Data(record.identifierBytes), payload: Data(record.payloadBytes), chunkSize: 0)
     }
 
     /// This payload as an `NDEF` module record.
