@@ -24,7 +24,7 @@ let package = Package(
             name: "NDEFCodec",
             dependencies: [
                 .product(name: "Benchmark", package: "package-benchmark"),
-                .product(name: "NDEF", package: "OpenCoreNFC"),
+                .product(name: "NDEF", package: "OpenCoreNFC"), .product(name: "OpenCoreNFC", package: "OpenCoreNFC"),
             ],
             path: "Benchmarks/NDEFCodec",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]

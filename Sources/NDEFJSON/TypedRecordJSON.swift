@@ -82,7 +82,7 @@ package func latin1String(_ bytes: [UInt8]) -> String { NDEFRecord.latin1String(
 package func latin1Bytes(_ text: String) -> [UInt8]? { NDEFRecord.latin1Bytes(text) }
 
 /// UTF-8 text if the bytes are valid UTF-8, else nil.
-package func utf8Text(_ bytes: [UInt8]) -> String? { String(validating: bytes, as: UTF8.self) }
+package func utf8Text(_ bytes: [UInt8]) -> String? { UTF8Text.validated(bytes) }
 
 /// A nested record in the generic JSON form: `tnf`, `type`, `id`, `payload`.
 package func genericRecordJSON(_ record: NDEFRecord) -> JSONValue {

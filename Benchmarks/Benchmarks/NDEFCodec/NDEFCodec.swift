@@ -1,5 +1,7 @@
 import Benchmark
+import Foundation
 import NDEF
+import OpenCoreNFC
 
 /// The NDEF codec on the three workloads ndeflib's side runs (Workloads.swift,
 /// Integration/ndeflib/bench_ndeflib.py): decode through `NDEFMessage(decoding:)` including the
@@ -28,6 +30,30 @@ let benchmarks: @Sendable () -> Void = {
                 var typedCount = 0
                 for record in message.records where try record.typed() != nil { typedCount &+= 1 }
                 blackHole(typedCount)
+            }
+        }
+
+        // Core NFC's API on the same bytes: `NFCNDEFMessage(data:)`, then each record's URI or
+        // text as an app reads it (`wellKnownTypeURIPayload()`, `wellKnownTypeTextPayload()`).
+        if workload != .b {
+            Benchmark("corenfc decode \(workload.rawValue): \(workload.title)") { benchmark in
+                let uriType = Data("U".utf8)
+                let textType = Data("T".utf8)
+                let data = Data(try NDEFMessage(records: typed.map { try $0.record() }).encoded())
+                benchmark.startMeasurement()
+                for _ in benchmark.scaledIterations {
+                    guard let message = NFCNDEFMessage(data: data) else { continue }
+                    var read = 0
+                    for record in message.records {
+                        // As an app does: by the record's type, then the typed accessor.
+                        if record.type == uriType, record.wellKnownTypeURIPayload() != nil {
+                            read &+= 1
+                        } else if record.type == textType, record.wellKnownTypeTextPayload().0 != nil {
+                            read &+= 1
+                        }
+                    }
+                    blackHole(read)
+                }
             }
         }
 

@@ -76,7 +76,8 @@ extension NDEFRecord {
                 if first {
                     Self.writeRecord(
                         into: &writer, flags: flags, format: typeNameFormat, type: typeBytes,
-                        identifier: identifierBytes, payload: payloadBytes[(payloadBytes.startIndex + start)..<(payloadBytes.startIndex + end)])
+                        identifier: identifierBytes,
+                        payload: payloadBytes[(payloadBytes.startIndex + start)..<(payloadBytes.startIndex + end)])
                 } else {
                     Self.writeRecord(
                         into: &writer, flags: flags, format: .unchanged, type: [], identifier: [],

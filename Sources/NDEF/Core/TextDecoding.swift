@@ -1,10 +1,12 @@
+import NFCBytes
+
 /// Text helpers shared by the typed records (Foundation-free).
 enum TextCoding {
     /// Decodes UTF-8; strict mode rejects ill-formed input, lenient mode substitutes U+FFFD.
     static func utf8<C: Collection>(_ bytes: C, strict: Bool, field: String) throws(NDEFError) -> String
     where C.Element == UInt8 {
         if strict {
-            guard let s = String(validating: bytes, as: UTF8.self) else {
+            guard let s = UTF8Text.validated(bytes) else {
                 throw NDEFError(.invalidEncoding, "\(field) is not valid UTF-8")
             }
             return s

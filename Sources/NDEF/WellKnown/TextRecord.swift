@@ -1,3 +1,5 @@
+import NFCBytes
+
 /// The NFC Forum Text record (well-known type `T`): text with its language and encoding.
 ///
 /// NFC Forum Text Record Type Definition 1.0 §3.2.1: a status byte (bit 7: UTF-16, bit 6:
@@ -55,14 +57,14 @@ public struct TextRecord: NDEFRecordConvertible, Hashable, Sendable {
     }
 
     /// Decodes a Text payload.
-    init(payload: ArraySlice<UInt8>, strict: Bool) throws(NDEFError) {
+    package init(payload: ArraySlice<UInt8>, strict: Bool) throws(NDEFError) {
         // Fast path for the common case: UTF-8 text after a short ASCII language code.
         if let first = payload.first, first & 0x80 == 0, first & 0x3F != 0, Int(first & 0x3F) < payload.count {
             let decoded: (String, String)? = payload.withUnsafeBufferPointer { buffer in
                 let n = Int(first & 0x3F)
                 let language = UnsafeBufferPointer(rebasing: buffer[1..<(1 + n)])
                 guard TextCoding.isPrintableASCII(language),
-                    let text = String(validating: UnsafeBufferPointer(rebasing: buffer[(1 + n)...]), as: UTF8.self)
+                    let text = UTF8Text.validated(UnsafeBufferPointer(rebasing: buffer[(1 + n)...]))
                 else { return nil }
                 return (String(decoding: language, as: UTF8.self), text)
             }

@@ -37,28 +37,48 @@ public struct URIRecord: NDEFRecordConvertible, Hashable, Sendable {
         try self.init(payload: record.payloadBytes, strict: options.isStrict)
     }
 
-    init(payload: ArraySlice<UInt8>, strict: Bool) throws(NDEFError) {
+    package init(payload: ArraySlice<UInt8>, strict: Bool) throws(NDEFError) {
         guard let code = payload.first else {
             throw NDEFError(.invalidPayload, "URI payload is empty: the identifier code is missing")
         }
-        let decoded: String? = payload.withUnsafeBufferPointer { buffer in
+        // One pass over the bytes after the identifier code: whether they are all ASCII (then
+        // valid UTF-8 without the generic validator) and whether any is a control character.
+        let (uri, problem): (String?, NDEFError?) = payload.withUnsafeBufferPointer { buffer in
             let rest = UnsafeBufferPointer(rebasing: buffer[1...])
-            return strict ? String(validating: rest, as: UTF8.self) : String(decoding: rest, as: UTF8.self)
+            var ascii = true
+            var control = false
+            for byte in rest {
+                if byte >= 0x80 {
+                    ascii = false
+                } else if byte < 0x20 || byte == 0x7F {
+                    control = true
+                }
+            }
+            if strict && !ascii && String(validating: rest, as: UTF8.self) == nil {
+                return (nil, NDEFError(.invalidEncoding, "URI is not valid UTF-8"))
+            }
+            if strict && control {
+                return (nil, NDEFError(.invalidPayload, "URI holds control characters, which RFC 3987 does not allow"))
+            }
+            let known = URIPrefix(rawValue: code)
+            if known == nil && strict {
+                return (nil, NDEFError(.invalidPayload, "URI identifier code 0x\(Hex.encode([code], uppercase: true)) is reserved"))
+            }
+            // §3.2.2: a reserved code is read as no prefix. The URI is built in one allocation
+            // (invalid UTF-8, possible only when lenient, is repaired with U+FFFD).
+            var prefix = (known ?? URIPrefix.none).string
+            let text = prefix.withUTF8 { head in
+                String(unsafeUninitializedCapacity: head.count + rest.count) { out in
+                    _ = out.initialize(from: head)
+                    _ = UnsafeMutableBufferPointer(rebasing: out[head.count...]).initialize(from: rest)
+                    return head.count + rest.count
+                }
+            }
+            return (text, nil)
         }
-        guard let rest = decoded else {
-            throw NDEFError(.invalidEncoding, "URI is not valid UTF-8")
-        }
-        if strict, rest.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
-            throw NDEFError(.invalidPayload, "URI holds control characters, which RFC 3987 does not allow")
-        }
-        if let known = URIPrefix(rawValue: code) {
-            prefix = known
-        } else if strict {
-            throw NDEFError(.invalidPayload, "URI identifier code 0x\(Hex.encode([code], uppercase: true)) is reserved")
-        } else {
-            prefix = .none  // §3.2.2: a reserved code is read as no prefix
-        }
-        uri = prefix.string + rest
+        if let problem { throw problem }
+        self.uri = uri ?? ""
+        self.prefix = URIPrefix(rawValue: code) ?? .none
     }
 
     /// The well-known `U` record with ``payload()``; never throws.

@@ -38,13 +38,18 @@ extension NFCNDEFPayload {
     ///
     /// An IRI whose non-ASCII characters `URL` rejects is returned percent-encoded.
     public func wellKnownTypeURIPayload() -> URL? {
-        guard typeNameFormat == .nfcWellKnown, let record = try? URIRecord(ndefRecord) else { return nil }
+        // The type is checked on the Data and only the payload is converted (not the whole record).
+        guard typeNameFormat == .nfcWellKnown, type.elementsEqual(URIRecord.recordType),
+            let record = try? URIRecord(payload: [UInt8](payload)[...], strict: true)
+        else { return nil }
         return URL(string: record.uri) ?? URL(string: record.asciiURI)
     }
 
     /// The text and locale of a well-known Text record; `(nil, nil)` for other records.
     public func wellKnownTypeTextPayload() -> (String?, Locale?) {
-        guard typeNameFormat == .nfcWellKnown, let record = try? TextRecord(ndefRecord) else { return (nil, nil) }
+        guard typeNameFormat == .nfcWellKnown, type.elementsEqual(TextRecord.recordType),
+            let record = try? TextRecord(payload: [UInt8](payload)[...], strict: true)
+        else { return (nil, nil) }
         return (record.text, Locale(identifier: record.languageCode))
     }
 
