@@ -17,7 +17,8 @@ opt=${FUZZ_OPT:--O}
 case $opt in -O|-Onone|-Osize) ;; *) echo "FUZZ_OPT must be -O, -Osize or -Onone" >&2; exit 2 ;; esac
 out=Fuzz/build/${opt#-}
 mkdir -p "$out"
-flags=(-sanitize=fuzzer,address -parse-as-library "$opt" -g -swift-version 6 -enable-testing -j "$(nproc)")
+# -package-name: the modules share `package` declarations (as SwiftPM builds them, one package).
+flags=(-sanitize=fuzzer,address -parse-as-library "$opt" -g -swift-version 6 -enable-testing -package-name opencorenfc -j "$(nproc)")
 crypto_build=${CRYPTO_BUILD:-.build/debug}
 
 # Rebuilds a module only when one of its sources is newer than its library.

@@ -91,7 +91,7 @@ func parsers(_ operation: Int, _ bytes: [UInt8]) {
     case 3:
         _ = try? U2FRegistration(parsing: bytes)
         _ = try? U2FAuthentication(parsing: bytes)
-        _ = try? DER.certificatePublicKey(bytes)
+        _ = try? AttestationCertificate.publicKey(bytes)
     case 4:
         _ = try? AuthenticatorData(parsing: bytes)
     default:
