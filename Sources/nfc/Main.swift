@@ -16,12 +16,20 @@ enum NFCMain {
 
     /// Off the main actor, so the parsed command is never sent across isolation domains.
     nonisolated static func parseAndRun() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
         let command: any ParsableCommand
         do {
-            command = try NFCCommand.parseAsRoot()
+            command = try NFCCommand.parseAsRoot(arguments)
         } catch {
             NFCCommand.exit(withError: error)
         }
+        await Invocation.$arguments.withValue(arguments) {
+            await run(command)
+        }
+    }
+
+    /// Runs a parsed command and reports its failure in the documented shape.
+    nonisolated static func run(_ command: any ParsableCommand) async {
         let json = (command as? any JSONOutputCommand)?.wantsJSONOutput ?? false
         let lines = command is WatchCommand  // one JSON object per line
         do {

@@ -48,8 +48,7 @@ struct NDEFEncodeCommand: ParsableCommand {
             let bytes = json == "-" ? Input.readStandardInput() : try Input.readFile(json)
             message = try NDEFJSONFile.message(bytes, source: json == "-" ? "standard input" : json)
         } else {
-            let arguments = Array(CommandLine.arguments.dropFirst())
-            message = NDEFMessage(records: try RecordArguments.records(from: try RecordArguments.specs(from: arguments)))
+            message = NDEFMessage(records: try RecordArguments.records(from: try RecordArguments.specs(from: Invocation.arguments)))
         }
         let bytes: [UInt8]
         do {

@@ -41,7 +41,7 @@ struct WriteCommand: AsyncParsableCommand {
             try NDEFVerification.verify(bytes)
             return bytes
         }
-        let specs = try RecordArguments.specs(from: Array(CommandLine.arguments.dropFirst()))
+        let specs = try RecordArguments.specs(from: Invocation.arguments)
         return try encode(NDEFMessage(records: try RecordArguments.records(from: specs)))
     }
 

@@ -6,7 +6,8 @@ import NFCBytes
 ///
 /// ArgumentParser collects each repeated option into its own array and so loses the order between
 /// different options; the order matters here (it is the order of the records), so it is read back
-/// from the raw arguments, which ArgumentParser has already checked.
+/// from the arguments ArgumentParser parsed and checked (``Invocation/arguments``), never from
+/// the process's command line.
 enum RecordArguments {
     static let recordOptions: Set<String> = ["--uri", "--text", "--lang", "--mime", "--file", "--external", "--hex"]
 

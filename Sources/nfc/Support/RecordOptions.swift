@@ -1,8 +1,8 @@
 import ArgumentParser
 
 /// The record options `nfc ndef encode` and `nfc write` share. ArgumentParser collects each
-/// option's values; their order across options comes from the raw arguments
-/// (``RecordArguments``).
+/// option's values; their order across options comes from the parsed arguments
+/// (``RecordArguments``, ``Invocation``).
 struct RecordOptions: ParsableArguments {
     @Option(name: .long, help: "A URI record (repeatable; records keep their order).")
     var uri: [String] = []
