@@ -191,15 +191,21 @@ open class NFCReaderSession: NSObject, NFCReaderSessionProtocol, @unchecked Send
     }
 
     /// Polls the field and hands new targets to the subclass.
+    ///
+    /// A scan that `restartPolling` overtook while it waited on the reader is dropped: it polled
+    /// the earlier round's technologies, and its targets would be delivered as the new round's
+    /// (a tag of a technology no longer polled, after `restartPolling(configuration:)`). The
+    /// restart starts a scan of its own.
     func scan() async {
         guard
-            let (driver, mask) = lock.withLock({ () -> ((any ReaderDriver), TechnologyMask)? in
+            let (driver, mask, startRound) = lock.withLock({ () -> ((any ReaderDriver), TechnologyMask, Int)? in
                 guard state == .active, let driver else { return nil }
-                return (driver, polledTechnologies)
+                return (driver, polledTechnologies, generation)
             })
         else { return }
         guard let targets = try? await driver.targets(matching: mask) else { return }
         let (fresh, round) = lock.withLock { () -> ([TargetInfo], Int) in
+            guard generation == startRound else { return ([], generation) }
             let fresh = targets.filter { !delivered.contains($0.handle) }
             for target in fresh { delivered.insert(target.handle) }
             return (fresh, generation)
