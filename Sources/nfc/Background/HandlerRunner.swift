@@ -53,11 +53,14 @@ final class HandlerRunner: Sendable {
         }
     }
 
-    /// Runs one handler to its end or its time limit, whichever comes first.
-    func execute(_ argv: [String], environment extra: [String: String]) async -> Ending {
+    /// Runs one handler to its end or its time limit, whichever comes first. `started` is called
+    /// with the handler's pid once it runs and ``terminateAll()`` can reach it.
+    func execute(
+        _ argv: [String], environment extra: [String: String], started: (@Sendable (pid_t) -> Void)? = nil
+    ) async -> Ending {
         guard let program = argv.first, !program.isEmpty else { return .notStarted("the handler has no program") }
         return await withTaskGroup(of: Ending?.self) { group in
-            group.addTask { await self.spawnAndWait(program, Array(argv.dropFirst()), environment: extra) }
+            group.addTask { await self.spawnAndWait(program, Array(argv.dropFirst()), environment: extra, started: started) }
             group.addTask { [timeout] in
                 // nil when the handler ended first and this timer was cancelled.
                 (try? await Task.sleep(for: timeout)) == nil ? nil : .timedOut
@@ -78,7 +81,9 @@ final class HandlerRunner: Sendable {
         for pid in running.withLock({ $0 }) { kill(-pid, SIGTERM) }
     }
 
-    private func spawnAndWait(_ program: String, _ arguments: [String], environment extra: [String: String]) async -> Ending {
+    private func spawnAndWait(
+        _ program: String, _ arguments: [String], environment extra: [String: String], started: (@Sendable (pid_t) -> Void)?
+    ) async -> Ending {
         var options = PlatformOptions()
         // setpgid(0, 0) in the child: a group of its own, led by the handler.
         options.processGroupID = 0
@@ -87,16 +92,17 @@ final class HandlerRunner: Sendable {
         let executable: Executable = program.contains("/") ? .path(FilePath(program)) : .name(program)
         var updates: [Environment.Key: String?] = [:]
         for (key, value) in extra { updates[Environment.Key(stringLiteral: key)] = value }
-        let started = Guarded<pid_t?>(nil)
-        defer { if let pid = started.withLock({ $0 }) { running.withLock { _ = $0.remove(pid) } } }
+        let spawned = Guarded<pid_t?>(nil)
+        defer { if let pid = spawned.withLock({ $0 }) { running.withLock { _ = $0.remove(pid) } } }
         do {
             let result = try await Subprocess.run(
                 executable, arguments: Arguments(arguments), environment: .inherit.updating(updates),
                 platformOptions: options, input: .none, output: .currentStandardError, error: .currentStandardError
             ) { execution in
                 let pid = execution.processIdentifier.value
-                started.withLock { $0 = pid }
+                spawned.withLock { $0 = pid }
                 running.withLock { _ = $0.insert(pid) }
+                started?(pid)
             }
             switch result.terminationStatus {
             case .exited(let code): return .exited(code)

@@ -44,22 +44,18 @@ struct HandlerRunnerTests {
 
     @Test("The time limit kills the handler and every process it started")
     func timeLimitKillsTheGroup() async throws {
-        let pidFile = folder.appendingPathComponent("child.pid").path
-        let runner = HandlerRunner(timeout: .milliseconds(700))
-        // The shell starts a child in the background, records its pid, and waits for it.
-        let ending = await runner.execute(["/bin/sh", "-c", "sleep 60 & echo $! > \(pidFile); wait"], environment: [:])
+        // The handler's child holds the only write end of a FIFO: the test's read of it ends
+        // (EOF) when that child dies. Had the SIGKILL missed the child, it would hold the FIFO for
+        // ten minutes and the watchdog would name this test.
+        let fifo = folder.appendingPathComponent("child.fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // The reader is waiting before the handler starts, so the child's open of the FIFO (at
+        // its start, well inside the time limit) returns at once.
+        let reading = Task { await Self.readToEnd(fifo) }
+        let runner = HandlerRunner(timeout: .seconds(2))
+        let ending = await runner.execute(["/bin/sh", "-c", "sleep 600 > \(fifo) & wait"], environment: [:])
         #expect(ending == .timedOut)
-        let text = try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-        let child = try #require(pid_t(text))
-        // The child was in the handler's process group: SIGKILL reached it too. It is reaped by
-        // init once orphaned; until then it is a zombie, which kill(pid, 0) still finds, so look
-        // at its state instead.
-        var gone = false
-        for _ in 0..<100 where !gone {
-            gone = Self.isGoneOrZombie(child)
-            if !gone { try await Task.sleep(for: .milliseconds(20)) }
-        }
-        #expect(gone, "the handler's child \(child) outlived the time limit")
+        #expect(await reading.value == 0, "EOF: the child died with the handler")
     }
 
     @Test("The URL is one argument, never shell text; extra environment variables are set")
@@ -74,29 +70,49 @@ struct HandlerRunnerTests {
         #expect(HandlerRunner.arguments(["/usr/bin/open"], url: url) == ["/usr/bin/open", url], "no {url}: appended")
     }
 
-    @Test("terminateAll ends handlers still running; run() reports through its callback")
+    @Test("terminateAll ends handlers still running")
     func terminateAll() async throws {
         let runner = HandlerRunner(timeout: .seconds(60))
-        let marker = folder.appendingPathComponent("started").path
+        let (started, startedContinuation) = AsyncStream<pid_t>.makeStream()
+        async let ending = runner.execute(["/bin/sh", "-c", "exec sleep 60"], environment: [:]) { pid in
+            startedContinuation.yield(pid)
+        }
+        var pids = started.makeAsyncIterator()
+        #expect(await pids.next() != nil, "the runner reports the handler once it can reach it")
+        runner.terminateAll()
+        #expect(await ending == .signalled(SIGTERM))
+    }
+
+    @Test("run() reports the ending through its callback")
+    func callback() async {
+        let runner = HandlerRunner(timeout: .seconds(60))
         let (endings, continuation) = AsyncStream<HandlerRunner.Ending>.makeStream()
-        runner.run(["/bin/sh", "-c", "touch \(marker); exec sleep 60"], url: "tel:+1", environment: [:]) { ending, _ in
+        runner.run(["/bin/sh", "-c", "exit 4"], url: "tel:+1", environment: [:]) { ending, _ in
             continuation.yield(ending)
             continuation.finish()
         }
-        for _ in 0..<250 where !FileManager.default.fileExists(atPath: marker) { try await Task.sleep(for: .milliseconds(20)) }
-        // Registered once the process exists: give the runner a moment past the marker.
-        try await Task.sleep(for: .milliseconds(100))
-        runner.terminateAll()
         var iterator = endings.makeAsyncIterator()
-        #expect(await iterator.next() == .signalled(SIGTERM))
+        #expect(await iterator.next() == .exited(4))
     }
 
-    /// True when `pid` no longer exists or is a zombie (Linux: /proc/PID/stat state Z).
-    private static func isGoneOrZombie(_ pid: pid_t) -> Bool {
-        guard kill(pid, 0) == 0 else { return true }
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-            let close = stat.lastIndex(of: ")")
-        else { return false }
-        return stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("Z")
+    /// Reads the FIFO at `path` until every writer has closed it (on a thread of its own: the
+    /// open and the reads block); the number of bytes read.
+    private static func readToEnd(_ path: String) async -> Int {
+        await withCheckedContinuation { continuation in
+            Thread {
+                let fd = open(path, O_RDONLY)
+                var total = 0
+                if fd >= 0 {
+                    var buffer = [UInt8](repeating: 0, count: 64)
+                    while true {
+                        let count = read(fd, &buffer, buffer.count)
+                        if count <= 0 { break }
+                        total += count
+                    }
+                    close(fd)
+                }
+                continuation.resume(returning: total)
+            }.start()
+        }
     }
 }
