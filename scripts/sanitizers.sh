@@ -10,6 +10,11 @@
 # Extra arguments for `swift test` go in SANITIZER_TEST_ARGS, e.g. to skip the live PC/SC suites
 # on a machine whose pcscd readers belong to someone else:
 #   SANITIZER_TEST_ARGS="--skip LiveDriverTests --skip PCSCSessionTests" scripts/sanitizers.sh
+# SANITIZER_SHARE_BUILD=1 (CI, address only) builds in the debug build's own scratch path (.build)
+# with `-Xswiftc -sanitize=address` instead of SwiftPM's --sanitize: the Swift modules are
+# rebuilt instrumented, the C targets (swift-crypto's BoringSSL, about 90 s of every cold build)
+# are reused as the debug build compiled them, uninstrumented. The debug build is replaced by
+# the instrumented one. docs/hardening.md says what that leaves out.
 # Suppressions (toolchain false positives and leaks in Foundation only) and why:
 # scripts/tsan-suppressions.txt, scripts/lsan-suppressions.txt, docs/hardening.md.
 set -euo pipefail
@@ -36,10 +41,15 @@ for kind in "${kinds[@]}"; do
             export LSAN_OPTIONS="suppressions=$PWD/scripts/lsan-suppressions.txt ${LSAN_OPTIONS:-}" ;;
         *) echo "sanitizers.sh: unknown sanitizer $kind (thread or address)" >&2; exit 2 ;;
     esac
+    sanitize=(--sanitize="$kind")
+    if [[ ${SANITIZER_SHARE_BUILD:-} == 1 && $kind == address ]]; then
+        scratch=.build
+        sanitize=(-Xswiftc -sanitize=address)
+    fi
     start=$(date +%s)
     if [[ $phase != test ]]; then
         echo "=== $kind sanitizer: build ($scratch)"
-        swift build --build-tests --sanitize="$kind" --scratch-path "$scratch" "${build_args[@]}"
+        swift build --build-tests "${sanitize[@]}" --scratch-path "$scratch" "${build_args[@]}"
         if [[ $phase == build ]]; then echo "=== $kind sanitizer: built in $(( $(date +%s) - start )) s"; continue; fi
     fi
     echo "=== $kind sanitizer: test"
@@ -49,7 +59,7 @@ for kind in "${kinds[@]}"; do
     # SANITIZER_EXPECT_TESTS set (CI), exactly that many tests must run and none may skip.
     if [[ -n ${SANITIZER_EXPECT_TESTS:-} ]]; then checks=(--expect-tests "$SANITIZER_EXPECT_TESTS"); else checks=(--min-tests 1 --allow-skips); fi
     scripts/test-watchdog --test-limit 300 "${checks[@]}" --log "$log" -- \
-        swift test --skip-build --sanitize="$kind" --scratch-path "$scratch" "${build_args[@]}" "${extra[@]}" || status=$?
+        swift test --skip-build "${sanitize[@]}" --scratch-path "$scratch" "${build_args[@]}" "${extra[@]}" || status=$?
     # A sanitizer report in a child process (the nfc tool the CLI tests run) fails its test; one in
     # the test process itself changes its exit status. Either way, say so plainly.
     if grep -qE "WARNING: ThreadSanitizer|ERROR: (Address|Leak)Sanitizer" "$log"; then

@@ -264,7 +264,10 @@ public final class NFCAuthenticator: Sendable {
         case .restart:
             session.restartPolling()
             notify { $0.authenticator(self, didRestartPolling: .noISO7816Tag(tags.map(\.type))) }
-        case .wait: break
+        case .wait:
+            // Polling stays stopped after a delivery until restartPolling (as on a phone): the
+            // next tag that arrives, or one that leaves, restarts it.
+            session.restartPollingOnFieldChange()
         }
     }
 

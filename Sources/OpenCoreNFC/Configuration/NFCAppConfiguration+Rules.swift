@@ -35,7 +35,7 @@ extension NFCAppConfiguration {
     ///
     /// Needs a non-empty usage description and `TAG` in the formats entitlement. Polling FeliCa
     /// (``PollingKind/iso18092``) needs at least one well-formed declared system code, and none may
-    /// be the wildcard `FFFF` (Apple's reference for the system-codes key). PACE polling finds only
+    /// hold the wildcard `FF` in either byte (`FFFF`, `88FF`; Apple's reference for the system-codes key). PACE polling finds only
     /// ISO 7816 documents, so it needs a selectable AID (see ``selectableAIDs``). ISO 14443 polling
     /// does not: MIFARE tags are found without one; ``checkCanDetectISO7816Tag()`` applies when an
     /// ISO 7816 tag turns up.
@@ -50,9 +50,10 @@ extension NFCAppConfiguration {
         }
         if polling.contains(.iso18092) {
             let codes = felicaSystemCodes
-            if codes.contains(FeliCaSystemCode.wildcard) {
+            if let code = codes.first(where: FeliCaSystemCode.hasWildcard) {
                 return NFCConfigurationViolation(
-                    .wildcardSystemCode, "\(Keys.felicaSystemCodes) must not contain the wildcard system code FFFF")
+                    .wildcardSystemCode,
+                    "\(Keys.felicaSystemCodes) must not contain the wildcard FF in either byte (\(String(format: "%04X", code)))")
             }
             if codes.isEmpty {
                 return NFCConfigurationViolation(
@@ -86,8 +87,19 @@ extension NFCAppConfiguration {
     /// Only the declared, non-payment AIDs may be selected; iOS refuses others, the payment
     /// directory `2PAY.SYS.DDF01` and an empty SELECT included, with NFCError 2
     /// (revtel/react-native-nfc-manager#272, nfcim/flutter_nfc_kit#172).
+    ///
+    /// A SELECT may name a declared AID in full or in part (ISO/IEC 7816-4 §11.2.2: a DF name may
+    /// be right-truncated, and the card selects the application whose name begins with it), and a
+    /// declared entry may itself be a truncated name (PIV's `A000000308`) that the selected name
+    /// extends. Both names must hold at least a registered application provider identifier
+    /// (5 bytes, ISO/IEC 7816-5), and a payment AID is never selectable.
     public func checkCanSelect(aid: [UInt8]) -> NFCConfigurationViolation? {
-        guard !selectableAIDs.contains(aid) else { return nil }
+        let allowed =
+            aid.count >= 5 && PaymentApplicationIdentifiers.paymentApplication(aid) == nil
+            && selectableAIDs.contains { declared in
+                declared.count >= 5 && (declared.starts(with: aid) || aid.starts(with: declared))
+            }
+        guard !allowed else { return nil }
         return NFCConfigurationViolation(
             .missingSelectIdentifier,
             "Missing required entitlement: AID \(hex(aid)) is not a non-payment entry of \(Keys.iso7816SelectIdentifiers)")

@@ -108,7 +108,7 @@ public struct NFCAppConfiguration: Sendable, Hashable {
 
     /// The well-formed FeliCa system codes (exactly 4 hex digits), in declared order.
     ///
-    /// The wildcard `FFFF` is well-formed and kept here, so that the session rules can refuse it.
+    /// Wildcard codes (`FF` in either byte) are well-formed and kept here, so that the session rules can refuse them.
     public var felicaSystemCodes: [UInt16] {
         (felicaSystemCodeValues ?? []).compactMap(FeliCaSystemCode.parse)
     }

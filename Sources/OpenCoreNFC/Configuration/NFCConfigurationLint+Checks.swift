@@ -92,7 +92,7 @@ struct LintChecks {
         return findings
     }
 
-    /// Exactly 4 hex digits each, and never the wildcard (Apple's reference for the system-codes key).
+    /// Exactly 4 hex digits each, and no wildcard `FF` in either byte (Apple's reference for the system-codes key).
     func systemCodes() -> [Finding] {
         let key = Keys.felicaSystemCodes
         guard !badKeys.contains(key), let values = configuration.felicaSystemCodeValues else { return [] }
@@ -105,11 +105,11 @@ struct LintChecks {
                         fix: "Write each system code as 4 hex digits, e.g. 12FC"))
                 continue
             }
-            if code == FeliCaSystemCode.wildcard {
+            if FeliCaSystemCode.hasWildcard(code) {
                 findings.append(
                     Finding(
                         .error, .systemCodeWildcard, key: key,
-                        "item \(index) \"\(value)\" is the wildcard system code, which Core NFC does not allow",
+                        "item \(index) \"\(value)\" holds the wildcard FF, which Core NFC does not allow in either byte",
                         fix: "List the discrete system codes of the cards the app reads instead"))
             }
         }

@@ -56,7 +56,7 @@ extension NFCConfigurationLint {
         public static let aidsMissing = Code(rawValue: "iso7816.missing")
         /// A FeliCa system code is not 4 hex digits.
         public static let systemCodeMalformed = Code(rawValue: "felica.malformed")
-        /// A FeliCa system code is the wildcard `FFFF`.
+        /// A FeliCa system code holds the wildcard `FF` in either byte (`FFFF`, `88FF`).
         public static let systemCodeWildcard = Code(rawValue: "felica.wildcard")
         /// `TAG` is declared but no system code: sessions polling FeliCa fail.
         public static let systemCodesMissing = Code(rawValue: "felica.missing")

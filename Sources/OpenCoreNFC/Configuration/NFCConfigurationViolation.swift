@@ -28,7 +28,7 @@ public struct NFCConfigurationViolation: Error, Hashable, Sendable, CustomString
         public static let missingFormat = Kind("missingFormat", .securityViolation)
         /// Polling FeliCa (ISO 18092) without a usable declared system code.
         public static let missingSystemCodes = Kind("missingSystemCodes", .securityViolation)
-        /// The FeliCa system codes include the wildcard `FFFF`.
+        /// A FeliCa system code holds the wildcard `FF` in either byte (`FFFF`, `88FF`).
         public static let wildcardSystemCode = Kind("wildcardSystemCode", .securityViolation)
         /// An ISO 7816 operation with no selectable AID, or a SELECT of an undeclared AID.
         public static let missingSelectIdentifier = Kind("missingSelectIdentifier", .securityViolation)

@@ -2,11 +2,16 @@ import NFCTags
 import NFCTransport
 
 /// How failures below the API surface as Core NFC's error codes.
+///
+/// One rule for raw commands and NDEF operations alike: a tag that is in the field but does not
+/// answer in time is `readerTransceiveErrorTagResponseError` (102, `NFCError.h`: "tag response
+/// error"); a tag that left the field, or a reader that went away, is
+/// `readerTransceiveErrorTagConnectionLost` (100, "connection to the tag is lost").
 enum ErrorMapping {
     /// A tag engine's failure during a read or a status query.
     static func readError(_ error: TagEngineError) -> NFCReaderError {
         switch error.code {
-        case .tagLost, .timeout: NFCReaderError(.readerTransceiveErrorTagConnectionLost, reason: error.description)
+        case .tagLost: NFCReaderError(.readerTransceiveErrorTagConnectionLost, reason: error.description)
         case .transport where readerGone(error): NFCReaderError(.readerTransceiveErrorTagConnectionLost, reason: error.description)
         case .readOnly: NFCReaderError(.ndefReaderSessionErrorTagNotWritable, reason: error.description)
         case .capacityExceeded: NFCReaderError(.ndefReaderSessionErrorTagSizeTooSmall, reason: error.description)
@@ -18,7 +23,8 @@ enum ErrorMapping {
     /// A tag engine's failure during a write or a lock.
     static func writeError(_ error: TagEngineError) -> NFCReaderError {
         switch error.code {
-        case .tagLost, .timeout: NFCReaderError(.readerTransceiveErrorTagConnectionLost, reason: error.description)
+        case .tagLost: NFCReaderError(.readerTransceiveErrorTagConnectionLost, reason: error.description)
+        case .timeout: NFCReaderError(.readerTransceiveErrorTagResponseError, reason: error.description)
         case .transport where readerGone(error): NFCReaderError(.readerTransceiveErrorTagConnectionLost, reason: error.description)
         case .readOnly: NFCReaderError(.ndefReaderSessionErrorTagNotWritable, reason: error.description)
         case .capacityExceeded: NFCReaderError(.ndefReaderSessionErrorTagSizeTooSmall, reason: error.description)

@@ -26,7 +26,7 @@ open class NFCNDEFReaderSession: NFCReaderSession, @unchecked Sendable {
     /// With `invalidateAfterFirstRead`, a read-only session ends after the first message is delivered.
     public init(delegate: any NFCNDEFReaderSessionDelegate, queue: DispatchQueue?, invalidateAfterFirstRead: Bool) {
         self.invalidateAfterFirstRead = invalidateAfterFirstRead
-        super.init(delegate: delegate, queue: queue, technologies: .all)
+        super.init(delegate: delegate, queue: queue, technologies: .all, mode: .unknown)
     }
 
     var ndefDelegate: (any NFCNDEFReaderSessionDelegate)? { delegate as? any NFCNDEFReaderSessionDelegate }
@@ -38,7 +38,7 @@ open class NFCNDEFReaderSession: NFCReaderSession, @unchecked Sendable {
             throw NFCReaderError(.readerErrorInvalidParameter, reason: "the tag was not detected by this session")
         }
         _ = try await connection(for: object.target, generation: object.generation)
-        markConnected(object.target)
+        markConnected(object.target, generation: object.generation)
     }
 
     /// Completion form of ``connect(to:)``: `completionHandler` gets nil or the error, on ``NFCReaderSession/sessionQueue``.
@@ -56,6 +56,10 @@ open class NFCNDEFReaderSession: NFCReaderSession, @unchecked Sendable {
     }
 
     /// Polls again; tags detected before become unavailable.
+    ///
+    /// As Apple documents, it has no effect on a session whose delegate reads messages
+    /// (no `didDetect tags`): such a session polls on by itself and reads a tag again once it has
+    /// been removed and tapped again (`NFCNDEFReaderSession.h`).
     @available(iOS 13.0, *)
     public func restartPolling() { restartPollingRound() }
 
@@ -72,7 +76,11 @@ open class NFCNDEFReaderSession: NFCReaderSession, @unchecked Sendable {
             guard self.isReady, let delegate = self.ndefDelegate else { return }
             self.appLacksDidDetectTags = false
             delegate.readerSession(self, didDetect: delivered as [any NFCNDEFTag])
-            guard self.appLacksDidDetectTags else { return }
+            guard self.appLacksDidDetectTags else {
+                self.resolveDeliveryMode(.pauseUntilRestart)
+                return
+            }
+            self.resolveDeliveryMode(.automaticRestart)
             Task { await self.readAndDeliver(delivered) }
         }
     }
@@ -81,7 +89,7 @@ open class NFCNDEFReaderSession: NFCReaderSession, @unchecked Sendable {
     private func readAndDeliver(_ tags: [NFCTagObject]) async {
         var messages: [NFCNDEFMessage] = []
         for tag in tags {
-            markConnected(tag.target)
+            markConnected(tag.target, generation: tag.generation)
             if let message = try? await tag.readNDEF() { messages.append(message) }
         }
         guard !messages.isEmpty else { return }

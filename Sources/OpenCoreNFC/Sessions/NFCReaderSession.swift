@@ -29,42 +29,41 @@ public protocol NFCReaderSessionProtocol: NSObjectProtocol {
 /// Delegate calls arrive on the queue given at creation, or on a private serial queue.
 @available(iOS 11.0, *)
 open class NFCReaderSession: NSObject, NFCReaderSessionProtocol, @unchecked Sendable {
-    // Mutable state is guarded by `lock`; delegate calls happen on `sessionQueue`.
-    enum State { case idle, active, invalidated }
-
+    // The lifecycle lives in `machine` (``SessionStateMachine``), guarded by `lock` with the
+    // alert message; each event's actions run outside the lock. Delegate calls happen on
+    // `sessionQueue`.
     let lock = NSLock()
-    var state = State.idle
-    var generation = 0
-    var delivered: Set<UInt64> = []
-    var connections: [UInt64: any TagConnection] = [:]
-    var connectedHandle: UInt64?
-    var pollingTask: Task<Void, Never>?
-    var timeoutTask: Task<Void, Never>?
-    var driver: (any ReaderDriver)?
+    var machine: SessionStateMachine
     private var message = ""
-    private var retainedDelegate: AnyObject?
-    private var polledTechnologies: TechnologyMask
+    private weak var weakDelegate: AnyObject?
     /// Air time and commands of this session.
     let meter = AirTimeMeter()
 
     /// Whether this device can read tags: here, whether a reader driver is available.
+    ///
+    /// False when `OPENCORENFC_READER` names no usable reader or no driver is injected;
+    /// ``NFCSessionEnvironment/readerProblem`` says why, and `begin()` ends the session with
+    /// that reason in its `readerErrorUnsupportedFeature`.
     open class var readingAvailable: Bool { NFCSessionEnvironment.shared.driver != nil }
 
     /// The queue delegate calls and completion handlers run on.
     public let sessionQueue: DispatchQueue
 
-    /// The session's delegate (held until the session is invalidated, as Core NFC does).
-    public var delegate: AnyObject? { lock.withLock { retainedDelegate } }
+    /// The session's delegate, held weakly as Core NFC holds it (`NFCReaderSession.h`:
+    /// `@property (nonatomic, weak, readonly) id delegate`): the app keeps its delegate alive.
+    public var delegate: AnyObject? { lock.withLock { weakDelegate } }
 
-    init(delegate: AnyObject, queue: DispatchQueue?, technologies: TechnologyMask) {
-        self.retainedDelegate = delegate
+    init(delegate: AnyObject, queue: DispatchQueue?, technologies: TechnologyMask, mode: SessionStateMachine.DeliveryMode) {
+        self.weakDelegate = delegate
         self.sessionQueue = queue ?? DispatchQueue(label: "OpenCoreNFC.session")
-        self.polledTechnologies = technologies
+        self.machine = SessionStateMachine(technologies: technologies, mode: mode)
         super.init()
     }
 
-    /// True from ``begin()`` until the session ends, as Apple's; false before `begin()` and for good after.
-    public var isReady: Bool { lock.withLock { state == .active } }
+    /// True once the session is active — set just before `readerSessionDidBecomeActive` reaches
+    /// the delegate — until it ends (Apple's `ready`: "started and ready to use"); false before
+    /// and for good after.
+    public var isReady: Bool { lock.withLock { machine.isReady } }
 
     /// The text iOS shows on its scanning sheet. Kept and readable, but shown nowhere here: there is no system sheet.
     public var alertMessage: String {
@@ -79,12 +78,7 @@ open class NFCReaderSession: NSObject, NFCReaderSessionProtocol, @unchecked Send
     /// when there is none), when no reader is set (`readerErrorUnsupportedFeature`), or when another session is active
     /// (`readerSessionInvalidationErrorSystemIsBusy`; iOS may queue it instead).
     public func begin() {
-        let startable = lock.withLock { () -> Bool in
-            guard state == .idle else { return false }
-            state = .active
-            return true
-        }
-        guard startable else { return }  // begin on a started or ended session does nothing
+        guard lock.withLock({ machine.begin() }) else { return }  // begin on a started or ended session does nothing
         SessionLog.logger.debug("\(type(of: self)) begins")
         if let refusal = configurationRefusal() {
             end(with: refusal)
@@ -104,37 +98,55 @@ open class NFCReaderSession: NSObject, NFCReaderSessionProtocol, @unchecked Send
         }
         let lifetime = NFCSessionEnvironment.shared.sessionLifetime
         let clock = NFCSessionEnvironment.shared.clock
-        // An `invalidate()` from another thread may have ended the session since it was marked
-        // active. Start it only if it is still active, under the lock, so that `end` (which
-        // takes the lock first) sees the tasks to cancel, and "became active" is queued before
-        // any "invalidated".
-        let started = lock.withLock { () -> Bool in
-            guard state == .active else { return false }
-            self.driver = driver
-            sessionQueue.async { self.notifyBecameActive() }
-            timeoutTask = Task { [weak self] in
-                do {
-                    try await Self.sleep(on: clock, for: lifetime)
-                } catch {
-                    return
-                }
-                self?.end(
-                    with: NFCReaderError(.readerSessionInvalidationErrorSessionTimeout, reason: "the session reached its \(lifetime) limit")
-                )
+        let timeout = Task { [weak self] in
+            do {
+                try await Self.sleep(on: clock, for: lifetime)
+            } catch {
+                return
             }
-            pollingTask = Task { [weak self] in
-                // Watch every technology; `scan` filters by the polled ones, which restartPolling
-                // may change.
-                let events = await driver.events(matching: .all)
-                for await event in events {
-                    guard let self, self.isReady else { return }
-                    if case .targetArrived = event { await self.scan() }
-                }
-            }
-            return true
+            self?.end(
+                with: NFCReaderError(.readerSessionInvalidationErrorSessionTimeout, reason: "the session reached its \(lifetime) limit"))
         }
-        // Ended before it started: the claim made after `end` released the reader is released here.
-        if !started { SessionCoordinator.shared.release(self) }
+        // Polling starts once the delegate has been told the session is active, so no tag
+        // reaches it before `readerSessionDidBecomeActive`.
+        let (polling, ready) = AsyncStream<Void>.makeStream()
+        let poller = Task { [weak self] in
+            for await _ in polling { break }
+            if Task.isCancelled { return }
+            let events = await driver.events(matching: .all)
+            for await event in events {
+                guard let self else { return }
+                let action: SessionStateMachine.FieldAction
+                switch event {
+                case .targetArrived(let target):
+                    action = self.lock.withLock { self.machine.targetArrived(target.handle) }
+                case .targetLeft(let target):
+                    let (connection, next) = self.lock.withLock { self.machine.targetLeft(target.handle) }
+                    if let connection { await connection.disconnect() }
+                    action = next
+                }
+                switch action {
+                case .none: break
+                case .scan: await self.scan()
+                case .restart: self.restartPollingRound()
+                }
+                if Task.isCancelled { return }
+            }
+        }
+        // `end` may have run since `begin` (an `invalidate()` from another thread): then the
+        // tasks are cancelled and the claim released here.
+        guard lock.withLock({ machine.activate(driver: driver, tasks: [timeout, poller]) }) else {
+            timeout.cancel()
+            poller.cancel()
+            SessionCoordinator.shared.release(self)
+            return
+        }
+        sessionQueue.async {
+            let tell = self.lock.withLock { self.machine.becomeReady() }
+            if tell { self.notifyBecameActive() }
+            ready.yield()
+            ready.finish()
+        }
     }
 
     /// Ends the session: polling stops, connections close, and the delegate is told with `readerSessionInvalidationErrorUserCanceled`.
@@ -165,29 +177,15 @@ open class NFCReaderSession: NSObject, NFCReaderSessionProtocol, @unchecked Send
     /// Ends the session once: stops polling and the timer, closes connections, releases the
     /// reader, and tells the delegate.
     func end(with error: NFCReaderError, release: Bool = true) {
-        lock.lock()
-        guard state != .invalidated else {
-            lock.unlock()
-            return
-        }
-        state = .invalidated
+        guard let ending = lock.withLock({ machine.end() }) else { return }
         SessionLog.logger.debug("\(type(of: self)) invalidated: \(error.code) \(error.localizedDescription)")
-        let tasks: [Task<Void, Never>] = [pollingTask, timeoutTask].compactMap { $0 }
-        pollingTask = nil
-        timeoutTask = nil
-        let open: [any TagConnection] = Array(connections.values)
-        connections = [:]
-        connectedHandle = nil
-        lock.unlock()
-        for task in tasks { task.cancel() }
+        for task in ending.tasks { task.cancel() }
         if release { SessionCoordinator.shared.release(self) }
-        if !open.isEmpty {
+        if !ending.connections.isEmpty {
+            let open = ending.connections
             Task { for connection in open { await connection.disconnect() } }
         }
-        sessionQueue.async {
-            self.notifyInvalidated(error)
-            self.lock.withLock { self.retainedDelegate = nil }
-        }
+        sessionQueue.async { self.notifyInvalidated(error) }
     }
 
     /// Polls the field and hands new targets to the subclass.
@@ -197,84 +195,82 @@ open class NFCReaderSession: NSObject, NFCReaderSessionProtocol, @unchecked Send
     /// (a tag of a technology no longer polled, after `restartPolling(configuration:)`). The
     /// restart starts a scan of its own.
     func scan() async {
-        guard
-            let (driver, mask, startRound) = lock.withLock({ () -> ((any ReaderDriver), TechnologyMask, Int)? in
-                guard state == .active, let driver else { return nil }
-                return (driver, polledTechnologies, generation)
-            })
-        else { return }
+        guard let (driver, mask, startRound) = lock.withLock({ machine.scanStart() }) else { return }
         guard let targets = try? await driver.targets(matching: mask) else { return }
-        let (fresh, round) = lock.withLock { () -> ([TargetInfo], Int) in
-            guard generation == startRound else { return ([], generation) }
-            let fresh = targets.filter { !delivered.contains($0.handle) }
-            for target in fresh { delivered.insert(target.handle) }
-            return (fresh, generation)
-        }
-        if !fresh.isEmpty { await didDetect(fresh, generation: round) }
+        let fresh = lock.withLock { machine.scanned(targets, startRound: startRound) }
+        if !fresh.isEmpty { await didDetect(fresh, generation: startRound) }
     }
 
     /// The technologies polled now.
-    var technologies: TechnologyMask { lock.withLock { polledTechnologies } }
+    var technologies: TechnologyMask { lock.withLock { machine.technologies } }
 
     /// Starts a new polling round: tags handed out before become unavailable, and tags in the
-    /// field are detected again (with new technologies when given).
+    /// field are detected again (with new technologies when given). No effect where the state
+    /// machine says so (a session not active, a read-only NDEF session).
     func restartPollingRound(technologies newTechnologies: TechnologyMask? = nil) {
-        let (active, open) = lock.withLock { () -> (Bool, [any TagConnection]) in
-            guard state == .active else { return (false, []) }
-            if let newTechnologies { polledTechnologies = newTechnologies }
-            generation += 1
-            delivered = []
-            connectedHandle = nil
-            // Connections of the earlier round are closed: a tag detected again is activated
-            // again when connected (it may have left and come back in between).
-            let open = Array(connections.values)
-            connections = [:]
-            return (true, open)
-        }
-        guard active else { return }
+        guard let open = lock.withLock({ machine.restartPolling(technologies: newTechnologies) }) else { return }
         if !open.isEmpty {
             Task { for connection in open { await connection.disconnect() } }
         }
         Task { await self.scan() }
     }
 
+    /// Restarts polling at the next change in the field (``SessionStateMachine/restartOnFieldChange()``).
+    func restartPollingOnFieldChange() {
+        if lock.withLock({ machine.restartOnFieldChange() }) { restartPollingRound() }
+    }
+
+    /// Lets polling go on after a scan whose targets were all skipped.
+    func resumePolling(round: Int) {
+        guard lock.withLock({ machine.resumePolling(round: round) }) else { return }
+        Task { await self.scan() }
+    }
+
+    /// Tells the machine how the app takes tags (NDEF sessions learn it at the first delivery),
+    /// and scans for tags that arrived while polling waited for it.
+    func resolveDeliveryMode(_ mode: SessionStateMachine.DeliveryMode) {
+        guard lock.withLock({ machine.resolveMode(mode) }) else { return }
+        Task { await self.scan() }
+    }
+
     /// Connects to a target for this session (reusing an open connection).
     func connection(for target: TargetInfo, generation tagGeneration: Int) async throws(NFCReaderError) -> any TagConnection {
         try checkUsable(target, generation: tagGeneration, requireConnected: false)
-        let (existing, driver) = lock.withLock { (connections[target.handle], self.driver) }
+        let (existing, driver) = lock.withLock { (machine.connection(for: target.handle), machine.driver) }
         if let existing { return existing }
         guard let driver else { throw NFCReaderError(.readerTransceiveErrorSessionInvalidated, reason: "no reader") }
+        let connection: any TagConnection
         do throws(TransportError) {
-            let connection = try await driver.connect(to: target, meter: meter)
-            lock.withLock { connections[target.handle] = connection }
-            return connection
+            connection = try await driver.connect(to: target, meter: meter)
         } catch {
             throw ErrorMapping.transceiveError(error)
         }
+        if let unused = lock.withLock({ machine.opened(connection, for: target.handle, round: tagGeneration) }) {
+            // The round or the session ended, or the tag left, while it connected.
+            await unused.disconnect()
+            if let existing = lock.withLock({ machine.connection(for: target.handle) }) { return existing }
+            try checkUsable(target, generation: tagGeneration, requireConnected: false)
+            throw NFCReaderError(.readerTransceiveErrorTagConnectionLost, reason: "the tag left while it was connected")
+        }
+        return connection
     }
 
-    /// Checks that a tag may be used now: session active, same polling round, and (when the
-    /// session requires it) connected.
+    /// Checks that a tag may be used now: session active, same polling round, in the field, and
+    /// (when the session requires it) connected.
     func checkUsable(_ target: TargetInfo, generation tagGeneration: Int, requireConnected: Bool) throws(NFCReaderError) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard state == .active else { throw NFCReaderError(.readerTransceiveErrorSessionInvalidated, reason: "the session is not active") }
-        guard tagGeneration == generation else {
-            throw NFCReaderError(.readerTransceiveErrorTagNotConnected, reason: "the tag belongs to an earlier polling round")
-        }
-        if requireConnected, connectedHandle != target.handle {
-            throw NFCReaderError(.readerTransceiveErrorTagNotConnected, reason: "connect(to:) the tag first")
-        }
+        let problem = lock.withLock { machine.usability(of: target.handle, round: tagGeneration, requireConnected: requireConnected) }
+        if let problem { throw problem }
     }
 
     /// Marks a target as the connected one.
-    func markConnected(_ target: TargetInfo) {
-        lock.withLock { connectedHandle = target.handle }
+    func markConnected(_ target: TargetInfo, generation tagGeneration: Int) {
+        lock.withLock { machine.markConnected(target.handle, round: tagGeneration) }
     }
 
-    /// Whether a tag from a polling round is still usable.
+    /// Whether a tag from a polling round is available: the session active, its round, in the
+    /// field, and no other tag connected.
     func isCurrent(_ target: TargetInfo, generation tagGeneration: Int) -> Bool {
-        lock.withLock { state == .active && tagGeneration == generation }
+        lock.withLock { machine.isAvailable(target.handle, round: tagGeneration) }
     }
 
     static func sleep<C: Clock>(on clock: C, for duration: Duration) async throws where C.Duration == Duration {

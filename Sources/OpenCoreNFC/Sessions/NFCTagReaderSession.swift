@@ -24,12 +24,15 @@ open class NFCTagReaderSession: NFCReaderSession, @unchecked Sendable {
         @available(iOS 16.0, *)
         public static let pace = PollingOption(rawValue: 0x8)
 
+        /// `pace`'s bit, for code that runs before iOS 16 availability checks.
+        static let paceBit = 0x8
+
         var technologies: TechnologyMask {
             var mask: TechnologyMask = []
             if contains(.iso14443) { mask.formUnion(.iso14443) }
             if contains(.iso15693) { mask.insert(.iso15693) }
             if contains(.iso18092) { mask.insert(.felica) }
-            if rawValue & 0x8 != 0 { mask.formUnion(.iso14443) }
+            if rawValue & Self.paceBit != 0 { mask.formUnion(.iso14443) }
             return mask
         }
     }
@@ -64,7 +67,7 @@ open class NFCTagReaderSession: NFCReaderSession, @unchecked Sendable {
     public init?(pollingOption: PollingOption, delegate: any NFCTagReaderSessionDelegate, queue: DispatchQueue? = nil) {
         guard !pollingOption.technologies.isEmpty else { return nil }
         self.currentConfiguration = Configuration(pollingOption: pollingOption)
-        super.init(delegate: delegate, queue: queue, technologies: pollingOption.technologies)
+        super.init(delegate: delegate, queue: queue, technologies: pollingOption.technologies, mode: .pauseUntilRestart)
     }
 
     /// Creates a session from a configuration (Core NFC, iOS 26.4), applied at `begin()` and
@@ -72,7 +75,7 @@ open class NFCTagReaderSession: NFCReaderSession, @unchecked Sendable {
     @available(iOS 26.4, *)
     public init(configuration: Configuration, delegate: any NFCTagReaderSessionDelegate, queue: DispatchQueue? = nil) {
         self.currentConfiguration = configuration
-        super.init(delegate: delegate, queue: queue, technologies: configuration.pollingOption.technologies)
+        super.init(delegate: delegate, queue: queue, technologies: configuration.pollingOption.technologies, mode: .pauseUntilRestart)
     }
 
     /// The system codes to poll for when a FeliCa card is found: the app's, in order, narrowed to
@@ -103,6 +106,9 @@ open class NFCTagReaderSession: NFCReaderSession, @unchecked Sendable {
         return result
     }
 
+    /// Whether the session polls for PACE documents only.
+    var pollsPACE: Bool { pollingOption.rawValue & PollingOption.paceBit != 0 }
+
     var tagDelegate: (any NFCTagReaderSessionDelegate)? { delegate as? any NFCTagReaderSessionDelegate }
 
     /// The tag connected with `connect(to:)`, while it is usable.
@@ -118,7 +124,7 @@ open class NFCTagReaderSession: NFCReaderSession, @unchecked Sendable {
             throw NFCReaderError(.readerErrorInvalidParameter, reason: "the tag was not detected by this session")
         }
         _ = try await connection(for: object.target, generation: object.generation)
-        markConnected(object.target)
+        markConnected(object.target, generation: object.generation)
         lock.withLock { currentTag = tag }
     }
 
@@ -150,7 +156,16 @@ open class NFCTagReaderSession: NFCReaderSession, @unchecked Sendable {
         restartPollingRound(technologies: configuration.pollingOption.technologies)
     }
 
-    override func configurationRefusal() -> NFCReaderError? { AppRules.tagSessionRefusal(polling: pollingOption) }
+    /// Refuses what Apple refuses at `begin()`: `pace` with other options (PACE polling is
+    /// exclusive, Apple's `NFCTagReaderSession.PollingOption.pace` reference), then the app's
+    /// configuration rules.
+    override func configurationRefusal() -> NFCReaderError? {
+        let option = pollingOption
+        if option.rawValue & PollingOption.paceBit != 0, option.rawValue != PollingOption.paceBit {
+            return NFCReaderError(.readerErrorInvalidParameter, reason: "the pace polling option cannot be combined with other options")
+        }
+        return AppRules.tagSessionRefusal(polling: option)
+    }
 
     override func notifyBecameActive() { tagDelegate?.tagReaderSessionDidBecomeActive(self) }
 
@@ -159,9 +174,19 @@ open class NFCTagReaderSession: NFCReaderSession, @unchecked Sendable {
     override func didDetect(_ targets: [TargetInfo], generation: Int) async {
         var tags: [NFCTag] = []
         for target in targets {
-            if let tag = await TagFactory.tag(for: target, generation: generation, session: self) { tags.append(tag) }
+            switch await TagFactory.discover(target, generation: generation, session: self) {
+            case .deliver(let tag): tags.append(tag)
+            case .skip: continue
+            case .refuse(let error):
+                end(with: error)
+                return
+            }
         }
-        guard !tags.isEmpty else { return }
+        guard !tags.isEmpty else {
+            // Nothing Core NFC would deliver: polling goes on.
+            resumePolling(round: generation)
+            return
+        }
         let delivered = tags
         sessionQueue.async {
             guard self.isReady else { return }

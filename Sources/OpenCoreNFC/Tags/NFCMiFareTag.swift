@@ -47,7 +47,16 @@ final class MiFareTagObject: NFCTagObject, NFCMiFareTag, __NFCTag, @unchecked Se
         guard !command.isEmpty else {
             throw NFCReaderError(.readerErrorInvalidParameterLength, reason: "an empty command packet")
         }
-        return Data(try await transceive([UInt8](command), timeout: .milliseconds(200)))
+        let answer = try await transceive([UInt8](command), timeout: .milliseconds(200))
+        // A 4-bit NAK (any value but ACK `A`, NXP NTAG21x datasheet §9.3) is the tag refusing the
+        // command — a protected page, a wrong length such as a command sent with its own CRC —
+        // and Core NFC reports it as a tag response error, not as data.
+        if answer.count == 1, answer[0] <= 0x0F, answer[0] != 0x0A {
+            throw NFCReaderError(
+                .readerTransceiveErrorTagResponseError,
+                reason: "the tag answered NAK \(String(format: "%X", answer[0])) (a CRC is added by the reader; do not append one)")
+        }
+        return Data(answer)
     }
 
     func sendMiFareCommand(commandPacket command: Data, completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void) {
@@ -87,11 +96,23 @@ enum APDURelay {
         guard let frame = apdu.encodedBytes else {
             throw NFCReaderError(.readerErrorInvalidParameter, reason: "the APDU cannot be encoded")
         }
+        try checkSelect(apdu)
         let answer = try await tag.transceive([UInt8](frame), timeout: .seconds(5))
         guard answer.count >= 2 else {
             throw NFCReaderError(
                 .readerTransceiveErrorTagResponseError, reason: "the card answered \(answer.count) byte(s), without a status word")
         }
         return (Data(answer.dropLast(2)), answer[answer.count - 2], answer[answer.count - 1])
+    }
+
+    /// A SELECT by DF name (interindustry class, `INS A4`, `P1 04`, ISO/IEC 7816-4 §11.2.2) may
+    /// name only an AID the app declares and that is not a payment AID: iOS refuses any other
+    /// with `readerErrorSecurityViolation` before it reaches the card
+    /// (revtel/react-native-nfc-manager#272, nfcim/flutter_nfc_kit#172).
+    static func checkSelect(_ apdu: NFCISO7816APDU) throws(NFCReaderError) {
+        guard apdu.instructionClass & 0x80 == 0, apdu.instructionCode == 0xA4, apdu.p1Parameter == 0x04 else { return }
+        let aid = [UInt8](apdu.data ?? Data())
+        guard let configuration = AppRules.configuration else { throw AppRules.missing }
+        if let violation = configuration.checkCanSelect(aid: aid) { throw AppRules.error(violation) }
     }
 }

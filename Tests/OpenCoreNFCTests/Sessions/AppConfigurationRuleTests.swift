@@ -96,21 +96,48 @@ extension SessionTests {
             _ = bench
         }
 
-        @Test func aCardWithoutAListedAIDIsNotDelivered() async throws {
+        /// A card none of whose listed AIDs answers: an NXP ISO 14443-4 MIFARE (the Type 4 tag,
+        /// NXP UID) arrives as `NFCMiFareTag` `.desfire` (Apple's `NFCMiFareTag` reference); a card
+        /// of another maker is not delivered.
+        @Test func aCardWithoutAListedAIDIsNotDeliveredUnlessItIsAnNXPMiFare() async throws {
             var configuration = SessionBench.appConfiguration
             configuration.iso7816SelectIdentifierValues = ["F0010203040506"]
+            let other = ProbeApplet.card(uid: [0x02, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66])
             let bench = await SessionBench(
-                [try VirtualTagKind.type4.make(), try VirtualTagKind.ntag213.make()], configuration: configuration)
+                [try VirtualTagKind.type4.make(), try VirtualTagKind.ntag213.make(), other], configuration: configuration)
             let delegate = TagReaderDelegate()
             let session = try #require(NFCTagReaderSession(pollingOption: .iso14443, delegate: delegate, queue: nil))
             session.begin()
             guard case .tags(let tags)? = await delegate.log.nextSignificant() else {
-                Issue.record("expected the NTAG")
+                Issue.record("expected the NTAG and the Type 4 tag")
                 return
             }
-            #expect(tags.count == 1)
-            if case .miFare? = tags.first {} else { Issue.record("only the MIFARE tag should arrive") }
+            let families = tags.compactMap { tag -> NFCMiFareFamily? in
+                if case .miFare(let mifare) = tag { return mifare.mifareFamily }
+                return nil
+            }
+            #expect(tags.count == 2)
+            #expect(Set(families.map(\.rawValue)) == [NFCMiFareFamily.ultralight.rawValue, NFCMiFareFamily.desfire.rawValue])
             session.invalidate()
+            _ = bench
+        }
+
+        /// No AID to select at all and an ISO 7816 card of another maker: iOS ends the session with
+        /// "Missing required entitlement" (NFCError 2, capawesome-team/capacitor-nfc-demo#12).
+        @Test func anISO7816CardWithNoAIDToSelectEndsTheSession() async throws {
+            var configuration = SessionBench.appConfiguration
+            configuration.iso7816SelectIdentifierValues = []
+            let bench = await SessionBench(
+                [ProbeApplet.card(uid: [0x02, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66])], configuration: configuration)
+            let delegate = TagReaderDelegate()
+            let session = try #require(NFCTagReaderSession(pollingOption: .iso14443, delegate: delegate, queue: nil))
+            session.begin()
+            guard case .invalidated(let ended)? = await delegate.log.nextSignificant(), let error = ended as? NFCReaderError else {
+                Issue.record("expected the session to end")
+                return
+            }
+            #expect(error.code == .readerErrorSecurityViolation)
+            #expect((error.userInfo["NSLocalizedFailureReason"] as? String)?.contains("Missing required entitlement") == true)
             _ = bench
         }
 

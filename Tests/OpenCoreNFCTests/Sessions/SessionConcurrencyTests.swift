@@ -202,7 +202,10 @@ extension SessionTests {
 
         @Test("32 tasks send APDUs on one connected card at once: each gets its own whole answer")
         func manyTasksOnOneTag() async throws {
-            let bench = await SessionBench([try VirtualTagKind.type4.make()])
+            // The Info.plist lists both AIDs (a SELECT of an undeclared AID never reaches the card).
+            var plist = SessionBench.appConfiguration
+            plist.iso7816SelectIdentifierValues = ["D2760000850101", "A0000000000001"]
+            let bench = await SessionBench([try VirtualTagKind.type4.make()], configuration: plist)
             let delegate = CountingDelegate()
             guard let (session, card) = try await connectedCard(delegate, queue: nil) else { return }
             // Even tasks SELECT the NDEF application (9000), odd ones an AID the card lacks (6A82).

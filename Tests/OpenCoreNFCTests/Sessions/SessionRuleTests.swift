@@ -195,7 +195,8 @@ extension SessionTests {
         /// iso7816.select-identifiers`); a session configuration's `iso7816SelectIdentifiers` narrows
         /// and orders that list, never widens it (Apple, NFCTagReaderSession.Configuration).
         @Test func configurationAIDsAreNarrowedToTheInfoPlists() async throws {
-            let card = ISO7816Card(uid: [0x04, 0xC1, 0xC2, 0xC3, 0xC4, 0xC5, 0xC6], applets: [ProbeApplet(), OATHApplet()])
+            // Not an NXP UID: an NXP card no AID answers would arrive as MIFARE instead.
+            let card = ISO7816Card(uid: [0x02, 0xC1, 0xC2, 0xC3, 0xC4, 0xC5, 0xC6], applets: [ProbeApplet(), OATHApplet()])
             let plist = NFCAppConfiguration(
                 usageDescription: "Reads cards.", readerSessionFormats: [.tag],
                 iso7816SelectIdentifiers: ["D2760000850101", ProbeApplet.aidHex]

@@ -66,6 +66,7 @@ extension ISO15693TagObject {
     /// Reads `range` with Read Multiple Blocks of `chunkSize` blocks each (high data rate,
     /// addressed), retrying a failed chunk as the configuration says; returns the bytes end to end.
     func readMultipleBlocks(configuration readConfiguration: NFCISO15693ReadMultipleBlocksConfiguration) async throws -> Data {
+        try refuseLegacyCall("readMultipleBlocks(configuration:)")
         let range = readConfiguration.range
         let chunk = readConfiguration.chunkSize
         _ = try Self.blocks(range, wide: false)
@@ -97,6 +98,16 @@ extension ISO15693TagObject {
         complete(Data(), completionHandler) { try await self.readMultipleBlocks(configuration: configuration) }
     }
 
+    /// The iOS 11 configuration calls are not supported on tags of an `NFCTagReaderSession`:
+    /// `NFCISO15693Tag.h` says `sendCustomCommandWithConfiguration:` and
+    /// `readMultipleBlocksWithConfiguration:` return `NFCReaderErrorUnsupportedFeature` there.
+    func refuseLegacyCall(_ name: String) throws(NFCReaderError) {
+        if owner is NFCTagReaderSession {
+            throw NFCReaderError(
+                .readerErrorUnsupportedFeature, reason: "\(name) is not supported on tags of an NFCTagReaderSession (NFCISO15693Tag.h)")
+        }
+    }
+
     // MARK: Shared by the standard, extended and fast forms
 
     func readBlocks(_ flags: NFCISO15693RequestFlag, _ code: UInt8, _ range: NSRange, wide: Bool) async throws(NFCReaderError) -> [Data] {
@@ -122,7 +133,10 @@ extension ISO15693TagObject {
                 return try await work()
             } catch let error as NFCReaderError where attempt < retries && Self.isRetryable(error) {
                 attempt += 1
-                if interval > 0 { try? await Task.sleep(for: .seconds(interval)) }
+                // On the session environment's clock (injected in tests), never the wall clock.
+                if interval.isFinite, interval > 0 {
+                    try? await NFCReaderSession.sleep(on: NFCSessionEnvironment.shared.clock, for: .seconds(interval))
+                }
             }
         }
     }

@@ -26,6 +26,7 @@ extension ISO15693TagObject {
     /// Sends the configuration's command with its manufacturer code (high data rate, addressed),
     /// retried as it says while the tag does not answer.
     func sendCustomCommand(commandConfiguration: NFCISO15693CustomCommandConfiguration) async throws -> Data {
+        try refuseLegacyCall("sendCustomCommand(commandConfiguration:)")
         let code = try Self.customCode(commandConfiguration.customCommandCode)
         let manufacturer = try Self.byte(commandConfiguration.manufacturerCode, "manufacturer code")
         let parameters = [UInt8](commandConfiguration.requestParameters)

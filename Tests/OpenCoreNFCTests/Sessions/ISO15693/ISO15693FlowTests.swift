@@ -63,10 +63,13 @@ extension SessionTests {
                     requestFlags: [.highDataRate], customCommandCode: 0xBD, customRequestParameters: Data(), resultHandler: done)
             }
             #expect(viaResult.count == 32)
-            // The configuration form names the manufacturer itself.
+            // The iOS 11 configuration form is refused on a tag session's tags: NFCISO15693Tag.h says
+            // `sendCustomCommandWithConfiguration:` returns NFCReaderErrorUnsupportedFeature there.
             let configuration = NFCISO15693CustomCommandConfiguration(
                 manufacturerCode: 0x04, customCommandCode: 0xAB, requestParameters: nil)
-            #expect(try await tag.sendCustomCommand(commandConfiguration: configuration) == nxpInfo)
+            await expectReaderError(.readerErrorUnsupportedFeature) {
+                try await tag.sendCustomCommand(commandConfiguration: configuration)
+            }
             await expectTagError(0x01) {
                 try await tag.customCommand(requestFlags: [.highDataRate], customCommandCode: 0xB2, customRequestParameters: Data())
             }
@@ -77,11 +80,6 @@ extension SessionTests {
                 try await tag.customCommand(requestFlags: [.highDataRate], customCommandCode: 0xE0, customRequestParameters: Data())
             }
             // A configuration for another manufacturer's chips: the tag stays silent.
-            let foreign = NFCISO15693CustomCommandConfiguration(
-                manufacturerCode: 0x07, customCommandCode: 0xAB, requestParameters: nil, maximumRetries: 2, retryInterval: 0)
-            await expectReaderError(.readerTransceiveErrorTagResponseError) {
-                try await tag.sendCustomCommand(commandConfiguration: foreign)
-            }
             _ = bench
         }
 
@@ -111,9 +109,10 @@ extension SessionTests {
             try await tag.writeMultipleBlocks(
                 requestFlags: [.highDataRate], blockRange: NSRange(location: 20, length: 2),
                 dataBlocks: [Data([4, 4, 4, 4]), Data([5, 5, 5, 5])])
+            let blocks = try await tag.readMultipleBlocks(requestFlags: [.highDataRate], blockRange: NSRange(location: 19, length: 4))
+            #expect(blocks == [Data([0, 0, 0, 0]), Data([4, 4, 4, 4]), Data([5, 5, 5, 5]), Data([0, 0, 0, 0])])
             let configuration = NFCISO15693ReadMultipleBlocksConfiguration(range: NSRange(location: 19, length: 4), chunkSize: 3)
-            #expect(
-                try await tag.readMultipleBlocks(configuration: configuration) == Data([0, 0, 0, 0, 4, 4, 4, 4, 5, 5, 5, 5, 0, 0, 0, 0]))
+            await expectReaderError(.readerErrorUnsupportedFeature) { try await tag.readMultipleBlocks(configuration: configuration) }
             // ISO/IEC 15693-3:2019 fast reads are not on this chip (it has its own 0xC3 instead).
             await expectTagError(0x01) {
                 try await tag.fastReadMultipleBlocks(requestFlags: [.highDataRate], blockRange: NSRange(location: 0, length: 2))
