@@ -215,6 +215,13 @@ open class NFCReaderSession: NSObject, NFCReaderSessionProtocol, @unchecked Send
         Task { await self.scan() }
     }
 
+    /// A command found a target gone: the machine hears of it as of a tag-left event.
+    func targetWentAway(_ target: TargetInfo) async {
+        let (connection, action) = lock.withLock { machine.targetLeft(target.handle) }
+        if let connection { await connection.disconnect() }
+        if action == .restart { restartPollingRound() }
+    }
+
     /// Restarts polling at the next change in the field (``SessionStateMachine/restartOnFieldChange()``).
     func restartPollingOnFieldChange() {
         if lock.withLock({ machine.restartOnFieldChange() }) { restartPollingRound() }

@@ -43,7 +43,14 @@ class NFCTagObject: NSObject, NFCNDEFTag, @unchecked Sendable {
         guard let owner else { throw NFCReaderError(.readerTransceiveErrorSessionInvalidated, reason: "the session is gone") }
         try owner.checkUsable(target, generation: generation, requireConnected: requiresConnection)
         let connection = try await owner.connection(for: target, generation: generation)
-        return try await body(connection)
+        do {
+            return try await body(connection)
+        } catch {
+            // A command found the tag gone: it is unavailable from now on, without waiting for
+            // the reader's tag-left event.
+            if error.code == .readerTransceiveErrorTagConnectionLost { await owner.targetWentAway(target) }
+            throw error
+        }
     }
 
     /// Delivers a result on the session's queue.

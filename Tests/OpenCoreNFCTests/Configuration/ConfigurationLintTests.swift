@@ -122,8 +122,10 @@ import Testing
         #expect(findings.allSatisfy { $0.severity == .error })
     }
 
-    @Test func wildcardSystemCode() {
-        let findings = lint(info: Self.usage + Self.aids + F.stringArray(Keys.felicaSystemCodes, ["0003", "FFFF"]))
+    /// The wildcard `FF` in either byte (Apple's reference for the system-codes key).
+    @Test(arguments: ["FFFF", "88FF", "FFB4"])
+    func wildcardSystemCode(code: String) {
+        let findings = lint(info: Self.usage + Self.aids + F.stringArray(Keys.felicaSystemCodes, ["0003", code]))
         #expect(codes(findings) == [.systemCodeWildcard])
         #expect(findings.first?.severity == .error)
     }
