@@ -53,6 +53,12 @@ extension NFCNDEFPayload {
         return (record.text, Locale(identifier: record.languageCode))
     }
 
+    /// The iOS 13.0 SDK's spelling of ``wellKnownTypeTextPayload(string:locale:)``, which Apple
+    /// still ships (deprecated) and published tutorials call; kept so their code compiles unchanged.
+    public class func wellKnowTypeTextPayload(string text: String, locale: Locale) -> Self? {
+        wellKnownTypeTextPayload(string: text, locale: locale)
+    }
+
     /// The iOS 13.0 SDK's spelling of ``wellKnownTypeTextPayload()``, kept so code written against
     /// that SDK compiles unchanged (not marked deprecated, so it builds without warnings).
     public func wellKnowTypeTextPayload() -> (String?, Locale?) {

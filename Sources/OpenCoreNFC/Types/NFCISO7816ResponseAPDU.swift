@@ -21,6 +21,12 @@ public struct NFCISO7816ResponseAPDU: Sendable {
         self.payload = payload
     }
 
+    /// The SDK's misspelt initializer (`paylaod`), which Apple still ships deprecated; the same as
+    /// ``init(statusWord1:statusWord2:payload:)``.
+    public init(statusWord1: UInt8, statusWord2: UInt8, paylaod: Data?) {
+        self.init(statusWord1: statusWord1, statusWord2: statusWord2, payload: paylaod)
+    }
+
     /// Splits the raw bytes of a response (data field, then SW1 SW2); nil under two bytes.
     init?(responseBytes bytes: Data) {
         guard bytes.count >= 2 else { return nil }

@@ -147,9 +147,12 @@ extension SessionTests {
                 return
             }
             try await session.connect(to: tag)
-            for aid: [UInt8] in [[0xA0, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01], Array("2PAY.SYS.DDF01".utf8), [0xA0, 0x00, 0x00, 0x00, 0x03, 0x10, 0x10]] {
+            for aid: [UInt8] in [
+                [0xA0, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01], Array("2PAY.SYS.DDF01".utf8), [0xA0, 0x00, 0x00, 0x00, 0x03, 0x10, 0x10],
+            ] {
                 let select = NFCISO7816APDU(
-                    instructionClass: 0x00, instructionCode: 0xA4, p1Parameter: 0x04, p2Parameter: 0x00, data: Data(aid), expectedResponseLength: 256)
+                    instructionClass: 0x00, instructionCode: 0xA4, p1Parameter: 0x04, p2Parameter: 0x00, data: Data(aid),
+                    expectedResponseLength: 256)
                 await expectReaderError(.readerErrorSecurityViolation) { try await card.sendCommand(apdu: select) }
             }
             // The declared NDEF application is selectable.

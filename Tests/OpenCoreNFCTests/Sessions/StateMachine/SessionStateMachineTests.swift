@@ -122,7 +122,7 @@ import Testing
         let step102 = machine.resolveMode(.automaticRestart)
         #expect(step102)
         #expect(!machine.isPaused)
-        let step104 = !machine.resolveMode(.pauseUntilRestart) // learned once
+        let step104 = !machine.resolveMode(.pauseUntilRestart)  // learned once
         #expect(step104)
     }
 
