@@ -31,6 +31,20 @@ extension NFCAppConfiguration {
         return nil
     }
 
+    /// Whether an `NFCVASReaderSession` may begin; nil when it may.
+    ///
+    /// Apple's header asks for a non-empty `NFCReaderUsageDescription` and the formats
+    /// entitlement; which value of it VAS needs is published nowhere (docs/vas-protocol.md §1),
+    /// so any non-empty formats entitlement is accepted.
+    public func checkCanBeginVASSession() -> NFCConfigurationViolation? {
+        if let violation = checkCommon() { return violation }
+        guard !readerSessionFormats.isEmpty else {
+            return NFCConfigurationViolation(
+                .missingFormat, "Missing required entitlement: \(Keys.readerSessionFormats) is needed for a VAS reader session")
+        }
+        return nil
+    }
+
     /// Whether an `NFCTagReaderSession` polling for `polling` may begin; nil when it may.
     ///
     /// Needs a non-empty usage description and `TAG` in the formats entitlement. Polling FeliCa
