@@ -4,7 +4,9 @@ import Testing
 /// SHA-256 against the examples of FIPS 180-4's appendix (NIST's "SHA-256" example values) and
 /// the merchant id of a real phone exchange.
 @Suite struct SHA256DigestTests {
-    static func hex(_ bytes: [UInt8]) -> String { bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined() }
+    static func hex(_ bytes: [UInt8]) -> String {
+        bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+    }
 
     @Test(arguments: [
         ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
@@ -19,7 +21,9 @@ import Testing
 
     /// Lengths around the padding boundaries (55, 56, 63, 64 bytes) and a million `a`s.
     @Test func paddingBoundariesAndALongMessage() {
-        #expect(Self.hex(SHA256Digest.hash([UInt8](repeating: 0x61, count: 1_000_000))) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+        #expect(
+            Self.hex(SHA256Digest.hash([UInt8](repeating: 0x61, count: 1_000_000)))
+                == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
         for count in [55, 56, 63, 64, 65, 119, 120] {
             #expect(SHA256Digest.hash([UInt8](repeating: 0x61, count: count)).count == 32)
         }

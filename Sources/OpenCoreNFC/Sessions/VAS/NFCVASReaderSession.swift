@@ -39,7 +39,9 @@ open class NFCVASReaderSession: NFCReaderSession, @unchecked Sendable {
             if let url = item.url, url.absoluteString.count > VASExchange.maximumURLLength {
                 return NFCReaderError(
                     .readerErrorInvalidParameterLength,
-                    reason: "configuration \(index)'s URL has \(url.absoluteString.count) characters; the limit is \(VASExchange.maximumURLLength)")
+                    reason:
+                        "configuration \(index)'s URL has \(url.absoluteString.count) characters; the limit is \(VASExchange.maximumURLLength)"
+                )
             }
         }
         return nil

@@ -49,7 +49,11 @@ import Testing
         }
         var flipped = sealed
         flipped[40] ^= 0x01
-        #expect(throws: VASCryptogram.Failure.self) { try VASCryptogram.open(flipped, passTypeIdentifier: "pass.com.example.loyalty", merchant: merchant) }
-        #expect(throws: VASCryptogram.Failure.self) { try VASCryptogram.open(Array(sealed.prefix(50)), passTypeIdentifier: "x", merchant: merchant) }
+        #expect(throws: VASCryptogram.Failure.self) {
+            try VASCryptogram.open(flipped, passTypeIdentifier: "pass.com.example.loyalty", merchant: merchant)
+        }
+        #expect(throws: VASCryptogram.Failure.self) {
+            try VASCryptogram.open(Array(sealed.prefix(50)), passTypeIdentifier: "x", merchant: merchant)
+        }
     }
 }

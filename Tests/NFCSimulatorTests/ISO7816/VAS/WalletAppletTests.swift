@@ -16,7 +16,9 @@ import Testing
 
     func phone(_ release: WalletApplet.Pass.Release = .released) async throws -> FieldHarness {
         var applet = WalletApplet(passes: [
-            .init(passTypeIdentifier: Self.passID, message: Array("6d1UlFpnOc50iVKRaboDOK".utf8), merchantKey: Self.merchant.publicKey, release: release)
+            .init(
+                passTypeIdentifier: Self.passID, message: Array("6d1UlFpnOc50iVKRaboDOK".utf8), merchantKey: Self.merchant.publicKey,
+                release: release)
         ])
         applet.fixedTimestamp = 0x2A5B_196E
         return try await FieldHarness(ISO7816Card(applets: [applet]))
@@ -27,7 +29,7 @@ import Testing
         let fci = try await harness.send(Self.select)
         #expect(fci.suffix(2) == [0x90, 0x00])
         // 6F 1D { 50 08 "ApplePay", 9F21 02 0100, 9F24 04 <nonce>, 9F23 04 0000001E }
-        #expect(Array(fci.prefix(14)) == VASCryptogramTests.bytes("6F1D50084170706C65506179"+"9F21"))
+        #expect(Array(fci.prefix(14)) == VASCryptogramTests.bytes("6F1D50084170706C65506179" + "9F21"))
         #expect(Array(fci[14..<17]) == [0x02, 0x01, 0x00])
         let answer = try await harness.send(Self.traceRequest, timeout: .seconds(1))
         #expect(answer.suffix(2) == [0x90, 0x00])

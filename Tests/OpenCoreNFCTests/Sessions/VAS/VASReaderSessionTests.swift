@@ -50,7 +50,8 @@ extension SessionTests {
                 try await Self.read(
                     Self.phone(),
                     [
-                        NFCVASCommandConfiguration(vasMode: .normal, passTypeIdentifier: Self.loyalty, url: URL(string: "https://example.com/join")),
+                        NFCVASCommandConfiguration(
+                            vasMode: .normal, passTypeIdentifier: Self.loyalty, url: URL(string: "https://example.com/join")),
                         NFCVASCommandConfiguration(vasMode: .normal, passTypeIdentifier: "pass.com.example.other", url: nil),
                     ]))
             #expect(responses.map(\.status) == [.success, .dataNotFound])
@@ -62,7 +63,11 @@ extension SessionTests {
         @Test func urlOnlyModeConfirmsWithoutPassData() async throws {
             let responses = try #require(
                 try await Self.read(
-                    Self.phone(), [NFCVASCommandConfiguration(vasMode: .urlOnly, passTypeIdentifier: Self.loyalty, url: URL(string: "https://example.com/join"))]))
+                    Self.phone(),
+                    [
+                        NFCVASCommandConfiguration(
+                            vasMode: .urlOnly, passTypeIdentifier: Self.loyalty, url: URL(string: "https://example.com/join"))
+                    ]))
             #expect(responses.map(\.status) == [.success])
             #expect(responses[0].vasData.isEmpty)
         }
@@ -79,7 +84,8 @@ extension SessionTests {
         func everyErrorCode(release: WalletApplet.Pass.Release, forced: UInt16?, expected: NFCVASResponse.ErrorCode) async throws {
             let responses = try #require(
                 try await Self.read(
-                    Self.phone(release, forcedStatus: forced), [NFCVASCommandConfiguration(vasMode: .normal, passTypeIdentifier: Self.loyalty, url: nil)]))
+                    Self.phone(release, forcedStatus: forced),
+                    [NFCVASCommandConfiguration(vasMode: .normal, passTypeIdentifier: Self.loyalty, url: nil)]))
             #expect(responses.map(\.status) == [expected])
             #expect(responses[0].vasData.isEmpty)
         }
@@ -99,7 +105,10 @@ extension SessionTests {
             let cases: [([NFCVASCommandConfiguration], NFCReaderError.Code)] = [
                 ([], .readerErrorInvalidParameter),
                 ([NFCVASCommandConfiguration(vasMode: .normal, passTypeIdentifier: "", url: nil)], .readerErrorInvalidParameter),
-                ([NFCVASCommandConfiguration(vasMode: .normal, passTypeIdentifier: Self.loyalty, url: long)], .readerErrorInvalidParameterLength),
+                (
+                    [NFCVASCommandConfiguration(vasMode: .normal, passTypeIdentifier: Self.loyalty, url: long)],
+                    .readerErrorInvalidParameterLength
+                ),
             ]
             for (configurations, code) in cases {
                 let delegate = VASReaderDelegate()

@@ -1,5 +1,5 @@
-import Foundation
 import Crypto
+import Foundation
 
 /// The encrypted pass data a phone returns to GET VAS DATA (tag `9F27`): Apple's VAS cryptogram,
 /// as published reverse engineering describes it and docs/vas-protocol.md §7 records.
@@ -64,7 +64,8 @@ public enum VASCryptogram {
         let z = secret.withUnsafeBytes { Array($0) }
         let key = SymmetricKey(data: key(sharedSecret: z, passTypeIdentifier: passTypeIdentifier))
         let timestamp = withUnsafeBytes(of: contents.timestamp.bigEndian) { Array($0) }
-        let sealed = try AES.GCM.seal(timestamp + contents.message, using: key, nonce: AES.GCM.Nonce(data: [UInt8](repeating: 0, count: 16)))
+        let sealed = try AES.GCM.seal(
+            timestamp + contents.message, using: key, nonce: AES.GCM.Nonce(data: [UInt8](repeating: 0, count: 16)))
         return keyIdentifier(of: merchant) + Array(ephemeral.publicKey.rawRepresentation.prefix(32)) + Array(sealed.ciphertext)
             + Array(sealed.tag)
     }
@@ -78,7 +79,8 @@ public enum VASCryptogram {
             throw Failure("a cryptogram of \(cryptogram.count) bytes is shorter than its \(headerCount + 4 + tagCount)-byte minimum")
         }
         guard Array(cryptogram.prefix(4)) == keyIdentifier(of: merchant.publicKey) else {
-            throw Failure("the cryptogram's key id \(cryptogram.prefix(4).map { String(format: "%02X", $0) }.joined()) is not this merchant key's")
+            throw Failure(
+                "the cryptogram's key id \(cryptogram.prefix(4).map { String(format: "%02X", $0) }.joined()) is not this merchant key's")
         }
         // Only the X of the shared point enters the key, so either Y parity gives the same secret.
         let ephemeral: P256.KeyAgreement.PublicKey
@@ -98,7 +100,8 @@ public enum VASCryptogram {
         guard sealed.count >= 4 + tagCount else { throw Failure("\(sealed.count) bytes cannot hold a timestamp and a GCM tag") }
         do {
             let box = try AES.GCM.SealedBox(
-                nonce: AES.GCM.Nonce(data: [UInt8](repeating: 0, count: 16)), ciphertext: sealed.dropLast(tagCount), tag: sealed.suffix(tagCount))
+                nonce: AES.GCM.Nonce(data: [UInt8](repeating: 0, count: 16)), ciphertext: sealed.dropLast(tagCount),
+                tag: sealed.suffix(tagCount))
             let bytes = [UInt8](try AES.GCM.open(box, using: SymmetricKey(data: key)))
             let timestamp = bytes.prefix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
             return Contents(timestamp: timestamp, message: Array(bytes.dropFirst(4)))
