@@ -126,7 +126,7 @@ let package = Package(
             .product(name: "X509", package: "swift-certificates"),
         ]),
         .testTarget(name: "NFCPCSCTests", dependencies: ["NFCPCSC", "NFCTransport", "NFCBytes", "NFCSimulator", "NFCTags", "NDEF", "NFCTestSupport"]),
-        .testTarget(name: "nfcTests", dependencies: ["nfc", "NFCTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(name: "nfcTests", dependencies: ["nfc", "NFCSimulator", "NFCTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "NFCOATHTests", dependencies: ["NFCBytes", "NFCOATH", "ISO7816", "NFCTestSupport"]),
         .testTarget(name: "NFCCBORTests", dependencies: ["NFCCBOR"]),
         .testTarget(name: "NFCFIDOTests", dependencies: [

@@ -1,3 +1,4 @@
+import Crypto
 import NFCBytes
 import NFCTransport
 
@@ -31,6 +32,10 @@ public enum VirtualTagKind: String, Sendable, Hashable, CaseIterable, CustomStri
     /// A security key: an ISO-DEP card with extended-length APDUs holding the authenticator
     /// applets of `SecurityKeyApplets` (saved as an `iso7816` image).
     case securityKey = "security-key"
+    /// A phone holding one Wallet pass, answering Apple's VAS protocol (``WalletApplet``; saved as
+    /// an `iso7816` image). The pass's merchant key is made fresh; `nfc tag new wallet-pass`
+    /// takes or writes one.
+    case walletPass = "wallet-pass"
 
     /// The kind's name as written in a tag image's `type` and given to `nfc tag new` (e.g. `ntag213`, `felica-lite-s`).
     public var description: String { rawValue }
@@ -70,6 +75,15 @@ public enum VirtualTagKind: String, Sendable, Hashable, CaseIterable, CustomStri
                 configuration: ISO7816Card.Configuration(extendedLength: true),
                 applets: SecurityKeyApplets.make(blank: blank)
             )
+        case .walletPass:
+            if let identifier, ![4, 7, 10].contains(identifier.count) {
+                throw TagImageError(
+                    .invalidValue, field: "uid", "ISO/IEC 14443-3 UIDs have 4, 7 or 10 bytes; got \(Hex.encode(identifier))")
+            }
+            let pass = WalletApplet.Pass(
+                passTypeIdentifier: WalletApplet.samplePassTypeIdentifier, message: Array("OpenCoreNFC sample pass".utf8),
+                merchantKey: P256.KeyAgreement.PrivateKey().publicKey)
+            return ISO7816Card(uid: identifier ?? WalletApplet.phoneUID, applets: blank ? [] : [WalletApplet(passes: [pass])])
         case .slix2, .iso15693_2k:
             let model: ISO15693Tag.Model = self == .slix2 ? .icodeSLIX2 : .st25dv16k
             guard let identifier else { return blank ? ISO15693Tag.blank(model) : ISO15693Tag.formatted(model) }

@@ -45,6 +45,8 @@ public enum ISO7816AppletImage: Codable, Sendable, Hashable {
     case piv(PIVApplet.Image)
     /// A FIDO U2F + CTAP2 authenticator (holds private keys: see ``FIDOAuthenticator/Image``).
     case fido(FIDOAuthenticator.Image)
+    /// A phone's Wallet answering Apple's VAS protocol (passes and merchants' public keys).
+    case wallet(WalletApplet.Image)
 
     /// The kind name stored under `applet`.
     public var kind: String {
@@ -53,6 +55,7 @@ public enum ISO7816AppletImage: Codable, Sendable, Hashable {
         case .oath: "oath"
         case .piv: "piv"
         case .fido: "fido"
+        case .wallet: "wallet"
         }
     }
 
@@ -64,6 +67,7 @@ public enum ISO7816AppletImage: Codable, Sendable, Hashable {
         case .oath(let image): try OATHApplet(image: image)
         case .piv(let image): try PIVApplet(image: image)
         case .fido(let image): try FIDOAuthenticator(image: image)
+        case .wallet(let image): try WalletApplet(image: image)
         }
     }
 
@@ -86,6 +90,8 @@ public enum ISO7816AppletImage: Codable, Sendable, Hashable {
             self = .piv(try PIVApplet.Image(from: decoder))
         case "fido":
             self = .fido(try FIDOAuthenticator.Image(from: decoder))
+        case "wallet":
+            self = .wallet(try WalletApplet.Image(from: decoder))
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .applet, in: container, debugDescription: "unknown applet kind \(kind)"
@@ -102,6 +108,7 @@ public enum ISO7816AppletImage: Codable, Sendable, Hashable {
         case .oath(let image): try image.encode(to: encoder)
         case .piv(let image): try image.encode(to: encoder)
         case .fido(let image): try image.encode(to: encoder)
+        case .wallet(let image): try image.encode(to: encoder)
         }
     }
 }

@@ -86,7 +86,7 @@ public enum TagImageFile {
         if let card = tag as? ISO7816Card {
             return card.image.applets.contains { applet in
                 switch applet {
-                case .ndef: false
+                case .ndef, .wallet: false  // a Wallet stores merchants' public keys only
                 case .oath, .piv, .fido: true
                 }
             }

@@ -5,11 +5,18 @@ import Foundation
 enum AppRules {
     static var configuration: NFCAppConfiguration? { NFCSessionEnvironment.shared.appConfiguration }
 
-    static let missing = NFCReaderError(
-        .readerErrorSecurityViolation,
-        reason:
-            "no app configuration: set NFCSessionEnvironment.shared.appConfiguration or OPENCORENFC_INFO_PLIST (NFCReaderUsageDescription is required)"
-    )
+    /// The error when there is no configuration: the files' problem when the environment names
+    /// files that cannot be read, else how to give one.
+    static var missing: NFCReaderError {
+        if let problem = NFCSessionEnvironment.shared.configurationProblem {
+            return NFCReaderError(.readerErrorSecurityViolation, reason: "no app configuration: \(problem)")
+        }
+        return NFCReaderError(
+            .readerErrorSecurityViolation,
+            reason:
+                "no app configuration: set NFCSessionEnvironment.shared.appConfiguration or OPENCORENFC_INFO_PLIST (NFCReaderUsageDescription is required)"
+        )
+    }
 
     /// Why an NDEF session may not begin, if it may not.
     static func ndefSessionRefusal() -> NFCReaderError? {

@@ -59,17 +59,25 @@ public final class NFCSessionEnvironment: @unchecked Sendable {
 
     /// The app's NFC configuration (Info.plist and entitlements), which sessions enforce as
     /// Core NFC does. When none is set: the files named by `OPENCORENFC_INFO_PLIST` and
-    /// `OPENCORENFC_ENTITLEMENTS`; with neither, sessions
-    /// refuse to begin (`readerErrorSecurityViolation`), as iOS does for an app without
-    /// `NFCReaderUsageDescription`.
+    /// `OPENCORENFC_ENTITLEMENTS`; with neither, or with files that cannot be read
+    /// (``configurationProblem`` says which and where), sessions refuse to begin with
+    /// `readerErrorSecurityViolation` and that reason. (iOS ends an app without
+    /// `NFCReaderUsageDescription` instead; a library cannot.)
     public var appConfiguration: NFCAppConfiguration? {
         get {
             lock.withLock {
                 if let injectedConfiguration { return injectedConfiguration }
-                return Self.configurationFromEnvironment()
+                return Self.configurationFromEnvironment().configuration
             }
         }
         set { lock.withLock { injectedConfiguration = newValue } }
+    }
+
+    /// Why the files `OPENCORENFC_INFO_PLIST` and `OPENCORENFC_ENTITLEMENTS` name gave no
+    /// configuration — the file, the key path, the line, as ``NFCConfigurationError`` says — or
+    /// nil when they gave one, name none, or a configuration is injected.
+    public var configurationProblem: String? {
+        lock.withLock { injectedConfiguration == nil ? Self.configurationFromEnvironment().problem : nil }
     }
 
     /// How long a session may live (Core NFC: 60 seconds).
@@ -91,14 +99,17 @@ public final class NFCSessionEnvironment: @unchecked Sendable {
         }
     }
 
-    /// The configuration the files named in the environment give, if any.
-    static func configurationFromEnvironment() -> NFCAppConfiguration? {
-        let environment = ProcessInfo.processInfo.environment
-        if let info = environment["OPENCORENFC_INFO_PLIST"], !info.isEmpty {
-            let rights = environment["OPENCORENFC_ENTITLEMENTS"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
-            return try? NFCAppConfiguration(infoPlistURL: URL(fileURLWithPath: info), entitlementsURL: rights)
+    /// The configuration the files named in the environment give, or why they give none.
+    static func configurationFromEnvironment(
+        _ environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> (configuration: NFCAppConfiguration?, problem: String?) {
+        guard let info = environment["OPENCORENFC_INFO_PLIST"], !info.isEmpty else { return (nil, nil) }
+        let rights = environment["OPENCORENFC_ENTITLEMENTS"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+        do {
+            return (try NFCAppConfiguration(infoPlistURL: URL(fileURLWithPath: info), entitlementsURL: rights), nil)
+        } catch {
+            return (nil, "OPENCORENFC_INFO_PLIST / OPENCORENFC_ENTITLEMENTS: \(error)")
         }
-        return nil
     }
 
     /// The driver `OPENCORENFC_READER` names, if any (``ReaderName``'s grammar).

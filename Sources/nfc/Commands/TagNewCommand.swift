@@ -1,8 +1,10 @@
 import ArgumentParser
+import Crypto
 import Foundation
 import NFCSimulator
 
-/// `nfc tag new TYPE [--blank] [--uid HEX] -o FILE [--force]`
+/// `nfc tag new TYPE [--blank] [--uid HEX] -o FILE [--force]`, and for `wallet-pass`
+/// `[--pass-type-id ID] [--message TEXT] [--merchant-key PEM]`
 struct TagNewCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "new",
@@ -10,7 +12,10 @@ struct TagNewCommand: ParsableCommand {
         discussion: """
             Types: \(VirtualTagKind.allCases.map(\.rawValue).joined(separator: ", ")). \
             Without --blank the tag is formatted for NDEF and holds an empty message, as tags sold \
-            for NFC use are; with --blank it is factory-fresh and unformatted.
+            for NFC use are; with --blank it is factory-fresh and unformatted. A wallet-pass is a phone \
+            holding one Wallet pass for NFCVASReaderSession (docs/vas-protocol.md): without \
+            --merchant-key a merchant key pair is made and its private key written beside the image \
+            as FILE.merchant-key.pem (mode 0600), to decrypt what the pass returns.
             """
     )
 
@@ -29,11 +34,27 @@ struct TagNewCommand: ParsableCommand {
     @Flag(name: .long, help: "Replace an existing file.")
     var force = false
 
+    @Option(name: .long, help: "wallet-pass: the pass type identifier (default \(WalletApplet.samplePassTypeIdentifier)).")
+    var passTypeId: String?
+
+    @Option(name: .long, help: "wallet-pass: the pass's NFC message, at most 64 bytes of UTF-8.")
+    var message: String?
+
+    @Option(name: .long, help: "wallet-pass: the merchant's P-256 public key, PEM (SubjectPublicKeyInfo).")
+    var merchantKey: String?
+
     func run() throws {
         if !force, FileManager.default.fileExists(atPath: output) {
             throw CLIError(.badInput, "\(output) exists; pass --force to replace it", file: output)
         }
         let identifier = try uid.map { try Input.hex($0, what: "--uid") }
+        if type == .walletPass {
+            try makeWalletPass(identifier: identifier)
+            return
+        }
+        guard passTypeId == nil, message == nil, merchantKey == nil else {
+            throw CLIError(.usage, "--pass-type-id, --message and --merchant-key are for wallet-pass only")
+        }
         let tag: any VirtualTag
         do {
             tag = try type.make(blank: blank, identifier: identifier)
@@ -42,6 +63,48 @@ struct TagNewCommand: ParsableCommand {
         }
         try TagImageOutput.create(tag, at: output, replace: force)
         Output.line("wrote \(output): \(TagSummary.line(tag))")
+    }
+
+    /// A phone with one pass: the given merchant key, or a new key pair whose private key is
+    /// written beside the image, private to its owner.
+    func makeWalletPass(identifier: [UInt8]?) throws {
+        let passType = passTypeId ?? WalletApplet.samplePassTypeIdentifier
+        guard !passType.isEmpty else { throw CLIError(.badInput, "--pass-type-id cannot be empty") }
+        let text = Array((message ?? "OpenCoreNFC sample pass").utf8)
+        guard text.count <= 64 else { throw CLIError(.badInput, "--message holds \(text.count) bytes; a pass message holds at most 64") }
+        if let identifier, ![4, 7, 10].contains(identifier.count) {
+            throw CLIError(.badInput, "--uid: ISO/IEC 14443-3 UIDs have 4, 7 or 10 bytes, not \(identifier.count)")
+        }
+        var privateKey: P256.KeyAgreement.PrivateKey?
+        let publicKey: P256.KeyAgreement.PublicKey
+        if let path = merchantKey {
+            let pem = String(decoding: try Input.readFile(path, limit: 1 << 16), as: UTF8.self)
+            do {
+                publicKey = try P256.KeyAgreement.PublicKey(pemRepresentation: pem)
+            } catch {
+                throw CLIError(.badInput, "\(path): not a P-256 public key in PEM (-----BEGIN PUBLIC KEY-----)", file: path)
+            }
+        } else {
+            let made = P256.KeyAgreement.PrivateKey()
+            privateKey = made
+            publicKey = made.publicKey
+        }
+        let pass = WalletApplet.Pass(passTypeIdentifier: passType, message: text, merchantKey: publicKey)
+        let tag = ISO7816Card(uid: identifier ?? WalletApplet.phoneUID, applets: blank ? [] : [WalletApplet(passes: [pass])])
+        let keyPath = output + ".merchant-key.pem"
+        if let privateKey, !force, FileManager.default.fileExists(atPath: keyPath) {
+            throw CLIError(.badInput, "\(keyPath) exists; pass --force to replace it", file: keyPath)
+        }
+        try TagImageOutput.create(tag, at: output, replace: force)
+        Output.line("wrote \(output): \(TagSummary.line(tag)); pass \(TerminalText.escape(passType))")
+        if let privateKey, !blank {
+            do {
+                try AtomicFile.write(Array(privateKey.pemRepresentation.utf8), to: keyPath, mode: .exactly(0o600), replace: force)
+            } catch {
+                throw CLIError(.failure, "cannot write the merchant key: \(error)", file: keyPath)
+            }
+            Output.line("wrote \(keyPath): the merchant's private key (mode 600), to decrypt the pass's VAS data")
+        }
     }
 }
 

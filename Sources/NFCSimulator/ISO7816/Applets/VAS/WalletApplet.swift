@@ -12,7 +12,7 @@ public struct WalletApplet: ISO7816Applet {
     /// A pass with NFC in the phone's Wallet.
     public struct Pass: Sendable {
         /// How the phone answers a request for this pass.
-        public enum Release: Sendable, Hashable {
+        public enum Release: String, Codable, Sendable, Hashable {
             /// Released: the cryptogram is returned (`9000`).
             case released
             /// Present but not released yet — phone locked, authentication pending (`6287`).
@@ -41,6 +41,10 @@ public struct WalletApplet: ISO7816Applet {
 
     /// `OSE.VAS.01`.
     public static let applicationIdentifier: [UInt8] = Array("OSE.VAS.01".utf8)
+    /// The pass type identifier of `nfc tag new wallet-pass`'s pass unless told otherwise.
+    public static let samplePassTypeIdentifier = "pass.org.opencorenfc.sample"
+    /// A phone's UID: 4 bytes starting `08`, a random UID (ISO/IEC 14443-3 §6.5.4), as phones emulating cards send.
+    public static let phoneUID: [UInt8] = [0x08, 0x9A, 0x3C, 0x51]
     /// The VAS version the phone speaks, 1.0 (`9F21` / `9F22`).
     public static let version: [UInt8] = [0x01, 0x00]
 
@@ -67,8 +71,9 @@ public struct WalletApplet: ISO7816Applet {
         self.passes = passes
     }
 
-    /// Nil: a phone is not saved in tag images (its passes hold merchant keys made per test).
-    public var appletImage: ISO7816AppletImage? { nil }
+    /// The passes as an image (`"applet": "wallet"`); the test hooks (fixed timestamp, fixed key,
+    /// forced status) are not saved.
+    public var appletImage: ISO7816AppletImage? { .wallet(image) }
 
     /// Answers SELECT with the FCI phones send: `6F { 50 "ApplePay", 9F21 0100, 9F24 <4 random
     /// bytes>, 9F23 000000<capabilities> }` (docs/vas-protocol.md §4).
