@@ -92,7 +92,7 @@ struct TagNewCommand: ParsableCommand {
         let pass = WalletApplet.Pass(passTypeIdentifier: passType, message: text, merchantKey: publicKey)
         let tag = ISO7816Card(uid: identifier ?? WalletApplet.phoneUID, applets: blank ? [] : [WalletApplet(passes: [pass])])
         let keyPath = output + ".merchant-key.pem"
-        if let privateKey, !force, FileManager.default.fileExists(atPath: keyPath) {
+        if privateKey != nil, !force, FileManager.default.fileExists(atPath: keyPath) {
             throw CLIError(.badInput, "\(keyPath) exists; pass --force to replace it", file: keyPath)
         }
         try TagImageOutput.create(tag, at: output, replace: force)

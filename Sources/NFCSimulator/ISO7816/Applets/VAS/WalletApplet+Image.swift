@@ -57,7 +57,8 @@ extension WalletApplet {
             }
             guard pass.message.bytes.count <= 64 else {
                 throw TagImageError(
-                    .invalidValue, field: "passes[\(index)].message", "a pass message holds at most 64 bytes, not \(pass.message.bytes.count)")
+                    .invalidValue, field: "passes[\(index)].message",
+                    "a pass message holds at most 64 bytes, not \(pass.message.bytes.count)")
             }
             let key: P256.KeyAgreement.PublicKey
             do {
@@ -66,7 +67,8 @@ extension WalletApplet {
                 throw TagImageError(
                     .invalidValue, field: "passes[\(index)].merchantKey", "not an uncompressed P-256 public key (65 bytes, 04 ‖ X ‖ Y)")
             }
-            passes.append(Pass(passTypeIdentifier: pass.passTypeIdentifier, message: pass.message.bytes, merchantKey: key, release: pass.release))
+            passes.append(
+                Pass(passTypeIdentifier: pass.passTypeIdentifier, message: pass.message.bytes, merchantKey: key, release: pass.release))
         }
         self.init(passes: passes)
     }
