@@ -43,7 +43,8 @@ open class NFCNDEFReaderSession: NFCReaderSession, @unchecked Sendable {
 
     /// Completion form of ``connect(to:)``: `completionHandler` gets nil or the error, on ``NFCReaderSession/sessionQueue``.
     @available(iOS 13.0, *)
-    public func connect(to tag: any NFCNDEFTag, completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
+    public func connect(to tag: any NFCNDEFTag, completionHandler: @escaping ((any Error)?) -> Void) {
+        nonisolated(unsafe) let completionHandler = completionHandler
         nonisolated(unsafe) let tag = tag
         Task {
             do {

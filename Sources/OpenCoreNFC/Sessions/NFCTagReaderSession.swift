@@ -129,7 +129,8 @@ open class NFCTagReaderSession: NFCReaderSession, @unchecked Sendable {
     }
 
     /// Completion form of ``connect(to:)``: `completionHandler` gets nil or the error, on ``NFCReaderSession/sessionQueue``.
-    public func connect(to tag: NFCTag, completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
+    public func connect(to tag: NFCTag, completionHandler: @escaping ((any Error)?) -> Void) {
+        nonisolated(unsafe) let completionHandler = completionHandler
         Task {
             do {
                 try await connect(to: tag)

@@ -21,7 +21,7 @@ public protocol NFCFeliCaTag: NFCNDEFTag, __NFCTag {
     /// app's declared system codes, no `FF` wildcard byte) and returns its PMm and the request data.
     func polling(
         systemCode: Data, requestCode: NFCFeliCaPollingRequestCode, timeSlot: NFCFeliCaPollingTimeSlot,
-        completionHandler: @escaping @Sendable (Data, Data, (any Error)?) -> Void)
+        completionHandler: @escaping (Data, Data, (any Error)?) -> Void)
     /// Polling (`00`): selects the system with this declared code (2 bytes, high byte first); returns its PMm and the
     /// request data (empty when the card sends none).
     func polling(systemCode: Data, requestCode: NFCFeliCaPollingRequestCode, timeSlot: NFCFeliCaPollingTimeSlot) async throws -> (
@@ -30,56 +30,56 @@ public protocol NFCFeliCaTag: NFCNDEFTag, __NFCTag {
 
     /// Request Service (`02`): the key version of each node (1–32 codes of 2 bytes, little endian);
     /// `FFFF` for a node the system lacks.
-    func requestService(nodeCodeList: [Data], completionHandler: @escaping @Sendable ([Data], (any Error)?) -> Void)
+    func requestService(nodeCodeList: [Data], completionHandler: @escaping ([Data], (any Error)?) -> Void)
     /// Request Service (`02`): the key version of each node, 2 bytes each; `FFFF` for a node the system lacks.
     func requestService(nodeCodeList: [Data]) async throws -> [Data]
 
     /// Request Response (`04`): the card's mode, 0–3.
-    func requestResponse(completionHandler: @escaping @Sendable (Int, (any Error)?) -> Void)
+    func requestResponse(completionHandler: @escaping (Int, (any Error)?) -> Void)
     /// Request Response (`04`): the card's mode, 0–3.
     func requestResponse() async throws -> Int
 
     /// Read Without Encryption (`06`): Status Flag 1, Status Flag 2 and, when Status Flag 1 is 0,
     /// the 16-byte blocks.
     func readWithoutEncryption(
-        serviceCodeList: [Data], blockList: [Data], completionHandler: @escaping @Sendable (Int, Int, [Data], (any Error)?) -> Void)
+        serviceCodeList: [Data], blockList: [Data], completionHandler: @escaping (Int, Int, [Data], (any Error)?) -> Void)
     /// Read Without Encryption (`06`): Status Flag 1, Status Flag 2 and, when Status Flag 1 is 0, the 16-byte blocks.
     func readWithoutEncryption(serviceCodeList: [Data], blockList: [Data]) async throws -> (Int, Int, [Data])
 
     /// Write Without Encryption (`08`): one 16-byte block of data per block list element.
     func writeWithoutEncryption(
         serviceCodeList: [Data], blockList: [Data], blockData: [Data],
-        completionHandler: @escaping @Sendable (Int, Int, (any Error)?) -> Void)
+        completionHandler: @escaping (Int, Int, (any Error)?) -> Void)
     /// Write Without Encryption (`08`), one 16-byte block per block list element; returns Status Flag 1 and Status Flag 2.
     func writeWithoutEncryption(serviceCodeList: [Data], blockList: [Data], blockData: [Data]) async throws -> (Int, Int)
 
     /// Request System Code (`0C`): the codes of the card's systems, 2 bytes each as the card sends them.
-    func requestSystemCode(completionHandler: @escaping @Sendable ([Data], (any Error)?) -> Void)
+    func requestSystemCode(completionHandler: @escaping ([Data], (any Error)?) -> Void)
     /// Request System Code (`0C`): the codes of the card's systems, 2 bytes each as the card sends them.
     func requestSystemCode() async throws -> [Data]
 
     /// Request Service v2 (`32`): flags, encryption identifier, AES and DES key versions.
     func requestServiceV2(
         nodeCodeList: [Data],
-        completionHandler: @escaping @Sendable (Int, Int, NFCFeliCaEncryptionId, [Data], [Data], (any Error)?) -> Void)
+        completionHandler: @escaping (Int, Int, NFCFeliCaEncryptionId, [Data], [Data], (any Error)?) -> Void)
     /// Request Service v2 (`32`): Status Flag 1, Status Flag 2, the encryption identifier, then the AES and DES key versions
     /// (when Status Flag 1 is not 0: identifier `.AES` and empty lists).
     func requestServiceV2(nodeCodeList: [Data]) async throws -> (Int, Int, NFCFeliCaEncryptionId, [Data], [Data])
 
     /// Request Specification Version (`3C`, response format `00`): flags, basic version, option versions.
-    func requestSpecificationVersion(completionHandler: @escaping @Sendable (Int, Int, Data, Data, (any Error)?) -> Void)
+    func requestSpecificationVersion(completionHandler: @escaping (Int, Int, Data, Data, (any Error)?) -> Void)
     /// Request Specification Version (`3C`): Status Flag 1, Status Flag 2, the basic version and the option versions
     /// (both empty when Status Flag 1 is not 0).
     func requestSpecificationVersion() async throws -> (Int, Int, Data, Data)
 
     /// Reset Mode (`3E`): returns the card to mode 0.
-    func resetMode(completionHandler: @escaping @Sendable (Int, Int, (any Error)?) -> Void)
+    func resetMode(completionHandler: @escaping (Int, Int, (any Error)?) -> Void)
     /// Reset Mode (`3E`): returns the card to mode 0; returns Status Flag 1 and Status Flag 2.
     func resetMode() async throws -> (Int, Int)
 
     /// Sends a command packet (command code first, at most 254 bytes, without LEN and CRC, which
     /// the reader adds) and returns the response packet without LEN and CRC.
-    func sendFeliCaCommand(commandPacket: Data, completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void)
+    func sendFeliCaCommand(commandPacket: Data, completionHandler: @escaping (Data, (any Error)?) -> Void)
     /// Sends a command packet (command code first, 1–254 bytes, without LEN and CRC) and returns the response packet
     /// without LEN and CRC.
     func sendFeliCaCommand(commandPacket: Data) async throws -> Data
@@ -113,8 +113,9 @@ final class FeliCaTagObject: NFCTagObject, NFCFeliCaTag, __NFCTag, @unchecked Se
 
     /// Runs an async operation and hands its result to a completion adapter on the session queue.
     func complete<T: Sendable>(
-        _ operation: @escaping @Sendable () async throws -> T, _ handler: @escaping @Sendable (Result<T, any Error>) -> Void
+        _ operation: @escaping @Sendable () async throws -> T, _ handler: @escaping (Result<T, any Error>) -> Void
     ) {
+        nonisolated(unsafe) let handler = handler
         Task {
             let result: Result<T, any Error>
             do { result = .success(try await operation()) } catch { result = .failure(error) }

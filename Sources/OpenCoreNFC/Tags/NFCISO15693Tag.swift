@@ -24,14 +24,14 @@ public protocol NFCISO15693Tag: NFCNDEFTag, __NFCTag {
 
     /// Sends a custom command for the configuration's IC manufacturer; returns the answer's payload.
     func sendCustomCommand(
-        commandConfiguration: NFCISO15693CustomCommandConfiguration, completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void)
+        commandConfiguration: NFCISO15693CustomCommandConfiguration, completionHandler: @escaping (Data, (any Error)?) -> Void)
     /// Sends the configuration's custom command (high data rate, addressed), retried as it says while the tag does not answer;
     /// returns the answer's payload.
     func sendCustomCommand(commandConfiguration: NFCISO15693CustomCommandConfiguration) async throws -> Data
     /// Reads a range of blocks in chunks of Read Multiple Blocks; returns the bytes end to end.
     func readMultipleBlocks(
         configuration readConfiguration: NFCISO15693ReadMultipleBlocksConfiguration,
-        completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void)
+        completionHandler: @escaping (Data, (any Error)?) -> Void)
     /// Reads the configuration's block range in chunks of Read Multiple Blocks, each retried as it says; returns the bytes end to end.
     func readMultipleBlocks(configuration readConfiguration: NFCISO15693ReadMultipleBlocksConfiguration) async throws -> Data
 
@@ -39,19 +39,19 @@ public protocol NFCISO15693Tag: NFCNDEFTag, __NFCTag {
 
     /// Stay Quiet (0x02), addressed; the tag does not answer.
     @available(iOS 13.0, *)
-    func stayQuiet(completionHandler: @escaping @Sendable ((any Error)?) -> Void)
+    func stayQuiet(completionHandler: @escaping ((any Error)?) -> Void)
     /// Stay Quiet (0x02), addressed; the tag does not answer, so silence is success.
     @available(iOS 13.0, *)
     func stayQuiet() async throws
     /// Select (0x25), addressed.
     @available(iOS 13.0, *)
-    func select(requestFlags flags: NFCISO15693RequestFlag, completionHandler: @escaping @Sendable ((any Error)?) -> Void)
+    func select(requestFlags flags: NFCISO15693RequestFlag, completionHandler: @escaping ((any Error)?) -> Void)
     /// Select (0x25); the tag is always addressed (the select flag is dropped from `flags`).
     @available(iOS 13.0, *)
     func select(requestFlags flags: NFCISO15693RequestFlag) async throws
     /// Reset to Ready (0x26).
     @available(iOS 13.0, *)
-    func resetToReady(requestFlags flags: NFCISO15693RequestFlag, completionHandler: @escaping @Sendable ((any Error)?) -> Void)
+    func resetToReady(requestFlags flags: NFCISO15693RequestFlag, completionHandler: @escaping ((any Error)?) -> Void)
     /// Reset to Ready (0x26).
     @available(iOS 13.0, *)
     func resetToReady(requestFlags flags: NFCISO15693RequestFlag) async throws
@@ -61,7 +61,7 @@ public protocol NFCISO15693Tag: NFCNDEFTag, __NFCTag {
     /// Read Single Block (0x20); with the option flag the security status byte comes first.
     @available(iOS 13.0, *)
     func readSingleBlock(
-        requestFlags flags: NFCISO15693RequestFlag, blockNumber: UInt8, completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void)
+        requestFlags flags: NFCISO15693RequestFlag, blockNumber: UInt8, completionHandler: @escaping (Data, (any Error)?) -> Void)
     /// Read Single Block (0x20); with the option flag the security status byte comes first.
     @available(iOS 13.0, *)
     func readSingleBlock(requestFlags flags: NFCISO15693RequestFlag, blockNumber: UInt8) async throws -> Data
@@ -69,14 +69,14 @@ public protocol NFCISO15693Tag: NFCNDEFTag, __NFCTag {
     @available(iOS 13.0, *)
     func writeSingleBlock(
         requestFlags flags: NFCISO15693RequestFlag, blockNumber: UInt8, dataBlock: Data,
-        completionHandler: @escaping @Sendable ((any Error)?) -> Void)
+        completionHandler: @escaping ((any Error)?) -> Void)
     /// Write Single Block (0x21); `dataBlock` must not be empty and, once Get System Information told it, must be one block long.
     @available(iOS 13.0, *)
     func writeSingleBlock(requestFlags flags: NFCISO15693RequestFlag, blockNumber: UInt8, dataBlock: Data) async throws
     /// Lock Block (0x22).
     @available(iOS 13.0, *)
     func lockBlock(
-        requestFlags flags: NFCISO15693RequestFlag, blockNumber: UInt8, completionHandler: @escaping @Sendable ((any Error)?) -> Void)
+        requestFlags flags: NFCISO15693RequestFlag, blockNumber: UInt8, completionHandler: @escaping ((any Error)?) -> Void)
     /// Lock Block (0x22): makes the block read-only for good.
     @available(iOS 13.0, *)
     func lockBlock(requestFlags flags: NFCISO15693RequestFlag, blockNumber: UInt8) async throws
@@ -84,7 +84,7 @@ public protocol NFCISO15693Tag: NFCNDEFTag, __NFCTag {
     @available(iOS 13.0, *)
     func readMultipleBlocks(
         requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
-        completionHandler: @escaping @Sendable ([Data], (any Error)?) -> Void)
+        completionHandler: @escaping ([Data], (any Error)?) -> Void)
     /// Read Multiple Blocks (0x23), one `Data` per block (status byte first with the option flag).
     @available(iOS 13.0, *)
     func readMultipleBlocks(requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange) async throws -> [Data]
@@ -92,7 +92,7 @@ public protocol NFCISO15693Tag: NFCNDEFTag, __NFCTag {
     @available(iOS 13.0, *)
     func writeMultipleBlocks(
         requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange, dataBlocks: [Data],
-        completionHandler: @escaping @Sendable ((any Error)?) -> Void)
+        completionHandler: @escaping ((any Error)?) -> Void)
     /// Write Multiple Blocks (0x24), one `Data` per block of `blockRange`, all of one size.
     @available(iOS 13.0, *)
     func writeMultipleBlocks(requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange, dataBlocks: [Data]) async throws
@@ -101,28 +101,28 @@ public protocol NFCISO15693Tag: NFCNDEFTag, __NFCTag {
 
     /// Write AFI (0x27): sets the tag's application family identifier.
     @available(iOS 13.0, *)
-    func writeAFI(requestFlags flags: NFCISO15693RequestFlag, afi: UInt8, completionHandler: @escaping @Sendable ((any Error)?) -> Void)
+    func writeAFI(requestFlags flags: NFCISO15693RequestFlag, afi: UInt8, completionHandler: @escaping ((any Error)?) -> Void)
     /// Write AFI (0x27): sets the tag's application family identifier.
     @available(iOS 13.0, *)
     func writeAFI(requestFlags flags: NFCISO15693RequestFlag, afi: UInt8) async throws
     /// Lock AFI (0x28): makes the application family identifier permanent.
     @available(iOS 13.0, *)
-    func lockAFI(requestFlags flags: NFCISO15693RequestFlag, completionHandler: @escaping @Sendable ((any Error)?) -> Void)
+    func lockAFI(requestFlags flags: NFCISO15693RequestFlag, completionHandler: @escaping ((any Error)?) -> Void)
     /// Lock AFI (0x28): makes the application family identifier permanent.
     @available(iOS 13.0, *)
     func lockAFI(requestFlags flags: NFCISO15693RequestFlag) async throws
     /// Write DSFID (0x29): sets the tag's data storage format identifier.
     @available(iOS 13.0, *)
-    func writeDSFID(requestFlags flags: NFCISO15693RequestFlag, dsfid: UInt8, completionHandler: @escaping @Sendable ((any Error)?) -> Void)
+    func writeDSFID(requestFlags flags: NFCISO15693RequestFlag, dsfid: UInt8, completionHandler: @escaping ((any Error)?) -> Void)
     /// Write DSFID (0x29): sets the tag's data storage format identifier.
     @available(iOS 13.0, *)
     func writeDSFID(requestFlags flags: NFCISO15693RequestFlag, dsfid: UInt8) async throws
     /// The iOS 13 spelling of ``lockDSFID(requestFlags:completionHandler:)``.
     @available(iOS, introduced: 13.0, deprecated: 14.0, renamed: "lockDSFID(requestFlags:completionHandler:)")
-    func lockDFSID(requestFlags flags: NFCISO15693RequestFlag, completionHandler: @escaping @Sendable ((any Error)?) -> Void)
+    func lockDFSID(requestFlags flags: NFCISO15693RequestFlag, completionHandler: @escaping ((any Error)?) -> Void)
     /// Lock DSFID (0x2A): makes the data storage format identifier permanent.
     @available(iOS 14.0, *)
-    func lockDSFID(requestFlags flags: NFCISO15693RequestFlag, completionHandler: @escaping @Sendable ((any Error)?) -> Void)
+    func lockDSFID(requestFlags flags: NFCISO15693RequestFlag, completionHandler: @escaping ((any Error)?) -> Void)
     /// Lock DSFID (0x2A): makes the data storage format identifier permanent.
     @available(iOS 14.0, *)
     func lockDSFID(requestFlags flags: NFCISO15693RequestFlag) async throws
@@ -135,7 +135,7 @@ public protocol NFCISO15693Tag: NFCNDEFTag, __NFCTag {
         iOS, introduced: 13.0, deprecated: 14.0, message: "Use getSystemInfo(requestFlags:resultHandler:) or systemInfo(requestFlags:)"
     )
     func getSystemInfo(
-        requestFlags flags: NFCISO15693RequestFlag, completionHandler: @escaping @Sendable (Int, Int, Int, Int, Int, (any Error)?) -> Void)
+        requestFlags flags: NFCISO15693RequestFlag, completionHandler: @escaping (Int, Int, Int, Int, Int, (any Error)?) -> Void)
     /// Get System Information (0x2B) as one value.
     @available(iOS 14.0, *)
     func systemInfo(requestFlags flags: NFCISO15693RequestFlag) async throws -> NFCISO15693SystemInfo
@@ -143,7 +143,7 @@ public protocol NFCISO15693Tag: NFCNDEFTag, __NFCTag {
     @available(iOS 13.0, *)
     func getMultipleBlockSecurityStatus(
         requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
-        completionHandler: @escaping @Sendable ([NSNumber], (any Error)?) -> Void)
+        completionHandler: @escaping ([NSNumber], (any Error)?) -> Void)
     /// Get Multiple Block Security Status (0x2C): one status per block.
     @available(iOS 13.0, *)
     func getMultipleBlockSecurityStatus(requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange) async throws -> [NSNumber]
@@ -153,7 +153,7 @@ public protocol NFCISO15693Tag: NFCNDEFTag, __NFCTag {
     /// Extended Read Single Block (0x30): a 16-bit block number; with the option flag the security status byte comes first.
     @available(iOS 13.0, *)
     func extendedReadSingleBlock(
-        requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int, completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void)
+        requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int, completionHandler: @escaping (Data, (any Error)?) -> Void)
     /// Extended Read Single Block (0x30): a 16-bit block number; with the option flag the security status byte comes first.
     @available(iOS 13.0, *)
     func extendedReadSingleBlock(requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int) async throws -> Data
@@ -161,14 +161,14 @@ public protocol NFCISO15693Tag: NFCNDEFTag, __NFCTag {
     @available(iOS 13.0, *)
     func extendedWriteSingleBlock(
         requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int, dataBlock: Data,
-        completionHandler: @escaping @Sendable ((any Error)?) -> Void)
+        completionHandler: @escaping ((any Error)?) -> Void)
     /// Extended Write Single Block (0x31): a 16-bit block number.
     @available(iOS 13.0, *)
     func extendedWriteSingleBlock(requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int, dataBlock: Data) async throws
     /// Extended Lock Block (0x32): makes the block with this 16-bit number read-only for good.
     @available(iOS 13.0, *)
     func extendedLockBlock(
-        requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int, completionHandler: @escaping @Sendable ((any Error)?) -> Void)
+        requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int, completionHandler: @escaping ((any Error)?) -> Void)
     /// Extended Lock Block (0x32): makes the block with this 16-bit number read-only for good.
     @available(iOS 13.0, *)
     func extendedLockBlock(requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int) async throws
@@ -176,7 +176,7 @@ public protocol NFCISO15693Tag: NFCNDEFTag, __NFCTag {
     @available(iOS 13.0, *)
     func extendedReadMultipleBlocks(
         requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
-        completionHandler: @escaping @Sendable ([Data], (any Error)?) -> Void)
+        completionHandler: @escaping ([Data], (any Error)?) -> Void)
     /// Extended Read Multiple Blocks (0x33): 16-bit block numbers, one `Data` per block (status byte first with the option flag).
     @available(iOS 13.0, *)
     func extendedReadMultipleBlocks(requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange) async throws -> [Data]
@@ -184,7 +184,7 @@ public protocol NFCISO15693Tag: NFCNDEFTag, __NFCTag {
     @available(iOS 14.0, *)
     func extendedWriteMultipleBlocks(
         requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange, dataBlocks: [Data],
-        completionHandler: @escaping @Sendable ((any Error)?) -> Void)
+        completionHandler: @escaping ((any Error)?) -> Void)
     /// Extended Write Multiple Blocks (0x34): 16-bit block numbers, one `Data` per block, all of one size.
     @available(iOS 14.0, *)
     func extendedWriteMultipleBlocks(requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange, dataBlocks: [Data]) async throws
@@ -192,7 +192,7 @@ public protocol NFCISO15693Tag: NFCNDEFTag, __NFCTag {
     @available(iOS 14.0, *)
     func extendedGetMultipleBlockSecurityStatus(
         requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
-        completionHandler: @escaping @Sendable ([NSNumber], (any Error)?) -> Void)
+        completionHandler: @escaping ([NSNumber], (any Error)?) -> Void)
     /// Extended Get Multiple Block Security Status (0x3C): 16-bit block numbers, one status per block.
     @available(iOS 14.0, *)
     func extendedGetMultipleBlockSecurityStatus(requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange) async throws -> [NSNumber]
@@ -200,7 +200,7 @@ public protocol NFCISO15693Tag: NFCNDEFTag, __NFCTag {
     @available(iOS 14.0, *)
     func fastReadMultipleBlocks(
         requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
-        completionHandler: @escaping @Sendable ([Data], (any Error)?) -> Void)
+        completionHandler: @escaping ([Data], (any Error)?) -> Void)
     /// Fast Read Multiple Blocks (0x2D), one `Data` per block (status byte first with the option flag).
     @available(iOS 14.0, *)
     func fastReadMultipleBlocks(requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange) async throws -> [Data]
@@ -208,7 +208,7 @@ public protocol NFCISO15693Tag: NFCNDEFTag, __NFCTag {
     @available(iOS 15.0, *)
     func extendedFastReadMultipleBlocks(
         requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
-        completionHandler: @escaping @Sendable ([Data], (any Error)?) -> Void)
+        completionHandler: @escaping ([Data], (any Error)?) -> Void)
     /// Extended Fast Read Multiple Blocks (0x3D): 16-bit block numbers, one `Data` per block.
     @available(iOS 15.0, *)
     func extendedFastReadMultipleBlocks(requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange) async throws -> [Data]
@@ -219,7 +219,7 @@ public protocol NFCISO15693Tag: NFCNDEFTag, __NFCTag {
     @available(iOS 13.0, *)
     func customCommand(
         requestFlags flags: NFCISO15693RequestFlag, customCommandCode: Int, customRequestParameters: Data,
-        completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void)
+        completionHandler: @escaping (Data, (any Error)?) -> Void)
     /// A custom command (0xA0…0xDF) with the tag's IC manufacturer code inserted after the code; returns the answer's payload.
     @available(iOS 13.0, *)
     func customCommand(requestFlags flags: NFCISO15693RequestFlag, customCommandCode: Int, customRequestParameters: Data) async throws
@@ -233,7 +233,7 @@ public protocol NFCISO15693Tag: NFCNDEFTag, __NFCTag {
     @available(iOS 14.0, *)
     func challenge(
         requestFlags flags: NFCISO15693RequestFlag, cryptoSuiteIdentifier: Int, message: Data,
-        completionHandler: @escaping @Sendable ((any Error)?) -> Void)
+        completionHandler: @escaping ((any Error)?) -> Void)
     /// Challenge (0x39); tags compute silently, so no answer is success.
     @available(iOS 14.0, *)
     func challenge(requestFlags flags: NFCISO15693RequestFlag, cryptoSuiteIdentifier: Int, message: Data) async throws

@@ -17,7 +17,7 @@ public protocol NFCISO7816Tag: NFCNDEFTag, __NFCTag {
     var proprietaryApplicationDataCoding: Bool { get }
 
     /// Sends an APDU and returns the response data and status word.
-    func sendCommand(apdu: NFCISO7816APDU, completionHandler: @escaping @Sendable (Data, UInt8, UInt8, (any Error)?) -> Void)
+    func sendCommand(apdu: NFCISO7816APDU, completionHandler: @escaping (Data, UInt8, UInt8, (any Error)?) -> Void)
     /// Sends an APDU and returns the response data, SW1 and SW2; an answer without a status word fails with
     /// `readerTransceiveErrorTagResponseError`.
     func sendCommand(apdu: NFCISO7816APDU) async throws -> (Data, UInt8, UInt8)
@@ -57,7 +57,8 @@ final class ISO7816TagObject: NFCTagObject, NFCISO7816Tag, __NFCTag, @unchecked 
         try await APDURelay.send(apdu, through: self)
     }
 
-    func sendCommand(apdu: NFCISO7816APDU, completionHandler: @escaping @Sendable (Data, UInt8, UInt8, (any Error)?) -> Void) {
+    func sendCommand(apdu: NFCISO7816APDU, completionHandler: @escaping (Data, UInt8, UInt8, (any Error)?) -> Void) {
+        nonisolated(unsafe) let completionHandler = completionHandler
         Task {
             do {
                 let (data, sw1, sw2) = try await sendCommand(apdu: apdu)

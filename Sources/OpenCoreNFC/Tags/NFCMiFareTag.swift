@@ -14,12 +14,12 @@ public protocol NFCMiFareTag: NFCNDEFTag, __NFCTag {
 
     /// Sends a native command (CRC added by the reader) and returns the answer; a 4-bit ACK or
     /// NAK comes back as one byte.
-    func sendMiFareCommand(commandPacket command: Data, completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void)
+    func sendMiFareCommand(commandPacket command: Data, completionHandler: @escaping (Data, (any Error)?) -> Void)
     /// Sends a native command (CRC added by the reader) and returns the answer; a 4-bit ACK or NAK comes back as one byte.
     func sendMiFareCommand(commandPacket command: Data) async throws -> Data
 
     /// Sends an ISO 7816 APDU to an ISO 14443-4 MIFARE (DESFire, Plus).
-    func sendMiFareISO7816Command(_ apdu: NFCISO7816APDU, completionHandler: @escaping @Sendable (Data, UInt8, UInt8, (any Error)?) -> Void)
+    func sendMiFareISO7816Command(_ apdu: NFCISO7816APDU, completionHandler: @escaping (Data, UInt8, UInt8, (any Error)?) -> Void)
     /// Sends an ISO 7816 APDU to an ISO 14443-4 MIFARE and returns the response data, SW1 and SW2; fails with
     /// `readerErrorUnsupportedFeature` on a tag without ISO 14443-4.
     func sendMiFareISO7816Command(_ apdu: NFCISO7816APDU) async throws -> (Data, UInt8, UInt8)
@@ -59,7 +59,8 @@ final class MiFareTagObject: NFCTagObject, NFCMiFareTag, __NFCTag, @unchecked Se
         return Data(answer)
     }
 
-    func sendMiFareCommand(commandPacket command: Data, completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void) {
+    func sendMiFareCommand(commandPacket command: Data, completionHandler: @escaping (Data, (any Error)?) -> Void) {
+        nonisolated(unsafe) let completionHandler = completionHandler
         Task {
             do {
                 let answer = try await sendMiFareCommand(commandPacket: command)
@@ -77,8 +78,8 @@ final class MiFareTagObject: NFCTagObject, NFCMiFareTag, __NFCTag, @unchecked Se
         return try await APDURelay.send(apdu, through: self)
     }
 
-    func sendMiFareISO7816Command(_ apdu: NFCISO7816APDU, completionHandler: @escaping @Sendable (Data, UInt8, UInt8, (any Error)?) -> Void)
-    {
+    func sendMiFareISO7816Command(_ apdu: NFCISO7816APDU, completionHandler: @escaping (Data, UInt8, UInt8, (any Error)?) -> Void) {
+        nonisolated(unsafe) let completionHandler = completionHandler
         Task {
             do {
                 let (data, sw1, sw2) = try await sendMiFareISO7816Command(apdu)

@@ -21,22 +21,22 @@ public protocol NFCNDEFTag: NSObjectProtocol, NSSecureCoding, NSCopying {
     var isAvailable: Bool { get }
 
     /// The NDEF status and the largest message the tag can hold, in bytes.
-    func queryNDEFStatus(completionHandler: @escaping @Sendable (NFCNDEFStatus, Int, (any Error)?) -> Void)
+    func queryNDEFStatus(completionHandler: @escaping (NFCNDEFStatus, Int, (any Error)?) -> Void)
     /// The NDEF status and the largest message the tag can hold, in bytes (0 when NDEF is not supported).
     func queryNDEFStatus() async throws -> (NFCNDEFStatus, Int)
 
     /// Reads the NDEF message (an empty tag fails with `ndefReaderSessionErrorZeroLengthMessage`).
-    func readNDEF(completionHandler: @escaping @Sendable (NFCNDEFMessage?, (any Error)?) -> Void)
+    func readNDEF(completionHandler: @escaping (NFCNDEFMessage?, (any Error)?) -> Void)
     /// Reads the NDEF message (an empty tag fails with `ndefReaderSessionErrorZeroLengthMessage`).
     func readNDEF() async throws -> NFCNDEFMessage
 
     /// Writes an NDEF message.
-    func writeNDEF(_ ndefMessage: NFCNDEFMessage, completionHandler: @escaping @Sendable ((any Error)?) -> Void)
+    func writeNDEF(_ ndefMessage: NFCNDEFMessage, completionHandler: @escaping ((any Error)?) -> Void)
     /// Writes an NDEF message; a message without records fails with `ndefReaderSessionErrorZeroLengthMessage`.
     func writeNDEF(_ ndefMessage: NFCNDEFMessage) async throws
 
     /// Makes the tag permanently read-only.
-    func writeLock(completionHandler: @escaping @Sendable ((any Error)?) -> Void)
+    func writeLock(completionHandler: @escaping ((any Error)?) -> Void)
     /// Makes the tag permanently read-only.
     func writeLock() async throws
 }

@@ -76,7 +76,8 @@ class NFCTagObject: NSObject, NFCNDEFTag, @unchecked Sendable {
         }
     }
 
-    func queryNDEFStatus(completionHandler: @escaping @Sendable (NFCNDEFStatus, Int, (any Error)?) -> Void) {
+    func queryNDEFStatus(completionHandler: @escaping (NFCNDEFStatus, Int, (any Error)?) -> Void) {
+        nonisolated(unsafe) let completionHandler = completionHandler
         Task {
             do {
                 let (status, capacity) = try await queryNDEFStatus()
@@ -106,7 +107,8 @@ class NFCTagObject: NSObject, NFCNDEFTag, @unchecked Sendable {
         }
     }
 
-    func readNDEF(completionHandler: @escaping @Sendable (NFCNDEFMessage?, (any Error)?) -> Void) {
+    func readNDEF(completionHandler: @escaping (NFCNDEFMessage?, (any Error)?) -> Void) {
+        nonisolated(unsafe) let completionHandler = completionHandler
         Task {
             do {
                 nonisolated(unsafe) let message = try await readNDEF()
@@ -137,7 +139,8 @@ class NFCTagObject: NSObject, NFCNDEFTag, @unchecked Sendable {
         }
     }
 
-    func writeNDEF(_ ndefMessage: NFCNDEFMessage, completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
+    func writeNDEF(_ ndefMessage: NFCNDEFMessage, completionHandler: @escaping ((any Error)?) -> Void) {
+        nonisolated(unsafe) let completionHandler = completionHandler
         nonisolated(unsafe) let message = ndefMessage
         Task {
             do {
@@ -160,7 +163,8 @@ class NFCTagObject: NSObject, NFCNDEFTag, @unchecked Sendable {
         }
     }
 
-    func writeLock(completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
+    func writeLock(completionHandler: @escaping ((any Error)?) -> Void) {
+        nonisolated(unsafe) let completionHandler = completionHandler
         Task {
             do {
                 try await writeLock()

@@ -1,19 +1,19 @@
 import Foundation
 import NFCSimulator
 import NFCTransport
-@preconcurrency import OpenCoreNFC
+import OpenCoreNFC
 import Testing
 
 /// The DocC article's example ("Testing Core NFC code without a phone"), kept compiling and true.
-final class ArticleWriter: NSObject, NFCNDEFReaderSessionDelegate, @unchecked Sendable {
+final class ArticleWriter: NSObject, NFCNDEFReaderSessionDelegate {
     let message: NFCNDEFMessage
     let log = EventLog()
     init(message: NFCNDEFMessage) { self.message = message }
 
     func readerSession(_ session: NFCNDEFReaderSession, didDetect tags: [any NFCNDEFTag]) {
-        // Tags are not Sendable (on iOS neither); the session hands them to one closure at a time.
-        guard let first = tags.first else { return }
-        nonisolated(unsafe) let tag = first
+        // Completion handlers are plain closures, as on iOS: they may capture the tag and
+        // `self`, and run on the session's queue one at a time.
+        guard let tag = tags.first else { return }
         session.connect(to: tag) { error in
             guard error == nil else { return session.invalidate(errorMessage: "Connection failed.") }
             tag.queryNDEFStatus { status, capacity, _ in

@@ -33,8 +33,9 @@ extension FeliCaTagObject {
     }
 
     func readWithoutEncryption(
-        serviceCodeList: [Data], blockList: [Data], completionHandler: @escaping @Sendable (Int, Int, [Data], (any Error)?) -> Void
+        serviceCodeList: [Data], blockList: [Data], completionHandler: @escaping (Int, Int, [Data], (any Error)?) -> Void
     ) {
+        nonisolated(unsafe) let completionHandler = completionHandler
         complete({ try await self.readWithoutEncryption(serviceCodeList: serviceCodeList, blockList: blockList) }) { result in
             switch result {
             case .success(let (flag1, flag2, blocks)): completionHandler(flag1, flag2, blocks, nil)
@@ -57,8 +58,9 @@ extension FeliCaTagObject {
 
     func writeWithoutEncryption(
         serviceCodeList: [Data], blockList: [Data], blockData: [Data],
-        completionHandler: @escaping @Sendable (Int, Int, (any Error)?) -> Void
+        completionHandler: @escaping (Int, Int, (any Error)?) -> Void
     ) {
+        nonisolated(unsafe) let completionHandler = completionHandler
         complete({ try await self.writeWithoutEncryption(serviceCodeList: serviceCodeList, blockList: blockList, blockData: blockData) }) {
             result in
             switch result {

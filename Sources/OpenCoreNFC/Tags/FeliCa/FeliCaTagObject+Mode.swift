@@ -27,7 +27,8 @@ extension FeliCaTagObject {
         return (flag1, flag2, basic, Data(body[start + 6..<start + 6 + 2 * options]))
     }
 
-    func requestSpecificationVersion(completionHandler: @escaping @Sendable (Int, Int, Data, Data, (any Error)?) -> Void) {
+    func requestSpecificationVersion(completionHandler: @escaping (Int, Int, Data, Data, (any Error)?) -> Void) {
+        nonisolated(unsafe) let completionHandler = completionHandler
         complete({ try await self.requestSpecificationVersion() }) { result in
             switch result {
             case .success(let (flag1, flag2, basic, option)): completionHandler(flag1, flag2, basic, option, nil)
@@ -44,7 +45,8 @@ extension FeliCaTagObject {
         return FeliCaFrame.statusFlags(body)
     }
 
-    func resetMode(completionHandler: @escaping @Sendable (Int, Int, (any Error)?) -> Void) {
+    func resetMode(completionHandler: @escaping (Int, Int, (any Error)?) -> Void) {
+        nonisolated(unsafe) let completionHandler = completionHandler
         complete({ try await self.resetMode() }) { result in
             switch result {
             case .success(let (flag1, flag2)): completionHandler(flag1, flag2, nil)
@@ -67,7 +69,8 @@ extension FeliCaTagObject {
         return Data(try await transceive([UInt8](commandPacket), timeout: FeliCaResponseTime.raw(pmm: pmm, code: code)))
     }
 
-    func sendFeliCaCommand(commandPacket: Data, completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void) {
+    func sendFeliCaCommand(commandPacket: Data, completionHandler: @escaping (Data, (any Error)?) -> Void) {
+        nonisolated(unsafe) let completionHandler = completionHandler
         complete({ try await self.sendFeliCaCommand(commandPacket: commandPacket) }) { result in
             switch result {
             case .success(let answer): completionHandler(answer, nil)

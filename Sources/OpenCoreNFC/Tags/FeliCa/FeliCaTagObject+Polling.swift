@@ -45,8 +45,9 @@ extension FeliCaTagObject {
 
     func polling(
         systemCode: Data, requestCode: NFCFeliCaPollingRequestCode, timeSlot: NFCFeliCaPollingTimeSlot,
-        completionHandler: @escaping @Sendable (Data, Data, (any Error)?) -> Void
+        completionHandler: @escaping (Data, Data, (any Error)?) -> Void
     ) {
+        nonisolated(unsafe) let completionHandler = completionHandler
         complete({ try await self.polling(systemCode: systemCode, requestCode: requestCode, timeSlot: timeSlot) }) { result in
             switch result {
             case .success(let (pmm, requestData)): completionHandler(pmm, requestData, nil)

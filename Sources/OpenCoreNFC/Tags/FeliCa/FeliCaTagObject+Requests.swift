@@ -23,7 +23,8 @@ extension FeliCaTagObject {
         return FeliCaFrame.pairs(body.dropFirst(), count: reported)
     }
 
-    func requestService(nodeCodeList: [Data], completionHandler: @escaping @Sendable ([Data], (any Error)?) -> Void) {
+    func requestService(nodeCodeList: [Data], completionHandler: @escaping ([Data], (any Error)?) -> Void) {
+        nonisolated(unsafe) let completionHandler = completionHandler
         complete({ try await self.requestService(nodeCodeList: nodeCodeList) }) { result in
             switch result {
             case .success(let versions): completionHandler(versions, nil)
@@ -40,7 +41,8 @@ extension FeliCaTagObject {
         return Int(body[body.startIndex])
     }
 
-    func requestResponse(completionHandler: @escaping @Sendable (Int, (any Error)?) -> Void) {
+    func requestResponse(completionHandler: @escaping (Int, (any Error)?) -> Void) {
+        nonisolated(unsafe) let completionHandler = completionHandler
         complete({ try await self.requestResponse() }) { result in
             switch result {
             case .success(let mode): completionHandler(mode, nil)
@@ -61,7 +63,8 @@ extension FeliCaTagObject {
         return FeliCaFrame.pairs(body.dropFirst(), count: count)
     }
 
-    func requestSystemCode(completionHandler: @escaping @Sendable ([Data], (any Error)?) -> Void) {
+    func requestSystemCode(completionHandler: @escaping ([Data], (any Error)?) -> Void) {
+        nonisolated(unsafe) let completionHandler = completionHandler
         complete({ try await self.requestSystemCode() }) { result in
             switch result {
             case .success(let codes): completionHandler(codes, nil)
@@ -100,8 +103,9 @@ extension FeliCaTagObject {
 
     func requestServiceV2(
         nodeCodeList: [Data],
-        completionHandler: @escaping @Sendable (Int, Int, NFCFeliCaEncryptionId, [Data], [Data], (any Error)?) -> Void
+        completionHandler: @escaping (Int, Int, NFCFeliCaEncryptionId, [Data], [Data], (any Error)?) -> Void
     ) {
+        nonisolated(unsafe) let completionHandler = completionHandler
         complete({ try await self.requestServiceV2(nodeCodeList: nodeCodeList) }) { result in
             switch result {
             case .success(let (flag1, flag2, identifier, aes, des)): completionHandler(flag1, flag2, identifier, aes, des, nil)

@@ -9,8 +9,9 @@ extension NFCFeliCaTag {
     @preconcurrency
     public func polling(
         systemCode: Data, requestCode: NFCFeliCaPollingRequestCode, timeSlot: NFCFeliCaPollingTimeSlot,
-        resultHandler: @escaping @Sendable (Result<NFCFeliCaPollingResponse, any Error>) -> Void
+        resultHandler: @escaping (Result<NFCFeliCaPollingResponse, any Error>) -> Void
     ) {
+        nonisolated(unsafe) let resultHandler = resultHandler
         polling(systemCode: systemCode, requestCode: requestCode, timeSlot: timeSlot) { pmm, requestData, error in
             if let error { return resultHandler(.failure(error)) }
             resultHandler(
@@ -20,7 +21,8 @@ extension NFCFeliCaTag {
 
     /// Request Service (`02`): each node's key version (2 bytes), `FFFF` for a node the system lacks.
     @preconcurrency
-    public func requestService(nodeCodeList: [Data], resultHandler: @escaping @Sendable (Result<[Data], any Error>) -> Void) {
+    public func requestService(nodeCodeList: [Data], resultHandler: @escaping (Result<[Data], any Error>) -> Void) {
+        nonisolated(unsafe) let resultHandler = resultHandler
         requestService(nodeCodeList: nodeCodeList) { versions, error in
             resultHandler(error.map { .failure($0) } ?? .success(versions))
         }
@@ -28,7 +30,8 @@ extension NFCFeliCaTag {
 
     /// Request Response (`04`): the card's mode, 0–3.
     @preconcurrency
-    public func requestResponse(resultHandler: @escaping @Sendable (Result<Int, any Error>) -> Void) {
+    public func requestResponse(resultHandler: @escaping (Result<Int, any Error>) -> Void) {
+        nonisolated(unsafe) let resultHandler = resultHandler
         requestResponse { mode, error in
             resultHandler(error.map { .failure($0) } ?? .success(mode))
         }
@@ -38,8 +41,9 @@ extension NFCFeliCaTag {
     @preconcurrency
     public func readWithoutEncryption(
         serviceCodeList: [Data], blockList: [Data],
-        resultHandler: @escaping @Sendable (Result<(NFCFeliCaStatusFlag, [Data]), any Error>) -> Void
+        resultHandler: @escaping (Result<(NFCFeliCaStatusFlag, [Data]), any Error>) -> Void
     ) {
+        nonisolated(unsafe) let resultHandler = resultHandler
         readWithoutEncryption(serviceCodeList: serviceCodeList, blockList: blockList) { flag1, flag2, blocks, error in
             resultHandler(error.map { .failure($0) } ?? .success((NFCFeliCaStatusFlag(statusFlag1: flag1, statusFlag2: flag2), blocks)))
         }
@@ -49,8 +53,9 @@ extension NFCFeliCaTag {
     @preconcurrency
     public func writeWithoutEncryption(
         serviceCodeList: [Data], blockList: [Data], blockData: [Data],
-        resultHandler: @escaping @Sendable (Result<NFCFeliCaStatusFlag, any Error>) -> Void
+        resultHandler: @escaping (Result<NFCFeliCaStatusFlag, any Error>) -> Void
     ) {
+        nonisolated(unsafe) let resultHandler = resultHandler
         writeWithoutEncryption(serviceCodeList: serviceCodeList, blockList: blockList, blockData: blockData) { flag1, flag2, error in
             resultHandler(error.map { .failure($0) } ?? .success(NFCFeliCaStatusFlag(statusFlag1: flag1, statusFlag2: flag2)))
         }
@@ -58,7 +63,8 @@ extension NFCFeliCaTag {
 
     /// Request System Code (`0C`): the card's system codes, 2 bytes each as the card sends them.
     @preconcurrency
-    public func requestSystemCode(resultHandler: @escaping @Sendable (Result<[Data], any Error>) -> Void) {
+    public func requestSystemCode(resultHandler: @escaping (Result<[Data], any Error>) -> Void) {
+        nonisolated(unsafe) let resultHandler = resultHandler
         requestSystemCode { codes, error in
             resultHandler(error.map { .failure($0) } ?? .success(codes))
         }
@@ -67,8 +73,9 @@ extension NFCFeliCaTag {
     /// Request Service v2; the key version lists are nil when the card sent none.
     @preconcurrency
     public func requestServiceV2(
-        nodeCodeList: [Data], resultHandler: @escaping @Sendable (Result<NFCFeliCaRequsetServiceV2Response, any Error>) -> Void
+        nodeCodeList: [Data], resultHandler: @escaping (Result<NFCFeliCaRequsetServiceV2Response, any Error>) -> Void
     ) {
+        nonisolated(unsafe) let resultHandler = resultHandler
         requestServiceV2(nodeCodeList: nodeCodeList) { flag1, flag2, identifier, aes, des, error in
             if let error { return resultHandler(.failure(error)) }
             resultHandler(
@@ -82,8 +89,9 @@ extension NFCFeliCaTag {
     /// Request Specification Version; the versions are nil when the card sent none.
     @preconcurrency
     public func requestSpecificationVersion(
-        resultHandler: @escaping @Sendable (Result<NFCFeliCaRequestSpecificationVersionResponse, any Error>) -> Void
+        resultHandler: @escaping (Result<NFCFeliCaRequestSpecificationVersionResponse, any Error>) -> Void
     ) {
+        nonisolated(unsafe) let resultHandler = resultHandler
         requestSpecificationVersion { flag1, flag2, basic, option, error in
             if let error { return resultHandler(.failure(error)) }
             resultHandler(
@@ -96,7 +104,8 @@ extension NFCFeliCaTag {
 
     /// Reset Mode (`3E`): returns the card to mode 0; the status flags.
     @preconcurrency
-    public func resetMode(resultHandler: @escaping @Sendable (Result<NFCFeliCaStatusFlag, any Error>) -> Void) {
+    public func resetMode(resultHandler: @escaping (Result<NFCFeliCaStatusFlag, any Error>) -> Void) {
+        nonisolated(unsafe) let resultHandler = resultHandler
         resetMode { flag1, flag2, error in
             resultHandler(error.map { .failure($0) } ?? .success(NFCFeliCaStatusFlag(statusFlag1: flag1, statusFlag2: flag2)))
         }
@@ -104,7 +113,8 @@ extension NFCFeliCaTag {
 
     /// Sends a raw command packet (command code first, without LEN and CRC); the response packet without LEN and CRC.
     @preconcurrency
-    public func sendFeliCaCommand(commandPacket: Data, resultHandler: @escaping @Sendable (Result<Data, any Error>) -> Void) {
+    public func sendFeliCaCommand(commandPacket: Data, resultHandler: @escaping (Result<Data, any Error>) -> Void) {
+        nonisolated(unsafe) let resultHandler = resultHandler
         sendFeliCaCommand(commandPacket: commandPacket) { answer, error in
             resultHandler(error.map { .failure($0) } ?? .success(answer))
         }

@@ -89,7 +89,8 @@ extension ISO15693TagObject {
     // MARK: Completion handlers
 
     /// Runs `work` and hands its error (or nil) to `handler` on the session's queue.
-    func complete(_ handler: @escaping @Sendable ((any Error)?) -> Void, _ work: @escaping @Sendable () async throws -> Void) {
+    func complete(_ handler: @escaping ((any Error)?) -> Void, _ work: @escaping @Sendable () async throws -> Void) {
+        nonisolated(unsafe) let handler = handler
         Task {
             do {
                 try await work()
@@ -103,9 +104,10 @@ extension ISO15693TagObject {
     /// Runs `work` and hands its value (or `fallback` and the error) to `handler` on the session's
     /// queue.
     func complete<Value: Sendable>(
-        _ fallback: Value, _ handler: @escaping @Sendable (Value, (any Error)?) -> Void,
+        _ fallback: Value, _ handler: @escaping (Value, (any Error)?) -> Void,
         _ work: @escaping @Sendable () async throws -> Value
     ) {
+        nonisolated(unsafe) let handler = handler
         Task {
             do {
                 let value = try await work()

@@ -12,8 +12,9 @@ extension ISO15693TagObject {
     }
 
     func readSingleBlock(
-        requestFlags flags: NFCISO15693RequestFlag, blockNumber: UInt8, completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void
+        requestFlags flags: NFCISO15693RequestFlag, blockNumber: UInt8, completionHandler: @escaping (Data, (any Error)?) -> Void
     ) {
+        nonisolated(unsafe) let completionHandler = completionHandler
         complete(Data(), completionHandler) { try await self.readSingleBlock(requestFlags: flags, blockNumber: blockNumber) }
     }
 
@@ -24,8 +25,9 @@ extension ISO15693TagObject {
 
     func writeSingleBlock(
         requestFlags flags: NFCISO15693RequestFlag, blockNumber: UInt8, dataBlock: Data,
-        completionHandler: @escaping @Sendable ((any Error)?) -> Void
+        completionHandler: @escaping ((any Error)?) -> Void
     ) {
+        nonisolated(unsafe) let completionHandler = completionHandler
         complete(completionHandler) { try await self.writeSingleBlock(requestFlags: flags, blockNumber: blockNumber, dataBlock: dataBlock) }
     }
 
@@ -34,8 +36,9 @@ extension ISO15693TagObject {
     }
 
     func lockBlock(
-        requestFlags flags: NFCISO15693RequestFlag, blockNumber: UInt8, completionHandler: @escaping @Sendable ((any Error)?) -> Void
+        requestFlags flags: NFCISO15693RequestFlag, blockNumber: UInt8, completionHandler: @escaping ((any Error)?) -> Void
     ) {
+        nonisolated(unsafe) let completionHandler = completionHandler
         complete(completionHandler) { try await self.lockBlock(requestFlags: flags, blockNumber: blockNumber) }
     }
 
@@ -45,8 +48,9 @@ extension ISO15693TagObject {
 
     func readMultipleBlocks(
         requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
-        completionHandler: @escaping @Sendable ([Data], (any Error)?) -> Void
+        completionHandler: @escaping ([Data], (any Error)?) -> Void
     ) {
+        nonisolated(unsafe) let completionHandler = completionHandler
         complete([], completionHandler) { try await self.readMultipleBlocks(requestFlags: flags, blockRange: blockRange) }
     }
 
@@ -56,8 +60,9 @@ extension ISO15693TagObject {
 
     func writeMultipleBlocks(
         requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange, dataBlocks: [Data],
-        completionHandler: @escaping @Sendable ((any Error)?) -> Void
+        completionHandler: @escaping ((any Error)?) -> Void
     ) {
+        nonisolated(unsafe) let completionHandler = completionHandler
         complete(completionHandler) {
             try await self.writeMultipleBlocks(requestFlags: flags, blockRange: blockRange, dataBlocks: dataBlocks)
         }
@@ -91,8 +96,9 @@ extension ISO15693TagObject {
 
     func readMultipleBlocks(
         configuration readConfiguration: NFCISO15693ReadMultipleBlocksConfiguration,
-        completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void
+        completionHandler: @escaping (Data, (any Error)?) -> Void
     ) {
+        nonisolated(unsafe) let completionHandler = completionHandler
         // A copy, so the caller may change its configuration while the command runs.
         nonisolated(unsafe) let configuration = readConfiguration.copy() as? NFCISO15693ReadMultipleBlocksConfiguration ?? readConfiguration
         complete(Data(), completionHandler) { try await self.readMultipleBlocks(configuration: configuration) }

@@ -15,8 +15,9 @@ extension ISO15693TagObject {
 
     func customCommand(
         requestFlags flags: NFCISO15693RequestFlag, customCommandCode: Int, customRequestParameters: Data,
-        completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void
+        completionHandler: @escaping (Data, (any Error)?) -> Void
     ) {
+        nonisolated(unsafe) let completionHandler = completionHandler
         complete(Data(), completionHandler) {
             try await self.customCommand(
                 requestFlags: flags, customCommandCode: customCommandCode, customRequestParameters: customRequestParameters)
@@ -36,8 +37,9 @@ extension ISO15693TagObject {
     }
 
     func sendCustomCommand(
-        commandConfiguration: NFCISO15693CustomCommandConfiguration, completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void
+        commandConfiguration: NFCISO15693CustomCommandConfiguration, completionHandler: @escaping (Data, (any Error)?) -> Void
     ) {
+        nonisolated(unsafe) let completionHandler = completionHandler
         // A copy, so the caller may change its configuration while the command runs.
         nonisolated(unsafe) let configuration =
             commandConfiguration.copy() as? NFCISO15693CustomCommandConfiguration ?? commandConfiguration
@@ -81,8 +83,9 @@ extension ISO15693TagObject {
 
     func challenge(
         requestFlags flags: NFCISO15693RequestFlag, cryptoSuiteIdentifier: Int, message: Data,
-        completionHandler: @escaping @Sendable ((any Error)?) -> Void
+        completionHandler: @escaping ((any Error)?) -> Void
     ) {
+        nonisolated(unsafe) let completionHandler = completionHandler
         complete(completionHandler) {
             try await self.challenge(requestFlags: flags, cryptoSuiteIdentifier: cryptoSuiteIdentifier, message: message)
         }

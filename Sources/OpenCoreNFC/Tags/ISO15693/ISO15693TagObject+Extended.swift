@@ -11,8 +11,9 @@ extension ISO15693TagObject {
     }
 
     func extendedReadSingleBlock(
-        requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int, completionHandler: @escaping @Sendable (Data, (any Error)?) -> Void
+        requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int, completionHandler: @escaping (Data, (any Error)?) -> Void
     ) {
+        nonisolated(unsafe) let completionHandler = completionHandler
         complete(Data(), completionHandler) { try await self.extendedReadSingleBlock(requestFlags: flags, blockNumber: blockNumber) }
     }
 
@@ -24,8 +25,9 @@ extension ISO15693TagObject {
 
     func extendedWriteSingleBlock(
         requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int, dataBlock: Data,
-        completionHandler: @escaping @Sendable ((any Error)?) -> Void
+        completionHandler: @escaping ((any Error)?) -> Void
     ) {
+        nonisolated(unsafe) let completionHandler = completionHandler
         complete(completionHandler) {
             try await self.extendedWriteSingleBlock(requestFlags: flags, blockNumber: blockNumber, dataBlock: dataBlock)
         }
@@ -37,8 +39,9 @@ extension ISO15693TagObject {
     }
 
     func extendedLockBlock(
-        requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int, completionHandler: @escaping @Sendable ((any Error)?) -> Void
+        requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int, completionHandler: @escaping ((any Error)?) -> Void
     ) {
+        nonisolated(unsafe) let completionHandler = completionHandler
         complete(completionHandler) { try await self.extendedLockBlock(requestFlags: flags, blockNumber: blockNumber) }
     }
 
@@ -48,8 +51,9 @@ extension ISO15693TagObject {
 
     func extendedReadMultipleBlocks(
         requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
-        completionHandler: @escaping @Sendable ([Data], (any Error)?) -> Void
+        completionHandler: @escaping ([Data], (any Error)?) -> Void
     ) {
+        nonisolated(unsafe) let completionHandler = completionHandler
         complete([], completionHandler) { try await self.extendedReadMultipleBlocks(requestFlags: flags, blockRange: blockRange) }
     }
 
@@ -59,8 +63,9 @@ extension ISO15693TagObject {
 
     func extendedWriteMultipleBlocks(
         requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange, dataBlocks: [Data],
-        completionHandler: @escaping @Sendable ((any Error)?) -> Void
+        completionHandler: @escaping ((any Error)?) -> Void
     ) {
+        nonisolated(unsafe) let completionHandler = completionHandler
         complete(completionHandler) {
             try await self.extendedWriteMultipleBlocks(requestFlags: flags, blockRange: blockRange, dataBlocks: dataBlocks)
         }
@@ -72,8 +77,9 @@ extension ISO15693TagObject {
 
     func fastReadMultipleBlocks(
         requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
-        completionHandler: @escaping @Sendable ([Data], (any Error)?) -> Void
+        completionHandler: @escaping ([Data], (any Error)?) -> Void
     ) {
+        nonisolated(unsafe) let completionHandler = completionHandler
         complete([], completionHandler) { try await self.fastReadMultipleBlocks(requestFlags: flags, blockRange: blockRange) }
     }
 
@@ -83,8 +89,9 @@ extension ISO15693TagObject {
 
     func extendedFastReadMultipleBlocks(
         requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
-        completionHandler: @escaping @Sendable ([Data], (any Error)?) -> Void
+        completionHandler: @escaping ([Data], (any Error)?) -> Void
     ) {
+        nonisolated(unsafe) let completionHandler = completionHandler
         complete([], completionHandler) { try await self.extendedFastReadMultipleBlocks(requestFlags: flags, blockRange: blockRange) }
     }
 }

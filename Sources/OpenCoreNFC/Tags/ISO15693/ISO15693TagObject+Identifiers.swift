@@ -7,7 +7,8 @@ extension ISO15693TagObject {
         _ = try await command(flags, ISO15693Code.writeAFI, [afi], timeout: .seconds(2))
     }
 
-    func writeAFI(requestFlags flags: NFCISO15693RequestFlag, afi: UInt8, completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
+    func writeAFI(requestFlags flags: NFCISO15693RequestFlag, afi: UInt8, completionHandler: @escaping ((any Error)?) -> Void) {
+        nonisolated(unsafe) let completionHandler = completionHandler
         complete(completionHandler) { try await self.writeAFI(requestFlags: flags, afi: afi) }
     }
 
@@ -15,7 +16,8 @@ extension ISO15693TagObject {
         _ = try await command(flags, ISO15693Code.lockAFI, timeout: .seconds(2))
     }
 
-    func lockAFI(requestFlags flags: NFCISO15693RequestFlag, completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
+    func lockAFI(requestFlags flags: NFCISO15693RequestFlag, completionHandler: @escaping ((any Error)?) -> Void) {
+        nonisolated(unsafe) let completionHandler = completionHandler
         complete(completionHandler) { try await self.lockAFI(requestFlags: flags) }
     }
 
@@ -23,8 +25,8 @@ extension ISO15693TagObject {
         _ = try await command(flags, ISO15693Code.writeDSFID, [dsfid], timeout: .seconds(2))
     }
 
-    func writeDSFID(requestFlags flags: NFCISO15693RequestFlag, dsfid: UInt8, completionHandler: @escaping @Sendable ((any Error)?) -> Void)
-    {
+    func writeDSFID(requestFlags flags: NFCISO15693RequestFlag, dsfid: UInt8, completionHandler: @escaping ((any Error)?) -> Void) {
+        nonisolated(unsafe) let completionHandler = completionHandler
         complete(completionHandler) { try await self.writeDSFID(requestFlags: flags, dsfid: dsfid) }
     }
 
@@ -32,11 +34,13 @@ extension ISO15693TagObject {
         _ = try await command(flags, ISO15693Code.lockDSFID, timeout: .seconds(2))
     }
 
-    func lockDSFID(requestFlags flags: NFCISO15693RequestFlag, completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
+    func lockDSFID(requestFlags flags: NFCISO15693RequestFlag, completionHandler: @escaping ((any Error)?) -> Void) {
+        nonisolated(unsafe) let completionHandler = completionHandler
         complete(completionHandler) { try await self.lockDSFID(requestFlags: flags) }
     }
 
-    func lockDFSID(requestFlags flags: NFCISO15693RequestFlag, completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
+    func lockDFSID(requestFlags flags: NFCISO15693RequestFlag, completionHandler: @escaping ((any Error)?) -> Void) {
+        nonisolated(unsafe) let completionHandler = completionHandler
         lockDSFID(requestFlags: flags, completionHandler: completionHandler)
     }
 }

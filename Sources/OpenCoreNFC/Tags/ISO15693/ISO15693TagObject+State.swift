@@ -8,7 +8,8 @@ extension ISO15693TagObject {
         try await silentCommand(frame([.highDataRate, .address], ISO15693Code.stayQuiet))
     }
 
-    func stayQuiet(completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
+    func stayQuiet(completionHandler: @escaping ((any Error)?) -> Void) {
+        nonisolated(unsafe) let completionHandler = completionHandler
         complete(completionHandler) { try await self.stayQuiet() }
     }
 
@@ -17,7 +18,8 @@ extension ISO15693TagObject {
         _ = try await command(flags.subtracting(.select), ISO15693Code.select)
     }
 
-    func select(requestFlags flags: NFCISO15693RequestFlag, completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
+    func select(requestFlags flags: NFCISO15693RequestFlag, completionHandler: @escaping ((any Error)?) -> Void) {
+        nonisolated(unsafe) let completionHandler = completionHandler
         complete(completionHandler) { try await self.select(requestFlags: flags) }
     }
 
@@ -25,7 +27,8 @@ extension ISO15693TagObject {
         _ = try await command(flags, ISO15693Code.resetToReady)
     }
 
-    func resetToReady(requestFlags flags: NFCISO15693RequestFlag, completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
+    func resetToReady(requestFlags flags: NFCISO15693RequestFlag, completionHandler: @escaping ((any Error)?) -> Void) {
+        nonisolated(unsafe) let completionHandler = completionHandler
         complete(completionHandler) { try await self.resetToReady(requestFlags: flags) }
     }
 }

@@ -11,8 +11,9 @@ extension ISO15693TagObject {
     }
 
     func getSystemInfo(
-        requestFlags flags: NFCISO15693RequestFlag, completionHandler: @escaping @Sendable (Int, Int, Int, Int, Int, (any Error)?) -> Void
+        requestFlags flags: NFCISO15693RequestFlag, completionHandler: @escaping (Int, Int, Int, Int, Int, (any Error)?) -> Void
     ) {
+        nonisolated(unsafe) let completionHandler = completionHandler
         Task {
             do {
                 let info = try await systemInfo(requestFlags: flags)
@@ -62,8 +63,9 @@ extension ISO15693TagObject {
 
     func getMultipleBlockSecurityStatus(
         requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
-        completionHandler: @escaping @Sendable ([NSNumber], (any Error)?) -> Void
+        completionHandler: @escaping ([NSNumber], (any Error)?) -> Void
     ) {
+        nonisolated(unsafe) let completionHandler = completionHandler
         complete([], completionHandler) { try await self.getMultipleBlockSecurityStatus(requestFlags: flags, blockRange: blockRange) }
     }
 
@@ -74,8 +76,9 @@ extension ISO15693TagObject {
 
     func extendedGetMultipleBlockSecurityStatus(
         requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
-        completionHandler: @escaping @Sendable ([NSNumber], (any Error)?) -> Void
+        completionHandler: @escaping ([NSNumber], (any Error)?) -> Void
     ) {
+        nonisolated(unsafe) let completionHandler = completionHandler
         complete([], completionHandler) {
             try await self.extendedGetMultipleBlockSecurityStatus(requestFlags: flags, blockRange: blockRange)
         }

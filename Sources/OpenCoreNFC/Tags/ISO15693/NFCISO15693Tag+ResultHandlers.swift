@@ -9,8 +9,9 @@ import Foundation
 @available(iOS 14.0, *)
 extension NFCISO15693Tag {
     func resolve<Value>(
-        _ handler: @escaping @Sendable (Result<Value, any Error>) -> Void, _ work: @escaping @Sendable () async throws -> Value
+        _ handler: @escaping (Result<Value, any Error>) -> Void, _ work: @escaping @Sendable () async throws -> Value
     ) {
+        nonisolated(unsafe) let handler = handler
         let deliverer = self as? NFCTagObject
         Task {
             let result: Result<Value, any Error>
@@ -33,7 +34,8 @@ extension NFCISO15693Tag {
 
     /// Select (0x25), addressed; the `Result` form.
     @_disfavoredOverload
-    public func select(requestFlags flags: NFCISO15693RequestFlag, resultHandler: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+    public func select(requestFlags flags: NFCISO15693RequestFlag, resultHandler: @escaping (Result<Void, any Error>) -> Void) {
+        nonisolated(unsafe) let resultHandler = resultHandler
         let tag = sendableSelf
         resolve(resultHandler) { try await tag.tag.select(requestFlags: flags) }
     }
@@ -41,16 +43,18 @@ extension NFCISO15693Tag {
     /// Reset to Ready (0x26); the `Result` form.
     @_disfavoredOverload
     public func resetToReady(
-        requestFlags flags: NFCISO15693RequestFlag, resultHandler: @escaping @Sendable (Result<Void, any Error>) -> Void
+        requestFlags flags: NFCISO15693RequestFlag, resultHandler: @escaping (Result<Void, any Error>) -> Void
     ) {
+        nonisolated(unsafe) let resultHandler = resultHandler
         let tag = sendableSelf
         resolve(resultHandler) { try await tag.tag.resetToReady(requestFlags: flags) }
     }
 
     /// Read Single Block (0x20): the block's bytes, the security status byte first with the option flag.
     public func readSingleBlock(
-        requestFlags flags: NFCISO15693RequestFlag, blockNumber: UInt8, resultHandler: @escaping @Sendable (Result<Data, any Error>) -> Void
+        requestFlags flags: NFCISO15693RequestFlag, blockNumber: UInt8, resultHandler: @escaping (Result<Data, any Error>) -> Void
     ) {
+        nonisolated(unsafe) let resultHandler = resultHandler
         let tag = sendableSelf
         resolve(resultHandler) { try await tag.tag.readSingleBlock(requestFlags: flags, blockNumber: blockNumber) }
     }
@@ -59,8 +63,9 @@ extension NFCISO15693Tag {
     @_disfavoredOverload
     public func writeSingleBlock(
         requestFlags flags: NFCISO15693RequestFlag, blockNumber: UInt8, dataBlock: Data,
-        resultHandler: @escaping @Sendable (Result<Void, any Error>) -> Void
+        resultHandler: @escaping (Result<Void, any Error>) -> Void
     ) {
+        nonisolated(unsafe) let resultHandler = resultHandler
         let tag = sendableSelf
         resolve(resultHandler) { try await tag.tag.writeSingleBlock(requestFlags: flags, blockNumber: blockNumber, dataBlock: dataBlock) }
     }
@@ -68,8 +73,9 @@ extension NFCISO15693Tag {
     /// Lock Block (0x22); the `Result` form.
     @_disfavoredOverload
     public func lockBlock(
-        requestFlags flags: NFCISO15693RequestFlag, blockNumber: UInt8, resultHandler: @escaping @Sendable (Result<Void, any Error>) -> Void
+        requestFlags flags: NFCISO15693RequestFlag, blockNumber: UInt8, resultHandler: @escaping (Result<Void, any Error>) -> Void
     ) {
+        nonisolated(unsafe) let resultHandler = resultHandler
         let tag = sendableSelf
         resolve(resultHandler) { try await tag.tag.lockBlock(requestFlags: flags, blockNumber: blockNumber) }
     }
@@ -77,8 +83,9 @@ extension NFCISO15693Tag {
     /// Read Multiple Blocks (0x23): one `Data` per block of `blockRange` (status byte first with the option flag).
     public func readMultipleBlocks(
         requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
-        resultHandler: @escaping @Sendable (Result<[Data], any Error>) -> Void
+        resultHandler: @escaping (Result<[Data], any Error>) -> Void
     ) {
+        nonisolated(unsafe) let resultHandler = resultHandler
         let tag = sendableSelf
         resolve(resultHandler) { try await tag.tag.readMultipleBlocks(requestFlags: flags, blockRange: blockRange) }
     }
@@ -87,8 +94,9 @@ extension NFCISO15693Tag {
     @_disfavoredOverload
     public func writeMultipleBlocks(
         requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange, dataBlocks: [Data],
-        resultHandler: @escaping @Sendable (Result<Void, any Error>) -> Void
+        resultHandler: @escaping (Result<Void, any Error>) -> Void
     ) {
+        nonisolated(unsafe) let resultHandler = resultHandler
         let tag = sendableSelf
         resolve(resultHandler) {
             try await tag.tag.writeMultipleBlocks(requestFlags: flags, blockRange: blockRange, dataBlocks: dataBlocks)
@@ -98,15 +106,17 @@ extension NFCISO15693Tag {
     /// Write AFI (0x27); the `Result` form.
     @_disfavoredOverload
     public func writeAFI(
-        requestFlags flags: NFCISO15693RequestFlag, afi: UInt8, resultHandler: @escaping @Sendable (Result<Void, any Error>) -> Void
+        requestFlags flags: NFCISO15693RequestFlag, afi: UInt8, resultHandler: @escaping (Result<Void, any Error>) -> Void
     ) {
+        nonisolated(unsafe) let resultHandler = resultHandler
         let tag = sendableSelf
         resolve(resultHandler) { try await tag.tag.writeAFI(requestFlags: flags, afi: afi) }
     }
 
     /// Lock AFI (0x28); the `Result` form.
     @_disfavoredOverload
-    public func lockAFI(requestFlags flags: NFCISO15693RequestFlag, resultHandler: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+    public func lockAFI(requestFlags flags: NFCISO15693RequestFlag, resultHandler: @escaping (Result<Void, any Error>) -> Void) {
+        nonisolated(unsafe) let resultHandler = resultHandler
         let tag = sendableSelf
         resolve(resultHandler) { try await tag.tag.lockAFI(requestFlags: flags) }
     }
@@ -114,24 +124,26 @@ extension NFCISO15693Tag {
     /// Write DSFID (0x29); the `Result` form.
     @_disfavoredOverload
     public func writeDSFID(
-        requestFlags flags: NFCISO15693RequestFlag, dsfid: UInt8, resultHandler: @escaping @Sendable (Result<Void, any Error>) -> Void
+        requestFlags flags: NFCISO15693RequestFlag, dsfid: UInt8, resultHandler: @escaping (Result<Void, any Error>) -> Void
     ) {
+        nonisolated(unsafe) let resultHandler = resultHandler
         let tag = sendableSelf
         resolve(resultHandler) { try await tag.tag.writeDSFID(requestFlags: flags, dsfid: dsfid) }
     }
 
     /// Lock DSFID (0x2A); the `Result` form.
     @_disfavoredOverload
-    public func lockDSFID(requestFlags flags: NFCISO15693RequestFlag, resultHandler: @escaping @Sendable (Result<Void, any Error>) -> Void)
-    {
+    public func lockDSFID(requestFlags flags: NFCISO15693RequestFlag, resultHandler: @escaping (Result<Void, any Error>) -> Void) {
+        nonisolated(unsafe) let resultHandler = resultHandler
         let tag = sendableSelf
         resolve(resultHandler) { try await tag.tag.lockDSFID(requestFlags: flags) }
     }
 
     /// Get System Information (0x2B) as one ``NFCISO15693SystemInfo``, fields the tag leaves out set to -1.
     public func getSystemInfo(
-        requestFlags flags: NFCISO15693RequestFlag, resultHandler: @escaping @Sendable (Result<NFCISO15693SystemInfo, any Error>) -> Void
+        requestFlags flags: NFCISO15693RequestFlag, resultHandler: @escaping (Result<NFCISO15693SystemInfo, any Error>) -> Void
     ) {
+        nonisolated(unsafe) let resultHandler = resultHandler
         let tag = sendableSelf
         resolve(resultHandler) { try await tag.tag.systemInfo(requestFlags: flags) }
     }
@@ -139,8 +151,9 @@ extension NFCISO15693Tag {
     /// Get Multiple Block Security Status (0x2C): one status per block of `blockRange`.
     public func getMultipleBlockSecurityStatus(
         requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
-        resultHandler: @escaping @Sendable (Result<[NSNumber], any Error>) -> Void
+        resultHandler: @escaping (Result<[NSNumber], any Error>) -> Void
     ) {
+        nonisolated(unsafe) let resultHandler = resultHandler
         let tag = sendableSelf
         resolve(resultHandler) { try await tag.tag.getMultipleBlockSecurityStatus(requestFlags: flags, blockRange: blockRange) }
     }
@@ -148,8 +161,9 @@ extension NFCISO15693Tag {
     /// A custom command (0xA0…0xDF) with the tag's IC manufacturer code after the code: the answer's payload.
     public func customCommand(
         requestFlags flags: NFCISO15693RequestFlag, customCommandCode: Int, customRequestParameters: Data,
-        resultHandler: @escaping @Sendable (Result<Data, any Error>) -> Void
+        resultHandler: @escaping (Result<Data, any Error>) -> Void
     ) {
+        nonisolated(unsafe) let resultHandler = resultHandler
         let tag = sendableSelf
         resolve(resultHandler) {
             try await tag.tag.customCommand(
@@ -159,8 +173,9 @@ extension NFCISO15693Tag {
 
     /// Extended Read Single Block (0x30, 2-byte block number): the block's bytes, status byte first with the option flag.
     public func extendedReadSingleBlock(
-        requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int, resultHandler: @escaping @Sendable (Result<Data, any Error>) -> Void
+        requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int, resultHandler: @escaping (Result<Data, any Error>) -> Void
     ) {
+        nonisolated(unsafe) let resultHandler = resultHandler
         let tag = sendableSelf
         resolve(resultHandler) { try await tag.tag.extendedReadSingleBlock(requestFlags: flags, blockNumber: blockNumber) }
     }
@@ -169,8 +184,9 @@ extension NFCISO15693Tag {
     @_disfavoredOverload
     public func extendedWriteSingleBlock(
         requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int, dataBlock: Data,
-        resultHandler: @escaping @Sendable (Result<Void, any Error>) -> Void
+        resultHandler: @escaping (Result<Void, any Error>) -> Void
     ) {
+        nonisolated(unsafe) let resultHandler = resultHandler
         let tag = sendableSelf
         resolve(resultHandler) {
             try await tag.tag.extendedWriteSingleBlock(requestFlags: flags, blockNumber: blockNumber, dataBlock: dataBlock)
@@ -180,8 +196,9 @@ extension NFCISO15693Tag {
     /// Extended Lock Block (0x32, 2-byte block number); the `Result` form.
     @_disfavoredOverload
     public func extendedLockBlock(
-        requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int, resultHandler: @escaping @Sendable (Result<Void, any Error>) -> Void
+        requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int, resultHandler: @escaping (Result<Void, any Error>) -> Void
     ) {
+        nonisolated(unsafe) let resultHandler = resultHandler
         let tag = sendableSelf
         resolve(resultHandler) { try await tag.tag.extendedLockBlock(requestFlags: flags, blockNumber: blockNumber) }
     }
@@ -189,8 +206,9 @@ extension NFCISO15693Tag {
     /// Extended Read Multiple Blocks (0x33, 2-byte block numbers): one `Data` per block of `blockRange`.
     public func extendedReadMultipleBlocks(
         requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
-        resultHandler: @escaping @Sendable (Result<[Data], any Error>) -> Void
+        resultHandler: @escaping (Result<[Data], any Error>) -> Void
     ) {
+        nonisolated(unsafe) let resultHandler = resultHandler
         let tag = sendableSelf
         resolve(resultHandler) { try await tag.tag.extendedReadMultipleBlocks(requestFlags: flags, blockRange: blockRange) }
     }
@@ -198,8 +216,9 @@ extension NFCISO15693Tag {
     /// Authenticate (0x35): the response flags and the answer, unprocessed.
     public func authenticate(
         requestFlags flags: NFCISO15693RequestFlag, cryptoSuiteIdentifier: Int, message: Data,
-        resultHandler: @escaping @Sendable (Result<(NFCISO15693ResponseFlag, Data), any Error>) -> Void
+        resultHandler: @escaping (Result<(NFCISO15693ResponseFlag, Data), any Error>) -> Void
     ) {
+        nonisolated(unsafe) let resultHandler = resultHandler
         let tag = sendableSelf
         resolve(resultHandler) {
             try await tag.tag.authenticate(requestFlags: flags, cryptoSuiteIdentifier: cryptoSuiteIdentifier, message: message)
@@ -209,8 +228,9 @@ extension NFCISO15693Tag {
     /// Key Update (0x36): the response flags and the answer, unprocessed.
     public func keyUpdate(
         requestFlags flags: NFCISO15693RequestFlag, keyIdentifier: Int, message: Data,
-        resultHandler: @escaping @Sendable (Result<(NFCISO15693ResponseFlag, Data), any Error>) -> Void
+        resultHandler: @escaping (Result<(NFCISO15693ResponseFlag, Data), any Error>) -> Void
     ) {
+        nonisolated(unsafe) let resultHandler = resultHandler
         let tag = sendableSelf
         resolve(resultHandler) { try await tag.tag.keyUpdate(requestFlags: flags, keyIdentifier: keyIdentifier, message: message) }
     }
@@ -218,8 +238,9 @@ extension NFCISO15693Tag {
     /// Read Buffer (0x3A): the response flags and the buffer's contents.
     public func readBuffer(
         requestFlags flags: NFCISO15693RequestFlag,
-        resultHandler: @escaping @Sendable (Result<(NFCISO15693ResponseFlag, Data), any Error>) -> Void
+        resultHandler: @escaping (Result<(NFCISO15693ResponseFlag, Data), any Error>) -> Void
     ) {
+        nonisolated(unsafe) let resultHandler = resultHandler
         let tag = sendableSelf
         resolve(resultHandler) { try await tag.tag.readBuffer(requestFlags: flags) }
     }
@@ -227,8 +248,9 @@ extension NFCISO15693Tag {
     /// Any request, flags byte, command code and data sent as given: the response flags and the data after them (nil when none).
     public func sendRequest(
         requestFlags flags: Int, commandCode: Int, data: Data?,
-        resultHandler: @escaping @Sendable (Result<(NFCISO15693ResponseFlag, Data?), any Error>) -> Void
+        resultHandler: @escaping (Result<(NFCISO15693ResponseFlag, Data?), any Error>) -> Void
     ) {
+        nonisolated(unsafe) let resultHandler = resultHandler
         let tag = sendableSelf
         resolve(resultHandler) { try await tag.tag.sendRequest(requestFlags: flags, commandCode: commandCode, data: data) }
     }
