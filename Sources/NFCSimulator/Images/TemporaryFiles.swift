@@ -13,10 +13,11 @@ import Darwin
 ///
 /// Paths live in a fixed table allocated once (a signal handler may not allocate or lock); a slot's
 /// `state` is an atomic so that the handler only unlinks a path that is completely written.
-/// ``removeOnSignals()`` installs the handler for SIGINT, SIGTERM, SIGHUP and SIGQUIT: it unlinks
-/// every registered path (`unlink` is async-signal-safe, POSIX.1-2017 §2.4.3), then restores the
-/// disposition that was there before and raises the signal again, so the process still dies of it
-/// (or a handler installed earlier, which may end the process more gently, still runs).
+/// ``removeOnSignals()`` installs the handler for SIGINT, SIGTERM, SIGHUP and SIGQUIT: when the
+/// disposition that was there before is the default action, it unlinks every registered path
+/// (`unlink` is async-signal-safe, POSIX.1-2017 §2.4.3), then restores that disposition and
+/// raises the signal again, so the process still dies of it. A handler installed earlier runs
+/// instead and the files stay: the process lives on, and its saves finish.
 public enum TemporaryFiles {
     static let slotCount = 16
     static let pathCapacity = Int(PATH_MAX) + 1
@@ -118,17 +119,22 @@ public enum TemporaryFiles {
 
     /// Unlinks every registered path; called from the signal handler.
     static func unlinkAll() {
-        for slot in 0..<slotCount where (states + slot).pointee.load(ordering: .acquiring) == 2 {
-            unlink(paths + slot * pathCapacity)
-        }
+        for slot in 0..<slotCount { unlinkRegistered(slot: slot) }
+    }
+
+    /// Unlinks the path in `slot` if the slot holds a completely written one.
+    static func unlinkRegistered(slot: Int) {
+        if (states + slot).pointee.load(ordering: .acquiring) == 2 { unlink(paths + slot * pathCapacity) }
     }
 }
 
-/// The C signal handler: remove the temporary files, then let the signal do what it did before:
-/// the default action (restored and raised again, so the process dies of the signal), nothing for
-/// an ignored signal, or the handler that was installed before ours.
+/// The C signal handler: let the signal do what it did before, and remove the temporary files
+/// only when that ends the process. With the default action, the files are removed and the
+/// default restored and raised again, so the process dies of the signal. An ignored signal, or a
+/// handler installed before ours (the application's, which may stop gracefully), leaves the
+/// process running: its saves in progress keep their temporary files and finish (or fail) on
+/// their own, instead of failing at the rename because a signal removed their file.
 private func temporaryFilesSignalHandler(_ number: Int32) {
-    TemporaryFiles.unlinkAll()
     let index: Int
     switch number {
     case SIGINT: index = 0
@@ -145,6 +151,7 @@ private func temporaryFilesSignalHandler(_ number: Int32) {
         handler(number)
         return
     }
+    TemporaryFiles.unlinkAll()
     sigaction(number, before, nil)
     raise(number)
 }

@@ -107,10 +107,13 @@ extension NFCAppConfiguration {
     /// declared entry may itself be a truncated name (PIV's `A000000308`) that the selected name
     /// extends. Both names must hold at least a registered application provider identifier
     /// (5 bytes, ISO/IEC 7816-5), and a payment AID is never selectable.
-    public func checkCanSelect(aid: [UInt8]) -> NFCConfigurationViolation? {
+    ///
+    /// `allowingPayment` is for `NFCPaymentTagReaderSession` (iOS 26), which exists to select the
+    /// payment AIDs the app declares.
+    public func checkCanSelect(aid: [UInt8], allowingPayment: Bool = false) -> NFCConfigurationViolation? {
         let allowed =
-            aid.count >= 5 && PaymentApplicationIdentifiers.paymentApplication(aid) == nil
-            && selectableAIDs.contains { declared in
+            aid.count >= 5 && (allowingPayment || PaymentApplicationIdentifiers.paymentApplication(aid) == nil)
+            && selectableAIDs(allowingPayment: allowingPayment).contains { declared in
                 declared.count >= 5 && (declared.starts(with: aid) || aid.starts(with: declared))
             }
         guard !allowed else { return nil }
@@ -124,10 +127,14 @@ extension NFCAppConfiguration {
     /// Repeated entries are kept once, where first declared, as Core NFC drops repeats (Apple's
     /// `NFCTagReaderSession.Configuration.iso7816SelectIdentifiers` reference). Payment AIDs are
     /// those of `PaymentApplicationIdentifiers`.
-    public var selectableAIDs: [[UInt8]] {
+    public var selectableAIDs: [[UInt8]] { selectableAIDs(allowingPayment: false) }
+
+    /// The AIDs a session SELECTs, in declared order, repeats dropped; payment AIDs kept only when
+    /// `allowingPayment` (an `NFCPaymentTagReaderSession`).
+    public func selectableAIDs(allowingPayment: Bool) -> [[UInt8]] {
         var seen = Set<[UInt8]>()
         return iso7816SelectIdentifiers.filter { aid in
-            PaymentApplicationIdentifiers.paymentApplication(aid) == nil && seen.insert(aid).inserted
+            (allowingPayment || PaymentApplicationIdentifiers.paymentApplication(aid) == nil) && seen.insert(aid).inserted
         }
     }
 

@@ -36,7 +36,9 @@ enum AppRules {
     }
 
     /// The AIDs a tag session SELECTs, in the app's order, payment AIDs removed.
-    static func selectableAIDs() -> [[UInt8]] { configuration?.selectableAIDs ?? [] }
+    static func selectableAIDs(allowingPayment: Bool = false) -> [[UInt8]] {
+        configuration?.selectableAIDs(allowingPayment: allowingPayment) ?? []
+    }
 
     static func error(_ violation: NFCConfigurationViolation) -> NFCReaderError {
         let code: NFCReaderError.Code =

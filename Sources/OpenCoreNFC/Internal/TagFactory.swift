@@ -41,7 +41,7 @@ enum TagFactory {
         let pace = session.pollsPACE
         switch TagFamily(target) {
         case .type2:
-            if pace { return .skip }
+            if pace || session.deliversOnlyISO7816 { return .skip }
             return .deliver(.miFare(MiFareTagObject(target: target, generation: generation, session: session, requiresConnection: true)))
         case .type5:
             if pace { return .skip }
@@ -63,13 +63,13 @@ enum TagFactory {
                         ISO7816TagObject(
                             target: target, generation: generation, session: session, requiresConnection: true, selectedAID: aid)))
             }
-            if !pace, isNXPMiFare(target) {
+            if !pace, !session.deliversOnlyISO7816, isNXPMiFare(target) {
                 return .deliver(
                     .miFare(MiFareTagObject(target: target, generation: generation, session: session, requiresConnection: true)))
             }
             // The entitlement problem is the Info.plist's: a session configuration that narrows
             // its AIDs to none just finds no card.
-            if AppRules.selectableAIDs().isEmpty {
+            if AppRules.selectableAIDs(allowingPayment: session.selectsPaymentAIDs).isEmpty {
                 let violation = NFCSessionEnvironment.shared.appConfiguration?.checkCanDetectISO7816Tag()
                 return .refuse(
                     NFCReaderError(

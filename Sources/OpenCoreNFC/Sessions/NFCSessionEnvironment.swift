@@ -87,6 +87,18 @@ public final class NFCSessionEnvironment: @unchecked Sendable {
     }
     private var lifetime: Duration = .seconds(60)
 
+    /// Whether the device and the user's account are where Apple offers the region-limited
+    /// features: `NFCPaymentTagReaderSession` (Apple: an account registered in, and a device
+    /// located in, the European Union) and card emulation (`CardSession`, the European Economic
+    /// Area). A computer has no such region, so this is true unless set to false, which is how
+    /// a test checks what an app does on an ineligible phone (`readingAvailable` false,
+    /// `readerErrorIneligible` at `begin()`, `CardSession.isEligible` false).
+    public var isInEligibleRegion: Bool {
+        get { lock.withLock { eligibleRegion } }
+        set { lock.withLock { eligibleRegion = newValue } }
+    }
+    private var eligibleRegion = true
+
     /// Ends any active session and clears injected values (tests call this between cases).
     public func reset() {
         SessionCoordinator.shared.endActiveSession()
@@ -96,6 +108,7 @@ public final class NFCSessionEnvironment: @unchecked Sendable {
             resolutionProblem = nil
             injectedClock = nil
             injectedConfiguration = nil
+            eligibleRegion = true
         }
     }
 

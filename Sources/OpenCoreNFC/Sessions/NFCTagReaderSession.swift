@@ -95,7 +95,7 @@ open class NFCTagReaderSession: NFCReaderSession, @unchecked Sendable {
     /// The AIDs to SELECT when an ISO 7816 card is found: the app's, in order, narrowed to the
     /// configuration's list when it has one (in the configuration's order).
     var selectIdentifiers: [[UInt8]] {
-        let allowed = AppRules.selectableAIDs()
+        let allowed = AppRules.selectableAIDs(allowingPayment: selectsPaymentAIDs)
         let wanted = lock.withLock { currentConfiguration.iso7816SelectIdentifiers }
         guard !wanted.isEmpty else { return allowed }
         var result: [[UInt8]] = []
@@ -105,6 +105,13 @@ open class NFCTagReaderSession: NFCReaderSession, @unchecked Sendable {
         }
         return result
     }
+
+    /// Whether the session may SELECT the payment AIDs the app declares (only
+    /// ``NFCPaymentTagReaderSession`` does).
+    var selectsPaymentAIDs: Bool { false }
+
+    /// Whether the session delivers only ISO 7816 cards (a payment session: no MIFARE fallback).
+    var deliversOnlyISO7816: Bool { false }
 
     /// Whether the session polls for PACE documents only.
     var pollsPACE: Bool { pollingOption.rawValue & PollingOption.paceBit != 0 }

@@ -29,11 +29,11 @@ public protocol NFCISO15693Tag: NFCNDEFTag, __NFCTag {
     /// returns the answer's payload.
     func sendCustomCommand(commandConfiguration: NFCISO15693CustomCommandConfiguration) async throws -> Data
     /// Reads a range of blocks in chunks of Read Multiple Blocks; returns the bytes end to end.
-    func readMultipleBlocks(
-        configuration readConfiguration: NFCISO15693ReadMultipleBlocksConfiguration,
+    func readMultipleBlock(
+        readConfiguration: NFCISO15693ReadMultipleBlocksConfiguration,
         completionHandler: @escaping (Data, (any Error)?) -> Void)
     /// Reads the configuration's block range in chunks of Read Multiple Blocks, each retried as it says; returns the bytes end to end.
-    func readMultipleBlocks(configuration readConfiguration: NFCISO15693ReadMultipleBlocksConfiguration) async throws -> Data
+    func readMultipleBlock(readConfiguration: NFCISO15693ReadMultipleBlocksConfiguration) async throws -> Data
 
     // MARK: State changes (ISO/IEC 15693-3 §10.3.2, §10.4.6, §10.4.7)
 

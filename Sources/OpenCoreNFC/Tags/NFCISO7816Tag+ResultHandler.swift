@@ -5,7 +5,6 @@ import Foundation
 extension NFCISO7816Tag {
     /// Sends an APDU; the result is the response APDU or the error.
     public func sendCommand(apdu: NFCISO7816APDU, resultHandler: @escaping (Result<NFCISO7816ResponseAPDU, any Error>) -> Void) {
-        nonisolated(unsafe) let resultHandler = resultHandler
         sendCommand(apdu: apdu) { data, sw1, sw2, error in
             if let error {
                 resultHandler(.failure(error))
@@ -13,6 +12,17 @@ extension NFCISO7816Tag {
                 resultHandler(.success(NFCISO7816ResponseAPDU(statusWord1: sw1, statusWord2: sw2, payload: data)))
             }
         }
+    }
+
+    /// Sends an APDU and returns the response APDU (the overlay's iOS 14 `async` form).
+    ///
+    /// It shares its name with the tuple-returning requirement; this one is disfavoured, so
+    /// `let answer = try await tag.sendCommand(apdu:)` keeps the iOS 13 tuple that published
+    /// code destructures, and a declared `NFCISO7816ResponseAPDU` type picks this one.
+    @_disfavoredOverload
+    public func sendCommand(apdu: NFCISO7816APDU) async throws -> NFCISO7816ResponseAPDU {
+        let (data, sw1, sw2) = try await sendCommand(apdu: apdu)
+        return NFCISO7816ResponseAPDU(statusWord1: sw1, statusWord2: sw2, payload: data)
     }
 }
 
@@ -22,7 +32,6 @@ extension NFCMiFareTag {
     public func sendMiFareISO7816Command(
         _ apdu: NFCISO7816APDU, resultHandler: @escaping (Result<NFCISO7816ResponseAPDU, any Error>) -> Void
     ) {
-        nonisolated(unsafe) let resultHandler = resultHandler
         sendMiFareISO7816Command(apdu) { data, sw1, sw2, error in
             if let error {
                 resultHandler(.failure(error))
@@ -34,9 +43,17 @@ extension NFCMiFareTag {
 
     /// Sends a native command; the result is the answer or the error.
     public func sendMiFareCommand(commandPacket command: Data, resultHandler: @escaping (Result<Data, any Error>) -> Void) {
-        nonisolated(unsafe) let resultHandler = resultHandler
         sendMiFareCommand(commandPacket: command) { data, error in
             resultHandler(error.map { .failure($0) } ?? .success(data))
         }
+    }
+
+    /// Sends an APDU to an ISO 14443-4 MIFARE and returns the response APDU (the overlay's iOS 14
+    /// `async` form), disfavoured against the tuple-returning requirement as
+    /// ``NFCISO7816Tag/sendCommand(apdu:)`` is.
+    @_disfavoredOverload
+    public func sendMiFareISO7816Command(_ apdu: NFCISO7816APDU) async throws -> NFCISO7816ResponseAPDU {
+        let (data, sw1, sw2) = try await sendMiFareISO7816Command(apdu)
+        return NFCISO7816ResponseAPDU(statusWord1: sw1, statusWord2: sw2, payload: data)
     }
 }

@@ -97,7 +97,7 @@ enum APDURelay {
         guard let frame = apdu.encodedBytes else {
             throw NFCReaderError(.readerErrorInvalidParameter, reason: "the APDU cannot be encoded")
         }
-        try checkSelect(apdu)
+        try checkSelect(apdu, allowingPayment: (tag.owner as? NFCTagReaderSession)?.selectsPaymentAIDs ?? false)
         let answer = try await tag.transceive([UInt8](frame), timeout: .seconds(5))
         guard answer.count >= 2 else {
             throw NFCReaderError(
@@ -110,10 +110,10 @@ enum APDURelay {
     /// name only an AID the app declares and that is not a payment AID: iOS refuses any other
     /// with `readerErrorSecurityViolation` before it reaches the card
     /// (revtel/react-native-nfc-manager#272, nfcim/flutter_nfc_kit#172).
-    static func checkSelect(_ apdu: NFCISO7816APDU) throws(NFCReaderError) {
+    static func checkSelect(_ apdu: NFCISO7816APDU, allowingPayment: Bool) throws(NFCReaderError) {
         guard apdu.instructionClass & 0x80 == 0, apdu.instructionCode == 0xA4, apdu.p1Parameter == 0x04 else { return }
         let aid = [UInt8](apdu.data ?? Data())
         guard let configuration = AppRules.configuration else { throw AppRules.missing }
-        if let violation = configuration.checkCanSelect(aid: aid) { throw AppRules.error(violation) }
+        if let violation = configuration.checkCanSelect(aid: aid, allowingPayment: allowingPayment) { throw AppRules.error(violation) }
     }
 }

@@ -109,7 +109,7 @@ extension NFCReaderError {
     /// ``Code/readerErrorRadioDisabled`` (6): the NFC radio is off; never raised here, where there is no radio switch.
     @available(iOS 14.0, *)
     public static var readerErrorRadioDisabled: Code { .readerErrorRadioDisabled }
-    /// ``Code/readerErrorIneligible`` (7): the device or account is not eligible; never raised by this implementation.
+    /// ``Code/readerErrorIneligible`` (7): the device or account is not eligible: an `NFCPaymentTagReaderSession` begun outside an eligible region (``NFCSessionEnvironment/isInEligibleRegion``).
     @available(iOS 26.0, *)
     public static var readerErrorIneligible: Code { .readerErrorIneligible }
     /// ``Code/readerErrorAccessNotAccepted`` (8): the user refused NFC access; never raised by this implementation.

@@ -14,7 +14,6 @@ extension ISO15693TagObject {
     func readSingleBlock(
         requestFlags flags: NFCISO15693RequestFlag, blockNumber: UInt8, completionHandler: @escaping (Data, (any Error)?) -> Void
     ) {
-        nonisolated(unsafe) let completionHandler = completionHandler
         complete(Data(), completionHandler) { try await self.readSingleBlock(requestFlags: flags, blockNumber: blockNumber) }
     }
 
@@ -27,7 +26,6 @@ extension ISO15693TagObject {
         requestFlags flags: NFCISO15693RequestFlag, blockNumber: UInt8, dataBlock: Data,
         completionHandler: @escaping ((any Error)?) -> Void
     ) {
-        nonisolated(unsafe) let completionHandler = completionHandler
         complete(completionHandler) { try await self.writeSingleBlock(requestFlags: flags, blockNumber: blockNumber, dataBlock: dataBlock) }
     }
 
@@ -38,7 +36,6 @@ extension ISO15693TagObject {
     func lockBlock(
         requestFlags flags: NFCISO15693RequestFlag, blockNumber: UInt8, completionHandler: @escaping ((any Error)?) -> Void
     ) {
-        nonisolated(unsafe) let completionHandler = completionHandler
         complete(completionHandler) { try await self.lockBlock(requestFlags: flags, blockNumber: blockNumber) }
     }
 
@@ -50,7 +47,6 @@ extension ISO15693TagObject {
         requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
         completionHandler: @escaping ([Data], (any Error)?) -> Void
     ) {
-        nonisolated(unsafe) let completionHandler = completionHandler
         complete([], completionHandler) { try await self.readMultipleBlocks(requestFlags: flags, blockRange: blockRange) }
     }
 
@@ -62,7 +58,6 @@ extension ISO15693TagObject {
         requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange, dataBlocks: [Data],
         completionHandler: @escaping ((any Error)?) -> Void
     ) {
-        nonisolated(unsafe) let completionHandler = completionHandler
         complete(completionHandler) {
             try await self.writeMultipleBlocks(requestFlags: flags, blockRange: blockRange, dataBlocks: dataBlocks)
         }
@@ -70,8 +65,8 @@ extension ISO15693TagObject {
 
     /// Reads `range` with Read Multiple Blocks of `chunkSize` blocks each (high data rate,
     /// addressed), retrying a failed chunk as the configuration says; returns the bytes end to end.
-    func readMultipleBlocks(configuration readConfiguration: NFCISO15693ReadMultipleBlocksConfiguration) async throws -> Data {
-        try refuseLegacyCall("readMultipleBlocks(configuration:)")
+    func readMultipleBlock(readConfiguration: NFCISO15693ReadMultipleBlocksConfiguration) async throws -> Data {
+        try refuseLegacyCall("readMultipleBlock(readConfiguration:)")
         let range = readConfiguration.range
         let chunk = readConfiguration.chunkSize
         _ = try Self.blocks(range, wide: false)
@@ -94,14 +89,13 @@ extension ISO15693TagObject {
         return data
     }
 
-    func readMultipleBlocks(
-        configuration readConfiguration: NFCISO15693ReadMultipleBlocksConfiguration,
+    func readMultipleBlock(
+        readConfiguration: NFCISO15693ReadMultipleBlocksConfiguration,
         completionHandler: @escaping (Data, (any Error)?) -> Void
     ) {
-        nonisolated(unsafe) let completionHandler = completionHandler
         // A copy, so the caller may change its configuration while the command runs.
         nonisolated(unsafe) let configuration = readConfiguration.copy() as? NFCISO15693ReadMultipleBlocksConfiguration ?? readConfiguration
-        complete(Data(), completionHandler) { try await self.readMultipleBlocks(configuration: configuration) }
+        complete(Data(), completionHandler) { try await self.readMultipleBlock(readConfiguration: configuration) }
     }
 
     /// The iOS 11 configuration calls are not supported on tags of an `NFCTagReaderSession`:

@@ -17,7 +17,6 @@ extension ISO15693TagObject {
         requestFlags flags: NFCISO15693RequestFlag, customCommandCode: Int, customRequestParameters: Data,
         completionHandler: @escaping (Data, (any Error)?) -> Void
     ) {
-        nonisolated(unsafe) let completionHandler = completionHandler
         complete(Data(), completionHandler) {
             try await self.customCommand(
                 requestFlags: flags, customCommandCode: customCommandCode, customRequestParameters: customRequestParameters)
@@ -39,7 +38,6 @@ extension ISO15693TagObject {
     func sendCustomCommand(
         commandConfiguration: NFCISO15693CustomCommandConfiguration, completionHandler: @escaping (Data, (any Error)?) -> Void
     ) {
-        nonisolated(unsafe) let completionHandler = completionHandler
         // A copy, so the caller may change its configuration while the command runs.
         nonisolated(unsafe) let configuration =
             commandConfiguration.copy() as? NFCISO15693CustomCommandConfiguration ?? commandConfiguration
@@ -85,7 +83,6 @@ extension ISO15693TagObject {
         requestFlags flags: NFCISO15693RequestFlag, cryptoSuiteIdentifier: Int, message: Data,
         completionHandler: @escaping ((any Error)?) -> Void
     ) {
-        nonisolated(unsafe) let completionHandler = completionHandler
         complete(completionHandler) {
             try await self.challenge(requestFlags: flags, cryptoSuiteIdentifier: cryptoSuiteIdentifier, message: message)
         }

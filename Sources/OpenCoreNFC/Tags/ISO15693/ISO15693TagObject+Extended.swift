@@ -13,7 +13,6 @@ extension ISO15693TagObject {
     func extendedReadSingleBlock(
         requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int, completionHandler: @escaping (Data, (any Error)?) -> Void
     ) {
-        nonisolated(unsafe) let completionHandler = completionHandler
         complete(Data(), completionHandler) { try await self.extendedReadSingleBlock(requestFlags: flags, blockNumber: blockNumber) }
     }
 
@@ -27,7 +26,6 @@ extension ISO15693TagObject {
         requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int, dataBlock: Data,
         completionHandler: @escaping ((any Error)?) -> Void
     ) {
-        nonisolated(unsafe) let completionHandler = completionHandler
         complete(completionHandler) {
             try await self.extendedWriteSingleBlock(requestFlags: flags, blockNumber: blockNumber, dataBlock: dataBlock)
         }
@@ -41,7 +39,6 @@ extension ISO15693TagObject {
     func extendedLockBlock(
         requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int, completionHandler: @escaping ((any Error)?) -> Void
     ) {
-        nonisolated(unsafe) let completionHandler = completionHandler
         complete(completionHandler) { try await self.extendedLockBlock(requestFlags: flags, blockNumber: blockNumber) }
     }
 
@@ -53,7 +50,6 @@ extension ISO15693TagObject {
         requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
         completionHandler: @escaping ([Data], (any Error)?) -> Void
     ) {
-        nonisolated(unsafe) let completionHandler = completionHandler
         complete([], completionHandler) { try await self.extendedReadMultipleBlocks(requestFlags: flags, blockRange: blockRange) }
     }
 
@@ -65,7 +61,6 @@ extension ISO15693TagObject {
         requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange, dataBlocks: [Data],
         completionHandler: @escaping ((any Error)?) -> Void
     ) {
-        nonisolated(unsafe) let completionHandler = completionHandler
         complete(completionHandler) {
             try await self.extendedWriteMultipleBlocks(requestFlags: flags, blockRange: blockRange, dataBlocks: dataBlocks)
         }
@@ -79,7 +74,6 @@ extension ISO15693TagObject {
         requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
         completionHandler: @escaping ([Data], (any Error)?) -> Void
     ) {
-        nonisolated(unsafe) let completionHandler = completionHandler
         complete([], completionHandler) { try await self.fastReadMultipleBlocks(requestFlags: flags, blockRange: blockRange) }
     }
 
@@ -91,7 +85,6 @@ extension ISO15693TagObject {
         requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
         completionHandler: @escaping ([Data], (any Error)?) -> Void
     ) {
-        nonisolated(unsafe) let completionHandler = completionHandler
         complete([], completionHandler) { try await self.extendedFastReadMultipleBlocks(requestFlags: flags, blockRange: blockRange) }
     }
 }

@@ -8,7 +8,6 @@ extension ISO15693TagObject {
     }
 
     func writeAFI(requestFlags flags: NFCISO15693RequestFlag, afi: UInt8, completionHandler: @escaping ((any Error)?) -> Void) {
-        nonisolated(unsafe) let completionHandler = completionHandler
         complete(completionHandler) { try await self.writeAFI(requestFlags: flags, afi: afi) }
     }
 
@@ -17,7 +16,6 @@ extension ISO15693TagObject {
     }
 
     func lockAFI(requestFlags flags: NFCISO15693RequestFlag, completionHandler: @escaping ((any Error)?) -> Void) {
-        nonisolated(unsafe) let completionHandler = completionHandler
         complete(completionHandler) { try await self.lockAFI(requestFlags: flags) }
     }
 
@@ -26,7 +24,6 @@ extension ISO15693TagObject {
     }
 
     func writeDSFID(requestFlags flags: NFCISO15693RequestFlag, dsfid: UInt8, completionHandler: @escaping ((any Error)?) -> Void) {
-        nonisolated(unsafe) let completionHandler = completionHandler
         complete(completionHandler) { try await self.writeDSFID(requestFlags: flags, dsfid: dsfid) }
     }
 
@@ -35,12 +32,10 @@ extension ISO15693TagObject {
     }
 
     func lockDSFID(requestFlags flags: NFCISO15693RequestFlag, completionHandler: @escaping ((any Error)?) -> Void) {
-        nonisolated(unsafe) let completionHandler = completionHandler
         complete(completionHandler) { try await self.lockDSFID(requestFlags: flags) }
     }
 
     func lockDFSID(requestFlags flags: NFCISO15693RequestFlag, completionHandler: @escaping ((any Error)?) -> Void) {
-        nonisolated(unsafe) let completionHandler = completionHandler
         lockDSFID(requestFlags: flags, completionHandler: completionHandler)
     }
 }

@@ -9,7 +9,6 @@ extension ISO15693TagObject {
     }
 
     func stayQuiet(completionHandler: @escaping ((any Error)?) -> Void) {
-        nonisolated(unsafe) let completionHandler = completionHandler
         complete(completionHandler) { try await self.stayQuiet() }
     }
 
@@ -19,7 +18,6 @@ extension ISO15693TagObject {
     }
 
     func select(requestFlags flags: NFCISO15693RequestFlag, completionHandler: @escaping ((any Error)?) -> Void) {
-        nonisolated(unsafe) let completionHandler = completionHandler
         complete(completionHandler) { try await self.select(requestFlags: flags) }
     }
 
@@ -28,7 +26,6 @@ extension ISO15693TagObject {
     }
 
     func resetToReady(requestFlags flags: NFCISO15693RequestFlag, completionHandler: @escaping ((any Error)?) -> Void) {
-        nonisolated(unsafe) let completionHandler = completionHandler
         complete(completionHandler) { try await self.resetToReady(requestFlags: flags) }
     }
 }

@@ -65,7 +65,6 @@ extension ISO15693TagObject {
         requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
         completionHandler: @escaping ([NSNumber], (any Error)?) -> Void
     ) {
-        nonisolated(unsafe) let completionHandler = completionHandler
         complete([], completionHandler) { try await self.getMultipleBlockSecurityStatus(requestFlags: flags, blockRange: blockRange) }
     }
 
@@ -78,7 +77,6 @@ extension ISO15693TagObject {
         requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
         completionHandler: @escaping ([NSNumber], (any Error)?) -> Void
     ) {
-        nonisolated(unsafe) let completionHandler = completionHandler
         complete([], completionHandler) {
             try await self.extendedGetMultipleBlockSecurityStatus(requestFlags: flags, blockRange: blockRange)
         }

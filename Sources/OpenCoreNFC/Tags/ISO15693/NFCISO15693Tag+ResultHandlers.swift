@@ -29,13 +29,39 @@ extension NFCISO15693Tag {
         }
     }
 
+    /// Fast Read Multiple Blocks (0x2D); the `Result` form (Core NFC's iOS 14 overlay).
+    public func fastReadMultipleBlocks(
+        requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
+        resultHandler: @escaping (Result<[Data], any Error>) -> Void
+    ) {
+        let tag = sendableSelf
+        resolve(resultHandler) { try await tag.tag.fastReadMultipleBlocks(requestFlags: flags, blockRange: blockRange) }
+    }
+
+    /// Extended Fast Read Multiple Blocks (0x3D); the `Result` form (Core NFC's iOS 14 overlay).
+    public func extendedFastReadMultipleBlocks(
+        requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
+        resultHandler: @escaping (Result<[Data], any Error>) -> Void
+    ) {
+        let tag = sendableSelf
+        resolve(resultHandler) { try await tag.tag.extendedFastReadMultipleBlocks(requestFlags: flags, blockRange: blockRange) }
+    }
+
+    /// Extended Get Multiple Block Security Status (0x3C); the `Result` form (Core NFC's iOS 14 overlay).
+    public func extendedGetMultipleBlockSecurityStatus(
+        requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
+        resultHandler: @escaping (Result<[NSNumber], any Error>) -> Void
+    ) {
+        let tag = sendableSelf
+        resolve(resultHandler) { try await tag.tag.extendedGetMultipleBlockSecurityStatus(requestFlags: flags, blockRange: blockRange) }
+    }
+
     /// `self` for the `@Sendable` closures below; tags are used from one task at a time.
     private var sendableSelf: SendableTag { SendableTag(tag: self) }
 
     /// Select (0x25), addressed; the `Result` form.
     @_disfavoredOverload
     public func select(requestFlags flags: NFCISO15693RequestFlag, resultHandler: @escaping (Result<Void, any Error>) -> Void) {
-        nonisolated(unsafe) let resultHandler = resultHandler
         let tag = sendableSelf
         resolve(resultHandler) { try await tag.tag.select(requestFlags: flags) }
     }
@@ -45,7 +71,6 @@ extension NFCISO15693Tag {
     public func resetToReady(
         requestFlags flags: NFCISO15693RequestFlag, resultHandler: @escaping (Result<Void, any Error>) -> Void
     ) {
-        nonisolated(unsafe) let resultHandler = resultHandler
         let tag = sendableSelf
         resolve(resultHandler) { try await tag.tag.resetToReady(requestFlags: flags) }
     }
@@ -54,7 +79,6 @@ extension NFCISO15693Tag {
     public func readSingleBlock(
         requestFlags flags: NFCISO15693RequestFlag, blockNumber: UInt8, resultHandler: @escaping (Result<Data, any Error>) -> Void
     ) {
-        nonisolated(unsafe) let resultHandler = resultHandler
         let tag = sendableSelf
         resolve(resultHandler) { try await tag.tag.readSingleBlock(requestFlags: flags, blockNumber: blockNumber) }
     }
@@ -65,7 +89,6 @@ extension NFCISO15693Tag {
         requestFlags flags: NFCISO15693RequestFlag, blockNumber: UInt8, dataBlock: Data,
         resultHandler: @escaping (Result<Void, any Error>) -> Void
     ) {
-        nonisolated(unsafe) let resultHandler = resultHandler
         let tag = sendableSelf
         resolve(resultHandler) { try await tag.tag.writeSingleBlock(requestFlags: flags, blockNumber: blockNumber, dataBlock: dataBlock) }
     }
@@ -75,7 +98,6 @@ extension NFCISO15693Tag {
     public func lockBlock(
         requestFlags flags: NFCISO15693RequestFlag, blockNumber: UInt8, resultHandler: @escaping (Result<Void, any Error>) -> Void
     ) {
-        nonisolated(unsafe) let resultHandler = resultHandler
         let tag = sendableSelf
         resolve(resultHandler) { try await tag.tag.lockBlock(requestFlags: flags, blockNumber: blockNumber) }
     }
@@ -85,7 +107,6 @@ extension NFCISO15693Tag {
         requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
         resultHandler: @escaping (Result<[Data], any Error>) -> Void
     ) {
-        nonisolated(unsafe) let resultHandler = resultHandler
         let tag = sendableSelf
         resolve(resultHandler) { try await tag.tag.readMultipleBlocks(requestFlags: flags, blockRange: blockRange) }
     }
@@ -96,7 +117,6 @@ extension NFCISO15693Tag {
         requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange, dataBlocks: [Data],
         resultHandler: @escaping (Result<Void, any Error>) -> Void
     ) {
-        nonisolated(unsafe) let resultHandler = resultHandler
         let tag = sendableSelf
         resolve(resultHandler) {
             try await tag.tag.writeMultipleBlocks(requestFlags: flags, blockRange: blockRange, dataBlocks: dataBlocks)
@@ -108,7 +128,6 @@ extension NFCISO15693Tag {
     public func writeAFI(
         requestFlags flags: NFCISO15693RequestFlag, afi: UInt8, resultHandler: @escaping (Result<Void, any Error>) -> Void
     ) {
-        nonisolated(unsafe) let resultHandler = resultHandler
         let tag = sendableSelf
         resolve(resultHandler) { try await tag.tag.writeAFI(requestFlags: flags, afi: afi) }
     }
@@ -116,7 +135,6 @@ extension NFCISO15693Tag {
     /// Lock AFI (0x28); the `Result` form.
     @_disfavoredOverload
     public func lockAFI(requestFlags flags: NFCISO15693RequestFlag, resultHandler: @escaping (Result<Void, any Error>) -> Void) {
-        nonisolated(unsafe) let resultHandler = resultHandler
         let tag = sendableSelf
         resolve(resultHandler) { try await tag.tag.lockAFI(requestFlags: flags) }
     }
@@ -126,7 +144,6 @@ extension NFCISO15693Tag {
     public func writeDSFID(
         requestFlags flags: NFCISO15693RequestFlag, dsfid: UInt8, resultHandler: @escaping (Result<Void, any Error>) -> Void
     ) {
-        nonisolated(unsafe) let resultHandler = resultHandler
         let tag = sendableSelf
         resolve(resultHandler) { try await tag.tag.writeDSFID(requestFlags: flags, dsfid: dsfid) }
     }
@@ -134,7 +151,6 @@ extension NFCISO15693Tag {
     /// Lock DSFID (0x2A); the `Result` form.
     @_disfavoredOverload
     public func lockDSFID(requestFlags flags: NFCISO15693RequestFlag, resultHandler: @escaping (Result<Void, any Error>) -> Void) {
-        nonisolated(unsafe) let resultHandler = resultHandler
         let tag = sendableSelf
         resolve(resultHandler) { try await tag.tag.lockDSFID(requestFlags: flags) }
     }
@@ -143,7 +159,6 @@ extension NFCISO15693Tag {
     public func getSystemInfo(
         requestFlags flags: NFCISO15693RequestFlag, resultHandler: @escaping (Result<NFCISO15693SystemInfo, any Error>) -> Void
     ) {
-        nonisolated(unsafe) let resultHandler = resultHandler
         let tag = sendableSelf
         resolve(resultHandler) { try await tag.tag.systemInfo(requestFlags: flags) }
     }
@@ -153,7 +168,6 @@ extension NFCISO15693Tag {
         requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
         resultHandler: @escaping (Result<[NSNumber], any Error>) -> Void
     ) {
-        nonisolated(unsafe) let resultHandler = resultHandler
         let tag = sendableSelf
         resolve(resultHandler) { try await tag.tag.getMultipleBlockSecurityStatus(requestFlags: flags, blockRange: blockRange) }
     }
@@ -163,7 +177,6 @@ extension NFCISO15693Tag {
         requestFlags flags: NFCISO15693RequestFlag, customCommandCode: Int, customRequestParameters: Data,
         resultHandler: @escaping (Result<Data, any Error>) -> Void
     ) {
-        nonisolated(unsafe) let resultHandler = resultHandler
         let tag = sendableSelf
         resolve(resultHandler) {
             try await tag.tag.customCommand(
@@ -175,7 +188,6 @@ extension NFCISO15693Tag {
     public func extendedReadSingleBlock(
         requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int, resultHandler: @escaping (Result<Data, any Error>) -> Void
     ) {
-        nonisolated(unsafe) let resultHandler = resultHandler
         let tag = sendableSelf
         resolve(resultHandler) { try await tag.tag.extendedReadSingleBlock(requestFlags: flags, blockNumber: blockNumber) }
     }
@@ -186,7 +198,6 @@ extension NFCISO15693Tag {
         requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int, dataBlock: Data,
         resultHandler: @escaping (Result<Void, any Error>) -> Void
     ) {
-        nonisolated(unsafe) let resultHandler = resultHandler
         let tag = sendableSelf
         resolve(resultHandler) {
             try await tag.tag.extendedWriteSingleBlock(requestFlags: flags, blockNumber: blockNumber, dataBlock: dataBlock)
@@ -198,7 +209,6 @@ extension NFCISO15693Tag {
     public func extendedLockBlock(
         requestFlags flags: NFCISO15693RequestFlag, blockNumber: Int, resultHandler: @escaping (Result<Void, any Error>) -> Void
     ) {
-        nonisolated(unsafe) let resultHandler = resultHandler
         let tag = sendableSelf
         resolve(resultHandler) { try await tag.tag.extendedLockBlock(requestFlags: flags, blockNumber: blockNumber) }
     }
@@ -208,7 +218,6 @@ extension NFCISO15693Tag {
         requestFlags flags: NFCISO15693RequestFlag, blockRange: NSRange,
         resultHandler: @escaping (Result<[Data], any Error>) -> Void
     ) {
-        nonisolated(unsafe) let resultHandler = resultHandler
         let tag = sendableSelf
         resolve(resultHandler) { try await tag.tag.extendedReadMultipleBlocks(requestFlags: flags, blockRange: blockRange) }
     }
@@ -218,7 +227,6 @@ extension NFCISO15693Tag {
         requestFlags flags: NFCISO15693RequestFlag, cryptoSuiteIdentifier: Int, message: Data,
         resultHandler: @escaping (Result<(NFCISO15693ResponseFlag, Data), any Error>) -> Void
     ) {
-        nonisolated(unsafe) let resultHandler = resultHandler
         let tag = sendableSelf
         resolve(resultHandler) {
             try await tag.tag.authenticate(requestFlags: flags, cryptoSuiteIdentifier: cryptoSuiteIdentifier, message: message)
@@ -230,7 +238,6 @@ extension NFCISO15693Tag {
         requestFlags flags: NFCISO15693RequestFlag, keyIdentifier: Int, message: Data,
         resultHandler: @escaping (Result<(NFCISO15693ResponseFlag, Data), any Error>) -> Void
     ) {
-        nonisolated(unsafe) let resultHandler = resultHandler
         let tag = sendableSelf
         resolve(resultHandler) { try await tag.tag.keyUpdate(requestFlags: flags, keyIdentifier: keyIdentifier, message: message) }
     }
@@ -240,7 +247,6 @@ extension NFCISO15693Tag {
         requestFlags flags: NFCISO15693RequestFlag,
         resultHandler: @escaping (Result<(NFCISO15693ResponseFlag, Data), any Error>) -> Void
     ) {
-        nonisolated(unsafe) let resultHandler = resultHandler
         let tag = sendableSelf
         resolve(resultHandler) { try await tag.tag.readBuffer(requestFlags: flags) }
     }
@@ -250,7 +256,6 @@ extension NFCISO15693Tag {
         requestFlags flags: Int, commandCode: Int, data: Data?,
         resultHandler: @escaping (Result<(NFCISO15693ResponseFlag, Data?), any Error>) -> Void
     ) {
-        nonisolated(unsafe) let resultHandler = resultHandler
         let tag = sendableSelf
         resolve(resultHandler) { try await tag.tag.sendRequest(requestFlags: flags, commandCode: commandCode, data: data) }
     }

@@ -78,8 +78,8 @@ extension SessionTests {
             // The iOS 11 configuration form is refused on a tag session's tags (NFCISO15693Tag.h).
             await expectReaderError(.readerErrorUnsupportedFeature) {
                 let _: Data = try await handled {
-                    tag.readMultipleBlocks(
-                        configuration: NFCISO15693ReadMultipleBlocksConfiguration(range: NSRange(location: 4, length: 3), chunkSize: 2),
+                    tag.readMultipleBlock(
+                        readConfiguration: NFCISO15693ReadMultipleBlocksConfiguration(range: NSRange(location: 4, length: 3), chunkSize: 2),
                         completionHandler: $0)
                 }
             }

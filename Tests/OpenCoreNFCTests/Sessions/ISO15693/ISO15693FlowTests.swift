@@ -112,7 +112,7 @@ extension SessionTests {
             let blocks = try await tag.readMultipleBlocks(requestFlags: [.highDataRate], blockRange: NSRange(location: 19, length: 4))
             #expect(blocks == [Data([0, 0, 0, 0]), Data([4, 4, 4, 4]), Data([5, 5, 5, 5]), Data([0, 0, 0, 0])])
             let configuration = NFCISO15693ReadMultipleBlocksConfiguration(range: NSRange(location: 19, length: 4), chunkSize: 3)
-            await expectReaderError(.readerErrorUnsupportedFeature) { try await tag.readMultipleBlocks(configuration: configuration) }
+            await expectReaderError(.readerErrorUnsupportedFeature) { try await tag.readMultipleBlock(readConfiguration: configuration) }
             // ISO/IEC 15693-3:2019 fast reads are not on this chip (it has its own 0xC3 instead).
             await expectTagError(0x01) {
                 try await tag.fastReadMultipleBlocks(requestFlags: [.highDataRate], blockRange: NSRange(location: 0, length: 2))
