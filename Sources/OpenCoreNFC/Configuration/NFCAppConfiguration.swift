@@ -1,3 +1,5 @@
+import NFCBytes
+
 /// What an app declares about its use of NFC, in its Info.plist and its entitlements.
 ///
 /// Core NFC enforces these declarations when a session begins; OpenCoreNFC's sessions do the same
@@ -29,6 +31,10 @@ public struct NFCAppConfiguration: Sendable, Hashable {
         public static let readerSessionFormats = "com.apple.developer.nfc.readersession.formats"
         /// Entitlement: the app's associated domains (`applinks:example.com`, …).
         public static let associatedDomains = "com.apple.developer.associated-domains"
+        /// Entitlement: the app may emulate a card with `CardSession` (iOS 17.4).
+        public static let cardEmulation = "com.apple.developer.nfc.hce"
+        /// Info.plist: the AID prefixes a reader's SELECT must match to reach the app's `CardSession`.
+        public static let cardEmulationSelectIdentifierPrefixes = "com.apple.developer.nfc.hce.iso7816.select-identifier-prefixes"
     }
 
     /// `NFCReaderUsageDescription`, if declared.
@@ -45,6 +51,15 @@ public struct NFCAppConfiguration: Sendable, Hashable {
     public var isAppExtension: Bool
     /// `MinimumOSVersion`, present in a built bundle's Info.plist.
     public var minimumOSVersion: String?
+    /// Whether the `com.apple.developer.nfc.hce` entitlement is true (card emulation).
+    public var cardEmulationEntitled = false
+    /// The card-emulation AID prefixes as declared (hex strings, in order); nil when absent.
+    public var cardEmulationPrefixValues: [String]?
+
+    /// The card-emulation AID prefixes that are well-formed hex, in declared order.
+    public var cardEmulationPrefixes: [[UInt8]] {
+        (cardEmulationPrefixValues ?? []).compactMap { try? Hex.decode($0) }.filter { !$0.isEmpty }
+    }
 
     /// Creates a configuration from values handed over directly, as they would appear in the files.
     ///

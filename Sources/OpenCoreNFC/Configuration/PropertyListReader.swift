@@ -18,7 +18,7 @@ struct PropertyListReader {
         typealias Keys = NFCAppConfiguration.Keys
         let info = dictionary(infoPlist, .infoPlist) ?? [:]
         let rights = entitlements.flatMap { dictionary($0, .entitlements) } ?? [:]
-        return NFCAppConfiguration(
+        var configuration = NFCAppConfiguration(
             usageDescription: string(Keys.usageDescription, in: info, .infoPlist),
             readerSessionFormatValues: strings(Keys.readerSessionFormats, in: rights, .entitlements),
             iso7816SelectIdentifierValues: strings(Keys.iso7816SelectIdentifiers, in: info, .infoPlist),
@@ -26,6 +26,17 @@ struct PropertyListReader {
             associatedDomains: strings(Keys.associatedDomains, in: rights, .entitlements) ?? [],
             isAppExtension: info[Keys.appExtension] != nil,
             minimumOSVersion: string(Keys.minimumOSVersion, in: info, .infoPlist))
+        configuration.cardEmulationEntitled = bool(Keys.cardEmulation, in: rights, .entitlements) ?? false
+        configuration.cardEmulationPrefixValues = strings(Keys.cardEmulationSelectIdentifierPrefixes, in: info, .infoPlist)
+        return configuration
+    }
+
+    /// A Boolean value, or nil when absent or of the wrong type (recorded).
+    private mutating func bool(_ key: String, in dictionary: [String: Any], _ document: NFCConfigurationError.Document) -> Bool? {
+        guard let value = dictionary[key] else { return nil }
+        if let flag = value as? Bool { return flag }
+        wrongType(key, document, "expected a Boolean, found \(kind(of: value))")
+        return nil
     }
 
     /// The top-level dictionary of a property list, or nil (with the reason recorded).

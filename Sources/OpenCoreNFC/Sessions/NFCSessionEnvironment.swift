@@ -99,6 +99,14 @@ public final class NFCSessionEnvironment: @unchecked Sendable {
     }
     private var eligibleRegion = true
 
+    /// Where card emulation (`CardSession`) meets outside readers: a `SimulatedCardTerminal` in
+    /// tests. Nil (the default): `CardSession.isSupported` is false.
+    public var cardEmulationFront: (any CardEmulationFront)? {
+        get { lock.withLock { front } }
+        set { lock.withLock { front = newValue } }
+    }
+    private var front: (any CardEmulationFront)?
+
     /// Ends any active session and clears injected values (tests call this between cases).
     public func reset() {
         SessionCoordinator.shared.endActiveSession()
@@ -109,6 +117,7 @@ public final class NFCSessionEnvironment: @unchecked Sendable {
             injectedClock = nil
             injectedConfiguration = nil
             eligibleRegion = true
+            front = nil
         }
     }
 
