@@ -4,7 +4,7 @@ import NFCTransport
 ///
 /// The test drives it as a point-of-sale or access-control reader would: ``tap()`` brings the
 /// phone into its field, ``send(_:)`` sends a command APDU and waits for the card's response,
-/// ``remove()`` takes the phone away. It is the ``CardEmulationFront`` the session listens on
+/// ``remove()`` takes the phone away. It is the `CardEmulationFront` (NFCTransport) the session listens on
 /// (`NFCSessionEnvironment.shared.cardEmulationFront`).
 ///
 /// Nothing waits forever: a command outstanding when the phone is removed, the card stops
