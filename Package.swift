@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "NFCSimulator", targets: ["NFCSimulator"]),
         .library(name: "NFCTags", targets: ["NFCTags"]),
         .library(name: "NFCPCSC", targets: ["NFCPCSC"]),
+        .library(name: "NFCPN532", targets: ["NFCPN532"]),
         .library(name: "NFCCBOR", targets: ["NFCCBOR"]),
         .library(name: "NFCOATH", targets: ["NFCOATH"]),
         .library(name: "NFCFIDO", targets: ["NFCFIDO"]),
@@ -81,6 +82,8 @@ let package = Package(
         ]),
         // Row 3 (loads libpcsclite / PCSC.framework at run time: nothing to link)
         .target(name: "NFCPCSC", dependencies: ["NFCTransport", "NFCBytes", .product(name: "Logging", package: "swift-log")]),
+        // Row 3: the PN532 host protocol (NXP UM0701-02) and a virtual PN532 in front of any reader driver
+        .target(name: "NFCPN532", dependencies: ["NFCTransport", "NFCBytes"]),
         // Row 4: one grammar for reader names, and the backends the enabled traits include
         .target(name: "NFCReaders", dependencies: [
             "NFCTransport",
@@ -125,6 +128,7 @@ let package = Package(
             "NFCOATH", "NFCPIV", "NFCFIDO", "NFCCBOR", "ISO7816", .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
         ]),
+        .testTarget(name: "NFCPN532Tests", dependencies: ["NFCPN532", "NFCTransport", "NFCBytes", "NFCSimulator"]),
         .testTarget(name: "NFCPCSCTests", dependencies: ["NFCPCSC", "NFCTransport", "NFCBytes", "NFCSimulator", "NFCTags", "NDEF", "NFCTestSupport"]),
         .testTarget(name: "nfcTests", dependencies: ["nfc", "NFCSimulator", "NFCTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "NFCOATHTests", dependencies: ["NFCBytes", "NFCOATH", "ISO7816", "NFCTestSupport"]),

@@ -1,0 +1,214 @@
+import NFCBytes
+import NFCTransport
+
+/// The initiator commands (UM0701-02 §7.3.5 to §7.3.12) over the driver's targets.
+extension VirtualPN532 {
+    /// InListPassiveTarget (§7.3.5): MaxTg (1 or 2), BrTy, initiator data. Type A at 106 kbit/s
+    /// (an optional UID selects one card), FeliCa at 212 or 424 kbit/s (the initiator data is
+    /// the Polling payload: `00`, system code, request code, time slot), type B at 106 kbit/s
+    /// (AFI). Jewel (BrTy 4) finds none: there are no Type 1 tags yet. With no card and
+    /// passive-activation retries of `FF` (the reset value) the real chip keeps polling until
+    /// a card comes or the host aborts with an ACK; here it waits for the driver's next arrival.
+    func listPassiveTargets(_ parameters: [UInt8]) async -> [UInt8]? {
+        guard parameters.count >= 2, (1...2).contains(parameters[0]) else { return nil }
+        let maximum = Int(parameters[0])
+        let modulation = parameters[1]
+        let initiatorData = Array(parameters.dropFirst(2))
+        let mask: TechnologyMask
+        switch modulation {
+        case 0x00: mask = .iso14443A
+        case 0x01, 0x02:
+            guard initiatorData.count == 5, initiatorData[0] == 0x00 else { return nil }
+            mask = .felica
+        case 0x03: mask = .iso14443B
+        case 0x04: return [0x00]
+        default: return nil
+        }
+        await releaseAll()
+        fieldOn = true
+        var found = await matching(mask, modulation, initiatorData)
+        if found.isEmpty, passiveActivationRetries == 0xFF {
+            for await event in await driver.events(matching: mask) {
+                if Task.isCancelled { return nil }
+                guard case .targetArrived = event else { continue }
+                found = await matching(mask, modulation, initiatorData)
+                if !found.isEmpty { break }
+            }
+        }
+        var answer: [UInt8] = [0x00]
+        for info in found.prefix(maximum) {
+            guard let connection = try? await driver.connect(to: info, meter: meter) else { continue }
+            let number = UInt8(targets.count + 1)
+            targets.append(ActiveTarget(number: number, info: info, connection: connection, selected: true))
+            answer += [number] + Self.targetData(info, modulation, initiatorData)
+        }
+        answer[0] = UInt8(targets.count)
+        return answer
+    }
+
+    /// The driver's targets this modulation and initiator data select.
+    private func matching(_ mask: TechnologyMask, _ modulation: UInt8, _ initiatorData: [UInt8]) async -> [TargetInfo] {
+        let all = (try? await driver.targets(matching: mask)) ?? []
+        switch modulation {
+        case 0x00:
+            guard !initiatorData.isEmpty else { return all }
+            return all.filter { $0.identifier == initiatorData }
+        case 0x01, 0x02:
+            let wanted = (initiatorData[1], initiatorData[2])
+            return all.filter { target in
+                guard case .felica(let f) = target.parameters else { return false }
+                let high = UInt8(f.systemCode >> 8)
+                let low = UInt8(f.systemCode & 0xFF)
+                return (wanted.0 == 0xFF || wanted.0 == high) && (wanted.1 == 0xFF || wanted.1 == low)
+            }
+        default:
+            return all
+        }
+    }
+
+    /// A target's data in the InListPassiveTarget answer, after its Tg (§7.3.5, the tables of
+    /// TargetData per BrTy).
+    static func targetData(_ info: TargetInfo, _ modulation: UInt8, _ initiatorData: [UInt8]) -> [UInt8] {
+        switch info.parameters {
+        case .iso14443A(let a):
+            // SENS_RES as the chip prints it, second byte received first; SEL_RES; NFCID1; the ATS.
+            var data = [UInt8(a.atqa >> 8), UInt8(a.atqa & 0xFF), a.sak, UInt8(info.identifier.count)] + info.identifier
+            if let ats = a.ats { data += ats.bytes }
+            return data
+        case .felica(let f):
+            // POL_RES: its length, response code 01, IDm, PMm, and the system code when asked (RC 01).
+            var response: [UInt8] = [0x01] + info.identifier + f.pmm
+            if initiatorData.count == 5, initiatorData[3] == 0x01 {
+                response += [UInt8(f.systemCode >> 8), UInt8(f.systemCode & 0xFF)]
+            }
+            return [UInt8(response.count + 1)] + response
+        case .iso14443B(let b):
+            // ATQB (50, PUPI, application data, protocol info), then ATTRIB_RES with its length.
+            let atqb: [UInt8] = [0x50] + info.identifier + b.applicationData + b.protocolInfo
+            let attrib: [UInt8] = [0x00] + b.higherLayerResponse
+            return atqb + [UInt8(attrib.count)] + attrib
+        case .iso15693:
+            return []
+        }
+    }
+
+    /// InDataExchange (§7.3.8): Tg, then the data; the chip does the protocol. ISO-DEP targets
+    /// take an APDU; other type A tags a native command (CRC added and checked by the chip), a
+    /// 4-bit ACK answered as success with no data and a NAK as MIFARE error 14h (decision: the
+    /// manual names no other code for it); FeliCa takes the command with its length byte.
+    func dataExchange(_ parameters: [UInt8]) async -> [UInt8]? {
+        guard let number = parameters.first, number & 0x3F >= 1 else { return nil }
+        guard let index = targets.firstIndex(where: { $0.number == number & 0x3F }), let connection = targets[index].connection
+        else {
+            lastError = PN532Status.wrongContext.error
+            return [PN532Status.wrongContext.rawValue]
+        }
+        let data = Array(parameters.dropFirst())
+        switch targets[index].info.parameters {
+        case .felica:
+            guard let length = data.first, Int(length) == data.count else { return [PN532Status.invalidParameter.rawValue] }
+            return await exchange(connection, Array(data.dropFirst())) { [UInt8($0.count + 1)] + $0 }
+        case .iso14443A(let a) where a.ats == nil:
+            return await exchange(connection, data) { answer in
+                if answer == [0x0A] { return [] }
+                return answer
+            } nak: { answer in answer.count == 1 && answer[0] != 0x0A }
+        default:
+            return await exchange(connection, data) { $0 }
+        }
+    }
+
+    /// One exchange with a target: the status byte and the data, errors mapped to status codes.
+    private func exchange(
+        _ connection: any TagConnection, _ command: [UInt8], map: ([UInt8]) -> [UInt8],
+        nak: ([UInt8]) -> Bool = { _ in false }
+    ) async -> [UInt8] {
+        do {
+            let answer = try await connection.transceive(command, timeout: .milliseconds(100))
+            if nak(answer) {
+                lastError = PN532Status.mifareAuthenticationError.error
+                return [PN532Status.mifareAuthenticationError.rawValue]
+            }
+            lastError = 0
+            return [PN532Status.success.rawValue] + map(answer)
+        } catch {
+            let status = PN532Status(error)
+            lastError = status.error
+            return [status.rawValue]
+        }
+    }
+
+    /// InCommunicateThru (§7.3.9): raw bytes to the current target. With the CIU's CRC off
+    /// (TxModeReg/RxModeReg bit 7 clear, as nfcpy sets them) the host appends CRC_A itself and
+    /// gets it after the answer; a 4-bit ACK or NAK comes back as one byte either way.
+    func communicateThru(_ parameters: [UInt8]) async -> [UInt8]? {
+        guard !parameters.isEmpty else { return nil }
+        guard let target = targets.first(where: { $0.selected }), let connection = target.connection else {
+            lastError = PN532Status.wrongContext.error
+            return [PN532Status.wrongContext.rawValue]
+        }
+        var command = parameters
+        if case .iso14443A = target.info.parameters, !sendsCRC {
+            guard CRC16.crcA.isValid(frame: command) else {
+                // A tag does not answer a frame with a bad CRC: the chip times out.
+                lastError = PN532Status.timeout.error
+                return [PN532Status.timeout.rawValue]
+            }
+            command.removeLast(2)
+        }
+        let appendCRC: Bool
+        if case .iso14443A = target.info.parameters { appendCRC = !checksCRC } else { appendCRC = false }
+        return await exchange(connection, command) { answer in
+            let fourBits = answer.count == 1 && answer[0] <= 0x0F
+            guard appendCRC, !fourBits else { return answer }
+            return CRC16.crcA.appending(to: answer)
+        }
+    }
+
+    /// InRelease (§7.3.11): Tg, 0 for all; the target is forgotten.
+    func release(_ parameters: [UInt8]) async -> [UInt8]? {
+        guard parameters.count == 1 else { return nil }
+        let number = parameters[0]
+        if number == 0 {
+            await releaseAll()
+            return [PN532Status.success.rawValue]
+        }
+        guard let index = targets.firstIndex(where: { $0.number == number }) else {
+            return [PN532Status.wrongContext.rawValue]
+        }
+        await targets[index].connection?.disconnect()
+        targets.remove(at: index)
+        return [PN532Status.success.rawValue]
+    }
+
+    /// InDeselect (§7.3.10): Tg, 0 for all; the target stays known for InSelect.
+    func deselect(_ parameters: [UInt8]) -> [UInt8]? {
+        guard parameters.count == 1 else { return nil }
+        var any = false
+        for index in targets.indices where parameters[0] == 0 || targets[index].number == parameters[0] {
+            targets[index].selected = false
+            any = true
+        }
+        return [any ? PN532Status.success.rawValue : PN532Status.wrongContext.rawValue]
+    }
+
+    /// InSelect (§7.3.12): Tg; the target is activated again.
+    func select(_ parameters: [UInt8]) async -> [UInt8]? {
+        guard parameters.count == 1 else { return nil }
+        guard let index = targets.firstIndex(where: { $0.number == parameters[0] }), let connection = targets[index].connection
+        else { return [PN532Status.wrongContext.rawValue] }
+        do {
+            try await connection.reactivate()
+        } catch {
+            return [PN532Status(error).rawValue]
+        }
+        for other in targets.indices { targets[other].selected = other == index }
+        return [PN532Status.success.rawValue]
+    }
+
+    /// Releases every target (a new InListPassiveTarget, the field switched off).
+    func releaseAll() async {
+        for target in targets { await target.connection?.disconnect() }
+        targets = []
+    }
+}

@@ -1,0 +1,145 @@
+import NFCBytes
+import NFCTransport
+
+/// A PN532 emulated from NXP's *PN532 User Manual* (UM0701-02), in front of any reader driver —
+/// the simulated field, typically, so that libnfc, libfreefare and nfcpy read our virtual tags as
+/// they read real ones.
+///
+/// The host's bytes go in through ``receive(_:)``; the chip's bytes (ACK, response frames,
+/// error frames) go out through the `output` closure, in order. As the manual has it (§6.2.1):
+/// - a valid information frame is acknowledged at once (ACK), then answered with a response
+///   frame when the command completes; one command runs at a time;
+/// - an ACK from the host while a command runs aborts it (§6.2.1.3): no response follows;
+/// - a NACK from the host asks for the last response frame again (§6.2.1.4);
+/// - a frame with a wrong length or data checksum is ignored (no ACK: the host's time-out makes
+///   it send again);
+/// - an unknown command, or one with parameters the chip cannot take, gets the error frame
+///   (§6.2.1.5) after its ACK.
+public actor VirtualPN532 {
+    /// The firmware GetFirmwareVersion reports: IC `32` (PN532), version 1.6, support `07`
+    /// (ISO/IEC 14443 A and B, ISO 18092), the values of shipped PN532 v1.6 chips (§7.2.2).
+    public static let firmware: [UInt8] = [0x32, 0x01, 0x06, 0x07]
+
+    let driver: any ReaderDriver
+    let output: @Sendable ([UInt8]) async -> Void
+    let meter = AirTimeMeter()
+
+    private var decoder = PN532FrameDecoder()
+    private var lastResponse: PN532Frame?
+    private var running: Task<Void, Never>?
+    private var runningID = 0
+
+    /// CIU and SFR registers the host wrote or reads (UM0701-02 §7.2.4, PN512 register map);
+    /// unwritten ones read as their reset values from ``CIURegister``.
+    var registers: [UInt16: UInt8] = [:]
+    /// The RF field, as RFConfiguration item 1 sets it (on after the first polling command).
+    var fieldOn = false
+    /// Retries for passive activation (RFConfiguration item 5, third byte); `FF` waits for a target.
+    var passiveActivationRetries: UInt8 = 0xFF
+    /// SetParameters flags (§7.2.9); bit 4 `fAutomaticRATS` is set by default.
+    var parameters: UInt8 = 0x14
+    /// The last error code, for GetGeneralStatus.
+    var lastError: UInt8 = 0
+    /// The activated targets, numbered from 1 (Tg), at most two (§7.3.5).
+    var targets: [ActiveTarget] = []
+
+    /// A target InListPassiveTarget activated.
+    struct ActiveTarget {
+        let number: UInt8
+        let info: TargetInfo
+        var connection: (any TagConnection)?
+        var selected: Bool
+    }
+
+    /// A chip in front of `driver` that writes its bytes to the host with `output`.
+    public init(driver: any ReaderDriver, output: @escaping @Sendable ([UInt8]) async -> Void) {
+        self.driver = driver
+        self.output = output
+    }
+
+    /// Takes bytes the host wrote to the line.
+    public func receive(_ bytes: [UInt8]) async {
+        for result in decoder.feed(bytes) {
+            guard case .success(let frame) = result else { continue }  // checksum errors: no ACK, as the chip does
+            switch frame {
+            case .ack:
+                abortRunningCommand()
+            case .nack:
+                if let lastResponse { await output(lastResponse.bytes) }
+            case .syntaxError:
+                continue
+            case .information(let tfi, let data):
+                await output(PN532Frame.ack.bytes)
+                guard tfi == PN532Frame.hostToPN532, let code = data.first else {
+                    await respond(.syntaxError)
+                    continue
+                }
+                start(code, Array(data.dropFirst()))
+            }
+        }
+    }
+
+    /// Stops the running command, if any: the host aborted it.
+    private func abortRunningCommand() {
+        running?.cancel()
+        running = nil
+    }
+
+    /// Runs one command after the ones before it, and sends its response unless aborted.
+    private func start(_ code: UInt8, _ parameters: [UInt8]) {
+        let previous = running
+        runningID += 1
+        let id = runningID
+        running = Task {
+            await previous?.value
+            let answer = await self.execute(code, parameters)
+            guard !Task.isCancelled else { return }
+            await self.finish(id, answer)
+        }
+    }
+
+    private func finish(_ id: Int, _ answer: PN532Frame) async {
+        await respond(answer)
+        if id == runningID { running = nil }
+    }
+
+    private func respond(_ frame: PN532Frame) async {
+        lastResponse = frame
+        await output(frame.bytes)
+    }
+
+    /// The response frame to one command: the command's answer, or the error frame.
+    private func execute(_ code: UInt8, _ parameters: [UInt8]) async -> PN532Frame {
+        guard let command = PN532Command(rawValue: code) else { return .syntaxError }
+        guard let bytes = await answer(command, parameters) else { return .syntaxError }
+        return .response(to: code, bytes)
+    }
+
+    /// The bytes after the response code, or nil for parameters the chip refuses (error frame).
+    private func answer(_ command: PN532Command, _ parameters: [UInt8]) async -> [UInt8]? {
+        switch command {
+        case .diagnose: return diagnose(parameters)
+        case .getFirmwareVersion: return Self.firmware
+        case .getGeneralStatus: return generalStatus()
+        case .readRegister: return readRegisters(parameters)
+        case .writeRegister: return writeRegisters(parameters)
+        case .setSerialBaudRate: return parameters.count == 1 && parameters[0] <= 0x08 ? [] : nil
+        case .setParameters:
+            guard parameters.count == 1 else { return nil }
+            self.parameters = parameters[0]
+            return []
+        case .samConfiguration: return (1...3).contains(parameters.count) && (1...4).contains(parameters[0]) ? [] : nil
+        case .powerDown: return parameters.isEmpty ? nil : [PN532Status.success.rawValue]
+        case .rfConfiguration: return await rfConfiguration(parameters)
+        case .inListPassiveTarget: return await listPassiveTargets(parameters)
+        case .inDataExchange: return await dataExchange(parameters)
+        case .inCommunicateThru: return await communicateThru(parameters)
+        case .inRelease: return await release(parameters)
+        case .inDeselect: return deselect(parameters)
+        case .inSelect: return await select(parameters)
+        default:
+            // Recognised but not emulated (GPIO, DEP, target mode, InAutoPoll): the error frame.
+            return nil
+        }
+    }
+}

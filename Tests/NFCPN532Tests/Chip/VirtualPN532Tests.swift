@@ -1,0 +1,112 @@
+import NFCBytes
+import NFCPN532
+import NFCSimulator
+import NFCTransport
+import Testing
+
+/// The virtual PN532 in front of the simulated field, driven as libnfc and nfcpy drive a chip
+/// (UM0701-02 §7; the host sequences in OUTSIDE-READERS.md).
+@Suite struct VirtualPN532Tests {
+    static func host(_ kinds: [VirtualTagKind]) async throws -> (PN532Host, SimulatedField) {
+        let field = SimulatedField(clock: SimulatedClock())
+        for kind in kinds { await field.place(try kind.make()) }
+        return (PN532Host(driver: field), field)
+    }
+
+    /// libnfc's start (OUTSIDE-READERS.md): the HSU wake-up with SAMConfiguration, Diagnose
+    /// test 0 echoing `"libnfc"`, then GetFirmwareVersion.
+    @Test func libnfcsStartSequence() async throws {
+        let (host, _) = try await Self.host([])
+        await host.chip.receive([0x55, 0x55, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00] + PN532Frame.command(0x14, [0x01]).bytes)
+        let frames = await host.line.frames(2)
+        #expect(frames == [.ack, .information(tfi: 0xD5, data: [0x15])])
+        let echo = await host.command(0x00, [0x00] + Array("libnfc".utf8))
+        #expect(echo == [0x00, 0x6C, 0x69, 0x62, 0x6E, 0x66, 0x63])
+        #expect(await host.command(0x02) == [0x32, 0x01, 0x06, 0x07])
+    }
+
+    /// InListPassiveTarget at 106 kbit/s type A finds the NTAG213 as the field reports it, and
+    /// InDataExchange reads its pages (READ `30`, NTAG213 data sheet §10.2) with the chip doing CRC.
+    @Test func listsAndReadsAnNTAG() async throws {
+        let (host, field) = try await Self.host([.ntag213])
+        let tag = try #require(try await field.targets(matching: .iso14443A).first)
+        guard case .iso14443A(let a) = tag.parameters else { return }
+        let listed = try #require(await host.command(0x4A, [0x01, 0x00]))
+        #expect(listed == [0x01, 0x01, UInt8(a.atqa >> 8), UInt8(a.atqa & 0xFF), a.sak, UInt8(tag.identifier.count)] + tag.identifier)
+        #expect(Array(listed[2...4]) == [0x00, 0x44, 0x00], "an NTAG: ATQA 0044, SAK 00")
+        let read = try #require(await host.command(0x40, [0x01, 0x30, 0x00]))
+        #expect(read.count == 17 && read[0] == 0x00)
+        // Pages 0 and 1: UID0–2, BCC0 (88h ⊕ UID0 ⊕ UID1 ⊕ UID2), UID3–6 (NTAG213 data sheet §8.5).
+        let uid = tag.identifier
+        #expect(Array(read[1...3]) == Array(uid[0..<3]))
+        #expect(read[4] == 0x88 ^ uid[0] ^ uid[1] ^ uid[2])
+        #expect(Array(read[5...8]) == Array(uid[3..<7]))
+        // Released, the target is gone.
+        #expect(await host.command(0x52, [0x00]) == [0x00])
+        #expect(await host.command(0x40, [0x01, 0x30, 0x00]) == [0x27])
+    }
+
+    /// nfcpy turns the CIU's CRC off (TxModeReg 6302h, RxModeReg 6303h bit 7) and sends CRC_A
+    /// itself through InCommunicateThru; the answer comes with its CRC_A. A frame with a bad CRC
+    /// gets no answer (status 01, time-out).
+    @Test func inCommunicateThruWithTheCRCOffAsNfcpyDoes() async throws {
+        let (host, _) = try await Self.host([.ntag213])
+        _ = await host.command(0x4A, [0x01, 0x00])
+        #expect(await host.command(0x06, [0x63, 0x02, 0x63, 0x03]) == [0x80, 0x80])
+        #expect(await host.command(0x08, [0x63, 0x02, 0x00, 0x63, 0x03, 0x00]) == [])
+        #expect(await host.command(0x06, [0x63, 0x02, 0x63, 0x03]) == [0x00, 0x00])
+        let answer = try #require(await host.command(0x42, CRC16.crcA.appending(to: [0x30, 0x04])))
+        #expect(answer.first == 0x00 && answer.count == 1 + 16 + 2)
+        #expect(CRC16.crcA.isValid(frame: answer.dropFirst()))
+        #expect(await host.command(0x42, [0x30, 0x04, 0x00, 0x00]) == [0x01])
+        // With the CRC back on, the chip adds and checks it.
+        _ = await host.command(0x08, [0x63, 0x02, 0x80, 0x63, 0x03, 0x80])
+        let plain = try #require(await host.command(0x42, [0x30, 0x04]))
+        #expect(Array(plain.dropFirst()) == Array(answer.dropFirst().dropLast(2)))
+    }
+
+    /// FeliCa at 212 kbit/s: the Polling payload's system code selects the card; POL_RES carries
+    /// IDm, PMm and (request code 01) the system code.
+    @Test func listsAFeliCaLiteS() async throws {
+        let (host, field) = try await Self.host([.felicaLiteS])
+        let card = try #require(try await field.targets(matching: .felica).first)
+        guard case .felica(let f) = card.parameters else { return }
+        let listed = try #require(await host.command(0x4A, [0x01, 0x01, 0x00, 0xFF, 0xFF, 0x01, 0x00]))
+        #expect(listed == [0x01, 0x01, 0x14, 0x01] + card.identifier + f.pmm + [UInt8(f.systemCode >> 8), UInt8(f.systemCode & 0xFF)])
+        // Another system code: none.
+        _ = await host.command(0x32, [0x05, 0xFF, 0x01, 0x00])
+        #expect(await host.command(0x4A, [0x01, 0x01, 0x00, 0x12, 0x34, 0x00, 0x00]) == [0x00])
+    }
+
+    /// With passive-activation retries at 0 (RFConfiguration item 5) an empty field answers no
+    /// target at once; at `FF` (the reset value) the chip waits, and the host's ACK aborts it
+    /// (UM0701-02 §6.2.1.3): no response follows.
+    @Test func anEmptyFieldAndAnAbortedPoll() async throws {
+        let (host, _) = try await Self.host([])
+        #expect(await host.command(0x32, [0x05, 0xFF, 0x01, 0x00]) == [])
+        #expect(await host.command(0x4A, [0x01, 0x00]) == [0x00])
+        _ = await host.command(0x32, [0x05, 0xFF, 0x01, 0xFF])
+        let before = await host.line.all.count
+        await host.chip.receive(PN532Frame.command(0x4A, [0x01, 0x00]).bytes)
+        #expect(await host.line.frames(before + 1).last == .ack)
+        await host.chip.receive(PN532Frame.ack.bytes)
+        #expect(await host.command(0x02) == [0x32, 0x01, 0x06, 0x07], "the chip answers the next command, not the aborted one")
+    }
+
+    /// The host's NACK asks for the last response again (§6.2.1.4); an unknown command gets the
+    /// error frame after its ACK (§6.2.1.5); a frame with a bad checksum gets nothing.
+    @Test func nackRepeatsErrorsAreFramedBadChecksumsIgnored() async throws {
+        let (host, _) = try await Self.host([])
+        let firmware = await host.command(0x02)
+        await host.chip.receive(PN532Frame.nack.bytes)
+        let repeated = await host.line.frames(3)
+        #expect(repeated.last == .information(tfi: 0xD5, data: [0x03] + (firmware ?? [])))
+        await host.chip.receive(PN532Frame.command(0x70).bytes)
+        #expect(Array(await host.line.frames(5).suffix(2)) == [.ack, .syntaxError])
+        var bad = PN532Frame.command(0x02).bytes
+        bad[6] ^= 0xFF
+        await host.chip.receive(bad)
+        #expect(await host.command(0x02) == [0x32, 0x01, 0x06, 0x07])
+        #expect(await host.line.all.count == 7, "nothing was written for the bad frame")
+    }
+}
