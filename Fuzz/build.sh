@@ -7,7 +7,7 @@
 # targets link the objects SwiftPM already built in $CRYPTO_BUILD (default .build/debug; `swift
 # build` first). That code is not instrumented — coverage and ASan checks cover our modules,
 # which is what we fuzz. See docs/fuzzing.md.
-#   Fuzz/build.sh [TARGET...]   (default: all; targets: ndef cbor apdu pcsc tags applets images config)
+#   Fuzz/build.sh [TARGET...]   (default: all; targets: ndef cbor apdu pcsc pn532 tags applets images config)
 # FUZZ_OPT picks the optimization level (default -O, into Fuzz/build/O/). CI's smoke run uses
 # -Onone (Fuzz/build/Onone/): it compiles in less than half the time, and 10 seconds per target
 # are about reaching the code with the corpus, not about executions per second.
@@ -82,13 +82,14 @@ link() {  # link TARGET DIR MODULES...
 }
 
 build() {
-  case $1 in ndef|cbor|apdu) ;; *) use_logging ;; esac
+  case $1 in ndef|cbor|apdu|pn532) ;; *) use_logging ;; esac
   case $1 in
     ndef) module NFCBytes; module NDEF; link ndef NDEFDecoder NDEF NFCBytes ;;
     cbor) module NFCCBOR; link cbor CBORDecoder NFCCBOR ;;
     apdu) module ISO7816; link apdu APDU ISO7816 ;;
     pcsc) module NFCBytes; module ISO7816; module NFCTransport; module NFCPCSC
           link pcsc PCSC NFCPCSC NFCTransport ISO7816 NFCBytes ;;
+    pn532) module NFCBytes; module NFCTransport; module NFCPN532; link pn532 PN532 NFCPN532 NFCTransport NFCBytes ;;
     tags|images) use_crypto; module NFCBytes; module NDEF; module ISO7816; module NFCTransport; module NFCCBOR
           module NFCCommandSets; module NFCTags; module NFCJSON; module NFCSimulator
           if [[ $1 == tags ]]; then link tags Tags NFCTags NFCCommandSets NFCSimulator NFCJSON NFCCBOR NFCTransport NDEF ISO7816 NFCBytes
@@ -105,5 +106,5 @@ build() {
 }
 
 targets=("$@")
-[[ ${#targets[@]} -eq 0 ]] && targets=(ndef cbor apdu pcsc tags applets images config)
+[[ ${#targets[@]} -eq 0 ]] && targets=(ndef cbor apdu pcsc pn532 tags applets images config)
 for t in "${targets[@]}"; do build "$t"; done

@@ -112,7 +112,9 @@ extension VirtualPN532 {
             return await exchange(connection, data) { answer in
                 if answer == [0x0A] { return [] }
                 return answer
-            } nak: { answer in answer.count == 1 && answer[0] != 0x0A }
+            } nak: { answer in
+                answer.count == 1 && answer[0] != 0x0A
+            }
         default:
             return await exchange(connection, data) { $0 }
         }

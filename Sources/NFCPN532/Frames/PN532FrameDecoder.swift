@@ -60,12 +60,10 @@ public struct PN532FrameDecoder: Sendable {
         var bodyLength = Int(length)
         if length == 0xFF, check == 0xFF {
             guard buffer.count >= 7 else { return nil }
-            let high = buffer[4]
-            let low = buffer[5]
-            guard high &+ low &+ buffer[6] == 0 else {
+            let (high, low, lcs) = (buffer[4], buffer[5], buffer[6])
+            guard high &+ low &+ lcs == 0 else {
                 drop(2)
-                return .failure(
-                    PN532FrameError(.lengthChecksum, "extended frame at byte \(at): LENM \(high) LENL \(low) LCS \(buffer[6])"))
+                return .failure(PN532FrameError(.lengthChecksum, "extended frame at byte \(at): LENM \(high) LENL \(low) LCS \(lcs)"))
             }
             header = 7
             bodyLength = Int(high) << 8 | Int(low)

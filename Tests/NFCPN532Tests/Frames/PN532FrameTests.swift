@@ -64,8 +64,20 @@ import Testing
             }
         }
         #expect(codes == ["lengthChecksum", "dataChecksum", "badLength", "\(PN532Frame.command(0x02))"])
-        if case .failure(let error) = results[1] { #expect(error.reason.contains("at byte 9")) }
+        // The second frame: its preamble at byte 9, its start code at byte 10.
+        if case .failure(let error) = results[1] { #expect(error.reason.contains("at byte 10")) }
         good.removeLast(3)
         #expect(decoder.feed(good).isEmpty, "a truncated frame waits for its end")
+    }
+
+    /// An extended frame whose length checksum is wrong, with nothing after its header (found by
+    /// the `pn532` fuzz target: the error message read the header after dropping it).
+    @Test func aBadExtendedHeaderAtTheEndOfTheStream() {
+        var decoder = PN532FrameDecoder()
+        let results = decoder.feed([0x00, 0x00, 0xFF, 0xFF, 0xFF, 0x01, 0x04, 0x00])
+        #expect(results.count == 1)
+        guard case .failure(let error)? = results.first else { return }
+        #expect(error.code == .lengthChecksum)
+        #expect(error.reason == "extended frame at byte 1: LENM 1 LENL 4 LCS 0")
     }
 }
