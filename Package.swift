@@ -59,46 +59,64 @@ let package = Package(
         // Row 2
         .target(name: "NFCTransport", dependencies: ["NFCBytes"]),
         // Row 2: applet clients over any APDUTransmitter
-        .target(name: "NFCOATH", dependencies: [
-            "ISO7816", .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
-        ]),
-        .target(name: "NFCFIDO", dependencies: [
-            "ISO7816", "NFCCBOR",
-            .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
-            .product(name: "X509", package: "swift-certificates"),
-        ]),
-        .target(name: "NFCPIV", dependencies: [
-            "ISO7816",
-            .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
-            .product(name: "X509", package: "swift-certificates"), .product(name: "SwiftASN1", package: "swift-asn1"),
-        ]),
+        .target(
+            name: "NFCOATH",
+            dependencies: [
+                "ISO7816", .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]),
+        .target(
+            name: "NFCFIDO",
+            dependencies: [
+                "ISO7816", "NFCCBOR",
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+            ]),
+        .target(
+            name: "NFCPIV",
+            dependencies: [
+                "ISO7816",
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"), .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]),
         // Row 3
-        .target(name: "NFCTags", dependencies: ["NFCTransport", "ISO7816", "NFCBytes", "NFCCommandSets", .product(name: "Logging", package: "swift-log")]),
+        .target(
+            name: "NFCTags",
+            dependencies: ["NFCTransport", "ISO7816", "NFCBytes", "NFCCommandSets", .product(name: "Logging", package: "swift-log")]),
         // Row 3 (the simulator must not import NFCTags: it is an independent reading of the specs)
         // Emulated OATH/FIDO/PIV applets use swift-crypto and the shared CBOR codec, never the clients.
-        .target(name: "NFCSimulator", dependencies: [
-            "NFCTransport", "NFCBytes", "NFCCBOR", "NFCJSON", .product(name: "Logging", package: "swift-log"),
-            .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
-        ]),
+        .target(
+            name: "NFCSimulator",
+            dependencies: [
+                "NFCTransport", "NFCBytes", "NFCCBOR", "NFCJSON", .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]),
         // Row 3 (loads libpcsclite / PCSC.framework at run time: nothing to link)
         .target(name: "NFCPCSC", dependencies: ["NFCTransport", "NFCBytes", .product(name: "Logging", package: "swift-log")]),
         // Row 3: the PN532 host protocol (NXP UM0701-02) and a virtual PN532 in front of any reader driver
         .target(name: "NFCPN532", dependencies: ["NFCTransport", "NFCBytes"]),
         // Row 4: one grammar for reader names, and the backends the enabled traits include
-        .target(name: "NFCReaders", dependencies: [
-            "NFCTransport",
-            .target(name: "NFCSimulator", condition: .when(traits: ["Simulator"])),
-            .target(name: "NFCPCSC", condition: .when(traits: ["PCSC"])),
-        ]),
+        .target(
+            name: "NFCReaders",
+            dependencies: [
+                "NFCTransport",
+                .target(name: "NFCSimulator", condition: .when(traits: ["Simulator"])),
+                .target(name: "NFCPCSC", condition: .when(traits: ["PCSC"])),
+            ]),
         // Row 4 (above NFCReaders): Core NFC's API
-        .target(name: "OpenCoreNFC", dependencies: ["NDEF", "NFCBytes", "ISO7816", "NFCTransport", "NFCTags", "NFCReaders", "NFCCommandSets", .product(name: "Logging", package: "swift-log")]),
+        .target(
+            name: "OpenCoreNFC",
+            dependencies: [
+                "NDEF", "NFCBytes", "ISO7816", "NFCTransport", "NFCTags", "NFCReaders", "NFCCommandSets",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         // Row 5 (a library beside the CLI): the `--apps` file of `nfc dispatch` and `nfc watch`
         .target(name: "NFCBackgroundConfiguration", dependencies: ["OpenCoreNFC"]),
         // Row 5
         .executableTarget(
             name: "nfc",
             dependencies: [
-                "OpenCoreNFC", "NFCBackgroundConfiguration", "NFCReaders", "NDEF", "NDEFJSON", "NFCBytes", "NFCJSON", "NFCTransport", "NFCSimulator", "NFCTags", "NFCPCSC", "ISO7816",
+                "OpenCoreNFC", "NFCBackgroundConfiguration", "NFCReaders", "NDEF", "NDEFJSON", "NFCBytes", "NFCJSON", "NFCTransport",
+                "NFCSimulator", "NFCTags", "NFCPCSC", "NFCPN532", "ISO7816",
                 "NFCOATH", "NFCFIDO", "NFCPIV",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -111,37 +129,50 @@ let package = Package(
         .target(name: "NFCTestSupport", dependencies: ["ISO7816", "NDEF", "NFCBytes", "NFCPCSC", "NFCSimulator", "NFCTransport"]),
         .testTarget(name: "ISO7816Tests", dependencies: ["ISO7816", "NFCTestSupport"]),
         .testTarget(name: "NFCTransportTests", dependencies: ["NFCTransport", "NFCTestSupport"]),
-        .testTarget(name: "NFCTagsTests", dependencies: ["NFCTags", "NFCSimulator", "NFCTransport", "ISO7816", "NDEF", "NFCBytes", "NFCTestSupport"]),
-        .testTarget(name: "NFCSimulatorTests", dependencies: [
-            "NFCSimulator", "NFCTransport", "NFCBytes", "NFCTestSupport",
-            .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
-        ]),
+        .testTarget(
+            name: "NFCTagsTests",
+            dependencies: ["NFCTags", "NFCSimulator", "NFCTransport", "ISO7816", "NDEF", "NFCBytes", "NFCTestSupport"]),
+        .testTarget(
+            name: "NFCSimulatorTests",
+            dependencies: [
+                "NFCSimulator", "NFCTransport", "NFCBytes", "NFCTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]),
         .testTarget(name: "NFCBytesTests", dependencies: ["NFCBytes", "NFCTestSupport"]),
         .testTarget(name: "NFCJSONTests", dependencies: ["NFCJSON"]),
         .testTarget(name: "NFCBackgroundConfigurationTests", dependencies: ["NFCBackgroundConfiguration", "OpenCoreNFC"]),
         .testTarget(name: "NDEFJSONTests", dependencies: ["NDEFJSON", "NDEF", "NFCJSON"]),
         .testTarget(name: "NFCReadersTests", dependencies: ["NFCReaders", "NFCSimulator", "NFCTransport"]),
         .testTarget(name: "NDEFTests", dependencies: ["NDEF", "NFCBytes", "NFCTestSupport"]),
-        .testTarget(name: "OpenCoreNFCTests", dependencies: [
-            "OpenCoreNFC", "NDEF", "NFCTags", "NFCSimulator", "NFCTransport", "NFCPCSC", "NFCTestSupport",
-            // The applet clients' sessions tests run serialized with the other session tests.
-            "NFCOATH", "NFCPIV", "NFCFIDO", "NFCCBOR", "ISO7816", .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "X509", package: "swift-certificates"),
-        ]),
+        .testTarget(
+            name: "OpenCoreNFCTests",
+            dependencies: [
+                "OpenCoreNFC", "NDEF", "NFCTags", "NFCSimulator", "NFCTransport", "NFCPCSC", "NFCTestSupport",
+                // The applet clients' sessions tests run serialized with the other session tests.
+                "NFCOATH", "NFCPIV", "NFCFIDO", "NFCCBOR", "ISO7816", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+            ]),
         .testTarget(name: "NFCPN532Tests", dependencies: ["NFCPN532", "NFCTransport", "NFCBytes", "NFCSimulator"]),
-        .testTarget(name: "NFCPCSCTests", dependencies: ["NFCPCSC", "NFCTransport", "NFCBytes", "NFCSimulator", "NFCTags", "NDEF", "NFCTestSupport"]),
-        .testTarget(name: "nfcTests", dependencies: ["nfc", "NFCSimulator", "NFCTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(
+            name: "NFCPCSCTests",
+            dependencies: ["NFCPCSC", "NFCTransport", "NFCBytes", "NFCSimulator", "NFCTags", "NDEF", "NFCTestSupport"]),
+        .testTarget(
+            name: "nfcTests", dependencies: ["nfc", "NFCSimulator", "NFCTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "NFCOATHTests", dependencies: ["NFCBytes", "NFCOATH", "ISO7816", "NFCTestSupport"]),
         .testTarget(name: "NFCCBORTests", dependencies: ["NFCCBOR"]),
-        .testTarget(name: "NFCFIDOTests", dependencies: [
-            "NFCBytes", "NFCFIDO", "NFCCBOR", "ISO7816", "NFCSimulator", "NFCTestSupport",
-            .product(name: "Crypto", package: "swift-crypto"),
-        ]),
-        .testTarget(name: "NFCPIVTests", dependencies: [
-            "NFCBytes", "NFCPIV", "ISO7816", "NFCSimulator", "NFCTestSupport",
-            .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "X509", package: "swift-certificates"), .product(name: "SwiftASN1", package: "swift-asn1"),
-        ]),
+        .testTarget(
+            name: "NFCFIDOTests",
+            dependencies: [
+                "NFCBytes", "NFCFIDO", "NFCCBOR", "ISO7816", "NFCSimulator", "NFCTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
+        .testTarget(
+            name: "NFCPIVTests",
+            dependencies: [
+                "NFCBytes", "NFCPIV", "ISO7816", "NFCSimulator", "NFCTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"), .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -26,11 +26,47 @@ struct EmulateCommandTests {
         return try #require(tag["memory"] as? String)
     }
 
-    @Test func pcscIsRequired() async throws {
-        let result = try await NFCTool.run(["emulate", "--image", "/tmp/never.json"])
+    @Test(arguments: [[], ["--pcsc", "--pn532", "/tmp/never-pn532"]])
+    func oneKindOfEmulationIsRequired(_ options: [String]) async throws {
+        let result = try await NFCTool.run(["emulate", "--image", "/tmp/never.json"] + options)
         #expect(result.status != 0)
-        #expect(result.stderr.contains("--pcsc is required"))
-        #expect(result.stderr.contains("only PC/SC emulation"))
+        #expect(result.stderr.contains("give one of --pcsc (pcscd's vpcd reader) or --pn532 PATH"), "\(result.stderr)")
+    }
+
+    @Test("--pn532 never replaces a file that is not a symbolic link")
+    func pn532RefusesAFile() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let image = try await newImage("ntag213", in: directory)
+        let path = directory.appendingPathComponent("pn532").path
+        #expect(FileManager.default.createFile(atPath: path, contents: Data("keep".utf8)))
+        let result = try await NFCTool.run(["emulate", "--image", image, "--pn532", path])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("exists and is not a symbolic link"), "\(result.stderr)")
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "keep")
+    }
+
+    @Test("--pn532: a host talks to the virtual PN532 through the link; its write lands in the image; SIGTERM removes the link")
+    func pn532WholeRun() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let image = try await newImage("ntag213", in: directory)
+        let link = directory.appendingPathComponent("pn532").path
+        let emulator = try RunningTool.start(["emulate", "--image", image, "--pn532", link])
+        let banner = await emulator.readStandardError(until: "Ctrl-C to stop")
+        #expect(banner.contains("emulating ntag213 045A7B138C2180 in a virtual PN532"))
+        let line = try PN532TestLine(path: link)
+        // UM0701-02: GetFirmwareVersion, InListPassiveTarget (106 kbit/s type A), then WRITE
+        // (A2h, NTAG213 data sheet §10.4) of page 6 through InDataExchange.
+        #expect(try line.command([0x02]) == [0xD5, 0x03, 0x32, 0x01, 0x06, 0x07])
+        #expect(try line.command([0x4A, 0x01, 0x00]).prefix(5) == [0xD5, 0x4B, 0x01, 0x01, 0x00])
+        #expect(try line.command([0x40, 0x01, 0xA2, 0x06, 0x01, 0x02, 0x03, 0x04]) == [0xD5, 0x41, 0x00])
+        line.closeLine()
+        emulator.process.terminate()
+        let result = await emulator.finish()
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: link), "the link is gone")
+        #expect(try memory(image).dropFirst(48).hasPrefix("01020304"), "page 6 saved")
     }
 
     @Test(arguments: ["localhost", "127.0.0.1:", ":35963", "127.0.0.1:70000", "127.0.0.1:port"])

@@ -137,8 +137,12 @@ public actor VirtualPN532 {
         case .inRelease: return await release(parameters)
         case .inDeselect: return deselect(parameters)
         case .inSelect: return await select(parameters)
+        case .inJumpForDEP, .inJumpForPSL:
+            // No NFC-DEP (ISO 18092) target is ever in the field: the activation times out (§7.3.3).
+            guard parameters.count >= 3 else { return nil }
+            return [PN532Status.timeout.rawValue]
         default:
-            // Recognised but not emulated (GPIO, DEP, target mode, InAutoPoll): the error frame.
+            // Recognised but not emulated (GPIO, InATR/InPSL, target mode, InAutoPoll): the error frame.
             return nil
         }
     }

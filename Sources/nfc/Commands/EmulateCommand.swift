@@ -2,25 +2,36 @@ import ArgumentParser
 import NFCBytes
 import NFCSimulator
 
-/// `nfc emulate --image FILE --pcsc [--vpcd HOST:PORT] [--remove-after N] [--basic-reader]`
+/// `nfc emulate --image FILE (--pcsc [--vpcd HOST:PORT] [--remove-after N] [--basic-reader] | --pn532 PATH)`
 struct EmulateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "emulate",
-        abstract: "Make a virtual tag a card in pcscd's vpcd virtual reader.",
+        abstract: "Make a virtual tag a card in pcscd's vpcd virtual reader, or the tag in a virtual PN532's field.",
         discussion: """
             The tag sits in a contactless reader as PC/SC applications see one: the reader answers \
             the FF pseudo-APDUs (GET DATA, READ/UPDATE BINARY, Manage Session, Transparent \
             Exchange) and passes other APDUs to ISO-DEP cards (docs/pcsc.md). Needs pcscd with \
             vsmartcard-vpcd; the emulator waits for it and reconnects when pcscd restarts. The \
             image is saved after every command that changes the tag. Ctrl-C (or SIGTERM) stops.
+
+            With --pn532 PATH the tag is in the field of a virtual PN532 on a pseudo-terminal \
+            linked at PATH, for libnfc (LIBNFC_DEVICE=pn532_uart:PATH) and other PN532 hosts \
+            (docs/pn532.md).
             """
     )
 
     @Option(name: .long, help: "The tag image to emulate; saved after every command that changes the tag.")
     var image: String
 
-    @Flag(name: .long, help: "Emulate through pcscd's vpcd virtual reader (the only kind of emulation for now).")
+    @Flag(name: .long, help: "Emulate through pcscd's vpcd virtual reader.")
     var pcsc = false
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Be a PN532 on a pseudo-terminal linked at PATH, the tag in its field (libnfc: LIBNFC_DEVICE=pn532_uart:PATH; docs/pn532.md).",
+            valueName: "PATH"))
+    var pn532: String?
 
     @Option(name: .long, help: "Where vpcd listens, HOST:PORT.")
     var vpcd = VPCDEndpoint().description
@@ -34,9 +45,10 @@ struct EmulateCommand: ParsableCommand {
     var basicReader = false
 
     func validate() throws {
-        guard pcsc else {
-            throw ValidationError("--pcsc is required: only PC/SC emulation (through pcscd's vpcd reader) exists")
+        guard pcsc != (pn532 != nil) else {
+            throw ValidationError("give one of --pcsc (pcscd's vpcd reader) or --pn532 PATH (a PN532 on a pseudo-terminal)")
         }
+        if let pn532, pn532.isEmpty { throw ValidationError("--pn532 takes the path of the link to make") }
         guard VPCDEndpoint(parsing: vpcd) != nil else {
             throw ValidationError("--vpcd takes HOST:PORT (e.g. 127.0.0.1:35963), not \"\(vpcd)\"")
         }
@@ -46,6 +58,7 @@ struct EmulateCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let pn532 { return try runPN532(at: pn532) }
         guard let endpoint = VPCDEndpoint(parsing: vpcd) else {
             throw CLIError("--vpcd takes HOST:PORT, not \"\(vpcd)\"")
         }
@@ -66,5 +79,20 @@ struct EmulateCommand: ParsableCommand {
             image: handle, link: VPCDLink(endpoint: endpoint), removeAfter: removeAfter
         )
         try emulation.run()
+    }
+
+    /// `--pn532 PATH`: the tag in a virtual PN532's field, on a pseudo-terminal linked at PATH.
+    private func runPN532(at path: String) throws {
+        let handle: TagImageStore.Handle
+        do {
+            handle = try TagImageStore.open(image, for: .modify, timeout: .zero)
+        } catch {
+            throw CLIError(imageError: error, path: image)
+        }
+        defer { handle.close() }
+        let tag = handle.tag
+        let kind = VirtualTagKind(of: tag).map(\.rawValue) ?? "\(type(of: tag))"
+        Output.error("emulating \(kind) \(Hex.encode(tag.identifier, uppercase: true)) in a virtual PN532")
+        try PN532Emulation(image: handle, linkPath: path).run()
     }
 }

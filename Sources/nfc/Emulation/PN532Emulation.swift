@@ -1,0 +1,160 @@
+import Dispatch
+import NFCBytes
+import NFCPN532
+import NFCSimulator
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The `nfc emulate --pn532 PATH` loop: a pseudo-terminal whose other end is a PN532 on HSU
+/// (UM0701-02 §6.2) with the image's tag in its field, `PATH` a symbolic link to the terminal's
+/// device. libnfc opens it as `pn532_uart:PATH`.
+///
+/// The terminal is kept raw (no echo, no line editing: the bytes are frames), and its device
+/// stays open here so that a client closing and opening it again finds the same line. The image
+/// is saved after each command that changed the tag, and once more at the end; the link is
+/// removed when the loop ends (SIGINT, SIGTERM).
+final class PN532Emulation {
+    private let image: TagImageStore.Handle
+    private let linkPath: String
+    private let field: SimulatedField
+    private let id: VirtualTagID
+    /// The first save that failed; saves come from the chip's writes and from the end of the run.
+    private let saveError = Guarded<String?>(nil)
+
+    init(image: TagImageStore.Handle, linkPath: String) {
+        self.image = image
+        self.linkPath = linkPath
+        self.field = SimulatedField(name: "pn532", holding: [image.tag])
+        self.id = VirtualTagID(rawValue: 1)
+    }
+
+    /// Runs until SIGINT or SIGTERM.
+    /// - Throws: ``CLIError`` when the terminal or the link cannot be made, or the image cannot be saved.
+    func run() throws {
+        let (master, device) = try Self.openTerminal()
+        defer { close(master) }
+        let slave = open(device, O_RDWR | O_NOCTTY)
+        guard slave >= 0 else { throw CLIError("cannot open \(device): \(String(cString: strerror(errno)))") }
+        defer { close(slave) }
+        var settings = termios()
+        tcgetattr(slave, &settings)
+        cfmakeraw(&settings)
+        tcsetattr(slave, TCSANOW, &settings)
+        try makeLink(to: device)
+        defer { unlink(linkPath) }
+
+        let stopped = Guarded(false)
+        let signals = SignalStop { stopped.withLock { $0 = true } }
+        defer { signals.cancel() }
+        let field = self.field
+        let id = self.id
+        let box = UncheckedBox(self)
+        // What the chip writes goes to the terminal; after each write the image is saved if the
+        // tag changed (a response follows the command that changed it). The chip writes one
+        // frame at a time, so the saves do not overlap.
+        let chip = VirtualPN532(driver: field) { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = bytes[offset...].withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+                if written <= 0 {
+                    if errno == EINTR || errno == EAGAIN { continue }
+                    break
+                }
+                offset += written
+            }
+            if let tag = await field.tag(id) { box.value.saveIfChanged(tag) }
+        }
+        Output.error("PN532 on \(linkPath) -> \(device) (LIBNFC_DEVICE=pn532_uart:\(linkPath)); Ctrl-C to stop")
+        // The line is read on a thread of its own (a blocking poll must not hold one of the
+        // concurrency pool's few threads, which the chip's commands run on); the chip takes the
+        // bytes in order from one task.
+        let (incoming, feed) = AsyncStream.makeStream(of: [UInt8].self)
+        DispatchQueue(label: "nfc.pn532.line").async {
+            var buffer = [UInt8](repeating: 0, count: 1024)
+            while !stopped.withLock({ $0 }) {
+                var poller = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+                guard poll(&poller, 1, 100) > 0 else { continue }
+                let count = buffer.withUnsafeMutableBytes { read(master, $0.baseAddress, $0.count) }
+                if count > 0 {
+                    feed.yield(Array(buffer[0..<count]))
+                } else {
+                    usleep(10_000)  // EIO while no client has the terminal open
+                }
+            }
+            feed.finish()
+        }
+        let done = DispatchSemaphore(value: 0)
+        Task.detached {
+            for await bytes in incoming { await chip.receive(bytes) }
+            // A command still running when the line stopped may have changed the tag.
+            if let tag = await field.tag(id) { box.value.saveIfChanged(tag) }
+            done.signal()
+        }
+        done.wait()
+        try finish()
+    }
+
+    /// A new pseudo-terminal: its master side and the path of its device.
+    private static func openTerminal() throws -> (Int32, String) {
+        #if os(Linux)
+        // Glibc's posix_openpt/ptsname are not visible to Swift; on Linux they are /dev/ptmx and
+        // two ioctls (Linux asm-generic/ioctls.h: TIOCSPTLCK _IOW('T', 0x31, int) unlocks the
+        // terminal, TIOCGPTN _IOR('T', 0x30, unsigned int) gives its number; devpts needs no grantpt).
+        let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+        var unlock: Int32 = 0
+        var number: UInt32 = 0
+        guard master >= 0, ioctl(master, 0x4004_5431, &unlock) == 0, ioctl(master, 0x8004_5430, &number) == 0 else {
+            let reason = String(cString: strerror(errno))
+            if master >= 0 { close(master) }
+            throw CLIError("cannot open a pseudo-terminal: \(reason)")
+        }
+        return (master, "/dev/pts/\(number)")
+        #else
+        let master = posix_openpt(O_RDWR | O_NOCTTY)
+        guard master >= 0, grantpt(master) == 0, unlockpt(master) == 0, let name = ptsname(master) else {
+            throw CLIError("cannot open a pseudo-terminal: \(String(cString: strerror(errno)))")
+        }
+        return (master, String(cString: name))
+        #endif
+    }
+
+    /// `PATH` as a symbolic link to the terminal's device; an existing link is replaced, any
+    /// other file is left alone.
+    private func makeLink(to device: String) throws {
+        var info = stat()
+        if lstat(linkPath, &info) == 0 {
+            guard info.st_mode & S_IFMT == S_IFLNK else {
+                throw CLIError("\(linkPath) exists and is not a symbolic link: choose another path")
+            }
+            unlink(linkPath)
+        }
+        guard symlink(device, linkPath) == 0 else {
+            throw CLIError("cannot link \(linkPath) to \(device): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Saves the tag (the store writes only when its image changed).
+    private func saveIfChanged(_ tag: any VirtualTag) {
+        guard saveError.withLock({ $0 == nil }) else { return }
+        do {
+            try image.save(tag)
+        } catch {
+            let reason = "\(image.path): \(error.reason)"
+            saveError.withLock { $0 = $0 ?? reason }
+        }
+    }
+
+    private func finish() throws {
+        if let failure = saveError.withLock({ $0 }) { throw CLIError("cannot save the tag image: \(failure)") }
+    }
+}
+
+/// Carries the emulation into the reading task; only that task uses it while `run` waits.
+private struct UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
