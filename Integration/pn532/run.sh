@@ -24,7 +24,9 @@ for kind in ntag213 ntag215 ntag216 ultralight; do
     emulator=$!
     for _ in $(seq 1 100); do [[ -L $link ]] && break; sleep 0.05; done
     [[ -L $link ]] || { cat "$work/$kind.log"; echo "pn532: $kind: the emulator made no link" >&2; exit 1; }
-    LIBNFC_DEVICE=pn532_uart:$link timeout 30 nfc-list > "$work/$kind.list"
+    # libnfc logs each refused probe on standard error; kept for a failure.
+    LIBNFC_DEVICE=pn532_uart:$link timeout 30 nfc-list > "$work/$kind.list" 2>"$work/$kind.list-errors" \
+        || { cat "$work/$kind.list-errors"; echo "pn532: $kind: nfc-list failed" >&2; exit 1; }
     LIBNFC_DEVICE=pn532_uart:$link timeout 60 nfc-mfultralight r "$work/$kind.mfd" > "$work/$kind.read" 2>&1 \
         || { cat "$work/$kind.read"; echo "pn532: $kind: nfc-mfultralight r failed" >&2; exit 1; }
     kill "$emulator"; wait "$emulator" 2>/dev/null || true; emulator=

@@ -39,8 +39,8 @@ extension VirtualPN532 {
         for info in found.prefix(maximum) {
             guard let connection = try? await driver.connect(to: info, meter: meter) else { continue }
             let number = UInt8(targets.count + 1)
-            targets.append(ActiveTarget(number: number, info: info, connection: connection, selected: true))
-            answer += [number] + Self.targetData(info, modulation, initiatorData)
+            targets.append(ActiveTarget(number: number, info: info, modulation: modulation, connection: connection, selected: true))
+            answer += [number] + Self.targetData(info, modulation, initiatorData, withATS: parameters & 0x10 != 0)
         }
         answer[0] = UInt8(targets.count)
         return answer
@@ -52,7 +52,8 @@ extension VirtualPN532 {
         switch modulation {
         case 0x00:
             guard !initiatorData.isEmpty else { return all }
-            return all.filter { $0.identifier == initiatorData }
+            let uid = Self.uncascaded(initiatorData)
+            return all.filter { $0.identifier == uid }
         case 0x01, 0x02:
             let wanted = (initiatorData[1], initiatorData[2])
             return all.filter { target in
@@ -66,14 +67,23 @@ extension VirtualPN532 {
         }
     }
 
+    /// A UID as InListPassiveTarget takes it, cascade tags (`88`, ISO/IEC 14443-3 §6.5.4)
+    /// removed: a 7-byte UID comes as `88 U0 … U6`, a 10-byte one as `88 U0 U1 U2 88 U3 …`
+    /// (UM0701-02 §7.3.5, and libnfc sends it so).
+    static func uncascaded(_ bytes: [UInt8]) -> [UInt8] {
+        if bytes.count == 8, bytes[0] == 0x88 { return Array(bytes.dropFirst()) }
+        if bytes.count == 12, bytes[0] == 0x88, bytes[4] == 0x88 { return Array(bytes[1..<4]) + Array(bytes[5...]) }
+        return bytes
+    }
+
     /// A target's data in the InListPassiveTarget answer, after its Tg (§7.3.5, the tables of
     /// TargetData per BrTy).
-    static func targetData(_ info: TargetInfo, _ modulation: UInt8, _ initiatorData: [UInt8]) -> [UInt8] {
+    static func targetData(_ info: TargetInfo, _ modulation: UInt8, _ initiatorData: [UInt8], withATS: Bool) -> [UInt8] {
         switch info.parameters {
         case .iso14443A(let a):
             // SENS_RES as the chip prints it, second byte received first; SEL_RES; NFCID1; the ATS.
             var data = [UInt8(a.atqa >> 8), UInt8(a.atqa & 0xFF), a.sak, UInt8(info.identifier.count)] + info.identifier
-            if let ats = a.ats { data += ats.bytes }
+            if withATS, let ats = a.ats { data += ats.bytes }
             return data
         case .felica(let f):
             // POL_RES: its length, response code 01, IDm, PMm, and the system code when asked (RC 01).
@@ -110,14 +120,21 @@ extension VirtualPN532 {
             return await exchange(connection, Array(data.dropFirst())) { [UInt8($0.count + 1)] + $0 }
         case .iso14443A(let a) where a.ats == nil:
             return await exchange(connection, data) { answer in
-                if answer == [0x0A] { return [] }
-                return answer
+                Self.isFourBit(answer, to: data) && answer == [0x0A] ? [] : answer
             } nak: { answer in
-                answer.count == 1 && answer[0] != 0x0A
+                Self.isFourBit(answer, to: data) && answer != [0x0A]
             }
         default:
             return await exchange(connection, data) { $0 }
         }
+    }
+
+    /// Whether a one-byte answer is a 4-bit ACK or NAK (NTAG21x data sheet §9.3: `A` ACK, `0`,
+    /// `1`, `4`, `5` NAK) rather than a byte of data: only CHECK_TEARING_EVENT (`3E`, Ultralight
+    /// EV1) answers a single data byte, and TagConnection carries a 4-bit answer as one byte
+    /// below `10h`.
+    static func isFourBit(_ answer: [UInt8], to command: [UInt8]) -> Bool {
+        answer.count == 1 && answer[0] <= 0x0F && command.first != 0x3E
     }
 
     /// One exchange with a target: the status byte and the data, errors mapped to status codes.
@@ -149,6 +166,12 @@ extension VirtualPN532 {
             lastError = PN532Status.wrongContext.error
             return [PN532Status.wrongContext.rawValue]
         }
+        if case .felica = target.info.parameters {
+            // The host sends the FeliCa frame with its length byte (UM0701-02 §7.3.9); the card's
+            // answer goes back with its own.
+            guard Int(parameters[0]) == parameters.count else { return [PN532Status.invalidParameter.rawValue] }
+            return await exchange(connection, Array(parameters.dropFirst())) { [UInt8($0.count + 1)] + $0 }
+        }
         var command = parameters
         if case .iso14443A = target.info.parameters, !sendsCRC {
             guard CRC16.crcA.isValid(frame: command) else {
@@ -160,9 +183,9 @@ extension VirtualPN532 {
         }
         let appendCRC: Bool
         if case .iso14443A = target.info.parameters { appendCRC = !checksCRC } else { appendCRC = false }
+        let sent = command
         return await exchange(connection, command) { answer in
-            let fourBits = answer.count == 1 && answer[0] <= 0x0F
-            guard appendCRC, !fourBits else { return answer }
+            guard appendCRC, !Self.isFourBit(answer, to: sent) else { return answer }
             return CRC16.crcA.appending(to: answer)
         }
     }
@@ -178,8 +201,8 @@ extension VirtualPN532 {
         guard let index = targets.firstIndex(where: { $0.number == number }) else {
             return [PN532Status.wrongContext.rawValue]
         }
-        await targets[index].connection?.disconnect()
-        targets.remove(at: index)
+        let released = targets.remove(at: index)
+        await released.connection?.disconnect()
         return [PN532Status.success.rawValue]
     }
 
@@ -204,13 +227,14 @@ extension VirtualPN532 {
         } catch {
             return [PN532Status(error).rawValue]
         }
-        for other in targets.indices { targets[other].selected = other == index }
+        for other in targets.indices { targets[other].selected = targets[other].number == parameters[0] }
         return [PN532Status.success.rawValue]
     }
 
     /// Releases every target (a new InListPassiveTarget, the field switched off).
     func releaseAll() async {
-        for target in targets { await target.connection?.disconnect() }
+        let released = targets
         targets = []
+        for target in released { await target.connection?.disconnect() }
     }
 }

@@ -4,31 +4,30 @@ import NFCTransport
 extension VirtualPN532 {
     /// Diagnose (§7.2.1): test 0 (communication line) echoes its data after the test number;
     /// tests 1 (ROM), 2 (RAM) and 7 (antenna) pass; test 6 (attention request) answers 0 when
-    /// the current target is there, 1 when not.
-    func diagnose(_ parameters: [UInt8]) -> [UInt8]? {
+    /// the current target is still in the field, 1 when not.
+    func diagnose(_ parameters: [UInt8]) async -> [UInt8]? {
         guard let test = parameters.first else { return nil }
         switch test {
         case 0x00: return parameters
         case 0x01, 0x02: return [PN532Status.success.rawValue]
-        case 0x06: return [targets.isEmpty ? 0x01 : 0x00]
+        case 0x06:
+            guard let current = targets.first(where: { $0.selected }) else { return [0x01] }
+            let inField = (try? await driver.targets(matching: .all)) ?? []
+            return [inField.contains { $0.handle == current.info.handle } ? 0x00 : 0x01]
         case 0x07: return [PN532Status.success.rawValue]
         default: return nil
         }
     }
 
-    /// GetGeneralStatus (§7.2.3): last error, field, the targets (106 kbit/s both ways, their
-    /// modulation type), SAM status.
+    /// GetGeneralStatus (§7.2.3): last error, field, each target (Tg, BrRx, BrTx: `00` 106,
+    /// `01` 212, `02` 424 kbit/s; modulation type: `00` ISO/IEC 14443 or MIFARE, `10` FeliCa),
+    /// SAM status.
     func generalStatus() -> [UInt8] {
         var bytes: [UInt8] = [lastError, fieldOn ? 1 : 0, UInt8(targets.count)]
         for target in targets {
-            let type: UInt8
-            switch target.info.parameters {
-            case .iso14443A(let a): type = a.ats == nil ? 0x00 : 0x10
-            case .iso14443B: type = 0x03
-            case .felica: type = 0x11
-            case .iso15693: type = 0xFF
-            }
-            bytes += [target.number, 0x00, 0x00, type]
+            let felica = target.modulation == 0x01 || target.modulation == 0x02
+            let rate: UInt8 = felica ? target.modulation : 0x00
+            bytes += [target.number, rate, rate, felica ? 0x10 : 0x00]
         }
         return bytes + [0x00]
     }

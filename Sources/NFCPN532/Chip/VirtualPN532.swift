@@ -26,7 +26,10 @@ public actor VirtualPN532 {
 
     private var decoder = PN532FrameDecoder()
     private var lastResponse: PN532Frame?
+    /// The last command queued; each waits for the one before it.
     private var running: Task<Void, Never>?
+    /// Every command queued and not finished, so that the host's ACK aborts them all.
+    private var queued: [Int: Task<Void, Never>] = [:]
     private var runningID = 0
 
     /// CIU and SFR registers the host wrote or reads (UM0701-02 §7.2.4, PN512 register map);
@@ -36,7 +39,8 @@ public actor VirtualPN532 {
     var fieldOn = false
     /// Retries for passive activation (RFConfiguration item 5, third byte); `FF` waits for a target.
     var passiveActivationRetries: UInt8 = 0xFF
-    /// SetParameters flags (§7.2.9); bit 4 `fAutomaticRATS` is set by default.
+    /// SetParameters flags (§7.2.9); bit 4 `fAutomaticRATS` is set by default (with it clear,
+    /// InListPassiveTarget does not send RATS, so it reports no ATS).
     var parameters: UInt8 = 0x14
     /// The last error code, for GetGeneralStatus.
     var lastError: UInt8 = 0
@@ -47,6 +51,8 @@ public actor VirtualPN532 {
     struct ActiveTarget {
         let number: UInt8
         let info: TargetInfo
+        /// The BrTy it was listed with (§7.3.5): 0 106A, 1 FeliCa 212, 2 FeliCa 424, 3 106B.
+        let modulation: UInt8
         var connection: (any TagConnection)?
         var selected: Bool
     }
@@ -79,10 +85,11 @@ public actor VirtualPN532 {
         }
     }
 
-    /// Stops the running command, if any: the host aborted it.
+    /// Aborts every command queued or running: the host sent an ACK (UM0701-02 §6.2.1.3). A
+    /// command aborted before it starts does nothing; one aborted while it runs sends no
+    /// response. The next command still waits for them to wind down.
     private func abortRunningCommand() {
-        running?.cancel()
-        running = nil
+        for task in queued.values { task.cancel() }
     }
 
     /// Runs one command after the ones before it, and sends its response unless aborted.
@@ -90,17 +97,19 @@ public actor VirtualPN532 {
         let previous = running
         runningID += 1
         let id = runningID
-        running = Task {
+        let task = Task {
             await previous?.value
+            guard !Task.isCancelled else { return await self.forget(id) }
             let answer = await self.execute(code, parameters)
-            guard !Task.isCancelled else { return }
-            await self.finish(id, answer)
+            if !Task.isCancelled { await self.respond(answer) }
+            await self.forget(id)
         }
+        queued[id] = task
+        running = task
     }
 
-    private func finish(_ id: Int, _ answer: PN532Frame) async {
-        await respond(answer)
-        if id == runningID { running = nil }
+    private func forget(_ id: Int) {
+        queued[id] = nil
     }
 
     private func respond(_ frame: PN532Frame) async {
@@ -118,7 +127,7 @@ public actor VirtualPN532 {
     /// The bytes after the response code, or nil for parameters the chip refuses (error frame).
     private func answer(_ command: PN532Command, _ parameters: [UInt8]) async -> [UInt8]? {
         switch command {
-        case .diagnose: return diagnose(parameters)
+        case .diagnose: return await diagnose(parameters)
         case .getFirmwareVersion: return Self.firmware
         case .getGeneralStatus: return generalStatus()
         case .readRegister: return readRegisters(parameters)

@@ -133,7 +133,8 @@ public enum TemporaryFiles {
 /// default restored and raised again, so the process dies of the signal. An ignored signal, or a
 /// handler installed before ours (the application's, which may stop gracefully), leaves the
 /// process running: its saves in progress keep their temporary files and finish (or fail) on
-/// their own, instead of failing at the rename because a signal removed their file.
+/// their own, instead of failing at the rename because a signal removed their file. (A handler
+/// installed with SA_SIGINFO gets the signal raised again, with its disposition restored.)
 private func temporaryFilesSignalHandler(_ number: Int32) {
     let index: Int
     switch number {
@@ -151,7 +152,11 @@ private func temporaryFilesSignalHandler(_ number: Int32) {
         handler(number)
         return
     }
-    TemporaryFiles.unlinkAll()
+    // The default action ends the process: its temporary files go first. An SA_SIGINFO
+    // handler cannot be called from here (there is no siginfo to hand it): its disposition is
+    // restored and the signal raised again for it, and the files stay, since it may keep the
+    // process alive.
+    if raw == 0 { TemporaryFiles.unlinkAll() }
     sigaction(number, before, nil)
     raise(number)
 }

@@ -104,25 +104,28 @@ open class CardSession: @unchecked Sendable {
     /// Lets readers find the card; ``Event/received(_:)`` follows for the app's APDUs.
     /// - Throws: ``Error/invalidated`` on an ended session.
     public func startEmulation() async throws {
+        let lifetime = NFCSessionEnvironment.shared.sessionLifetime
+        let clock = NFCSessionEnvironment.shared.clock
+        // The phase and its timer change together, under the lock, so a stopEmulation that runs
+        // while the front is told cancels this timer.
         let start = lock.withLock { () -> Bool? in
             switch phase {
             case .ended: return nil
             case .emulating: return false
             case .started:
                 phase = .emulating
+                limit = Task { [weak self] in
+                    guard (try? await clock.sleep(for: lifetime)) != nil else { return }
+                    self?.end(.maxSessionDurationReached)
+                }
                 return true
             }
         }
         guard let start else { throw Error.invalidated }
         guard start else { return }
         await front.setCardPresent(true)
-        let lifetime = NFCSessionEnvironment.shared.sessionLifetime
-        let clock = NFCSessionEnvironment.shared.clock
-        let timer = Task { [weak self] in
-            guard (try? await clock.sleep(for: lifetime)) != nil else { return }
-            self?.end(.maxSessionDurationReached)
-        }
-        lock.withLock { limit = timer }
+        // Stopped or ended meanwhile: the card goes again.
+        if lock.withLock({ phase != .emulating }) { await front.setCardPresent(false) }
     }
 
     /// Stops emulation (readers find no card); `status` is what the system's sheet would show.

@@ -44,11 +44,11 @@ enum TagFactory {
             if pace || session.deliversOnlyISO7816 { return .skip }
             return .deliver(.miFare(MiFareTagObject(target: target, generation: generation, session: session, requiresConnection: true)))
         case .type5:
-            if pace { return .skip }
+            if pace || session.deliversOnlyISO7816 { return .skip }
             return .deliver(
                 .iso15693(ISO15693TagObject(target: target, generation: generation, session: session, requiresConnection: true)))
         case .type3:
-            if pace { return .skip }
+            if pace || session.deliversOnlyISO7816 { return .skip }
             guard let (idm, code) = await pollFirstSystemCode(target: target, generation: generation, session: session) else {
                 return .skip
             }

@@ -53,10 +53,14 @@ class NFCTagObject: NSObject, NFCNDEFTag, @unchecked Sendable {
         }
     }
 
-    /// Delivers a result on the session's queue.
+    /// Delivers a result on the session's queue, or, once the session is gone, on a serial
+    /// queue: handlers never run two at a time.
     func deliver(_ work: @escaping @Sendable () -> Void) {
-        (owner?.sessionQueue ?? DispatchQueue.global()).async(execute: work)
+        (owner?.sessionQueue ?? Self.fallbackQueue).async(execute: work)
     }
+
+    /// Where handlers of tags whose session is gone run: one serial queue.
+    static let fallbackQueue = DispatchQueue(label: "OpenCoreNFC.tag-without-session")
 
     // MARK: NFCNDEFTag
 

@@ -50,12 +50,10 @@ final class PN532Emulation {
         let stopped = Guarded(false)
         let signals = SignalStop { stopped.withLock { $0 = true } }
         defer { signals.cancel() }
-        let field = self.field
-        let id = self.id
-        let box = UncheckedBox(self)
-        // What the chip writes goes to the terminal; after each write the image is saved if the
-        // tag changed (a response follows the command that changed it). The chip writes one
-        // frame at a time, so the saves do not overlap.
+        // What the chip writes goes to the terminal; after each write a save is queued (a
+        // response follows the command that changed the tag). Saves run one after another, each
+        // with the tag as it is when its turn comes, so an older state never overwrites a newer one.
+        let saver = ImageSaver(field: field, id: id, emulation: UncheckedBox(self))
         let chip = VirtualPN532(driver: field) { bytes in
             var offset = 0
             while offset < bytes.count {
@@ -66,7 +64,7 @@ final class PN532Emulation {
                 }
                 offset += written
             }
-            if let tag = await field.tag(id) { box.value.saveIfChanged(tag) }
+            await saver.queueSave()
         }
         Output.error("PN532 on \(linkPath) -> \(device) (LIBNFC_DEVICE=pn532_uart:\(linkPath)); Ctrl-C to stop")
         // The line is read on a thread of its own (a blocking poll must not hold one of the
@@ -91,7 +89,8 @@ final class PN532Emulation {
         Task.detached {
             for await bytes in incoming { await chip.receive(bytes) }
             // A command still running when the line stopped may have changed the tag.
-            if let tag = await field.tag(id) { box.value.saveIfChanged(tag) }
+            await saver.queueSave()
+            await saver.finished()
             done.signal()
         }
         done.wait()
@@ -138,7 +137,7 @@ final class PN532Emulation {
     }
 
     /// Saves the tag (the store writes only when its image changed).
-    private func saveIfChanged(_ tag: any VirtualTag) {
+    fileprivate func saveIfChanged(_ tag: any VirtualTag) {
         guard saveError.withLock({ $0 == nil }) else { return }
         do {
             try image.save(tag)
@@ -157,4 +156,31 @@ final class PN532Emulation {
 private struct UncheckedBox<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
+}
+
+/// Saves the emulated tag's image one save at a time, in the order they were asked for.
+private actor ImageSaver {
+    let field: SimulatedField
+    let id: VirtualTagID
+    let emulation: UncheckedBox<PN532Emulation>
+    private var last: Task<Void, Never>?
+
+    init(field: SimulatedField, id: VirtualTagID, emulation: UncheckedBox<PN532Emulation>) {
+        self.field = field
+        self.id = id
+        self.emulation = emulation
+    }
+
+    /// Queues a save after the ones before it; it reads the tag when its turn comes.
+    func queueSave() {
+        let previous = last
+        let (field, id, emulation) = (self.field, self.id, self.emulation)
+        last = Task {
+            await previous?.value
+            if let tag = await field.tag(id) { emulation.value.saveIfChanged(tag) }
+        }
+    }
+
+    /// Waits for every queued save.
+    func finished() async { await last?.value }
 }

@@ -109,4 +109,48 @@ import Testing
         #expect(await host.command(0x02) == [0x32, 0x01, 0x06, 0x07])
         #expect(await host.line.all.count == 7, "nothing was written for the bad frame")
     }
+
+    /// libnfc selects a card by its UID in cascaded form (`88` then the 7 bytes, ISO/IEC 14443-3
+    /// §6.5.4); with fAutomaticRATS cleared (SetParameters bit 4) no ATS is reported.
+    @Test func aCascadedUIDSelectsTheCard() async throws {
+        let (host, field) = try await Self.host([.ntag213])
+        let tag = try #require(try await field.targets(matching: .iso14443A).first)
+        _ = await host.command(0x32, [0x05, 0xFF, 0x01, 0x00])
+        #expect(await host.command(0x4A, [0x01, 0x00, 0x88] + tag.identifier)?.first == 0x01)
+        #expect(await host.command(0x4A, [0x01, 0x00, 0x88] + tag.identifier.reversed())?.first == 0x00)
+    }
+
+    /// A one-byte answer of data (CHECK_TEARING_EVENT `3E`, Ultralight EV1 data sheet §8.10) is
+    /// data, not a 4-bit NAK; WRITE's ACK is success with no data.
+    @Test func aOneByteAnswerIsDataAndAnAckIsEmpty() async throws {
+        let (host, _) = try await Self.host([.ultralight])
+        _ = await host.command(0x4A, [0x01, 0x00])
+        let tearing = try #require(await host.command(0x40, [0x01, 0x3E, 0x00]))
+        #expect(tearing.count == 2 && tearing[0] == 0x00, "status 00 and the flag: \(tearing)")
+        #expect(await host.command(0x40, [0x01, 0xA2, 0x05, 0x01, 0x02, 0x03, 0x04]) == [0x00])
+    }
+
+    /// The host's ACK aborts every command queued behind the running one, not only the last
+    /// (UM0701-02 §6.2.1.3): none of them answers, and the next command is answered.
+    @Test func anAckAbortsEveryQueuedCommand() async throws {
+        let (host, _) = try await Self.host([])
+        _ = await host.command(0x32, [0x05, 0xFF, 0x01, 0xFF])
+        let before = await host.line.all.count
+        await host.chip.receive(PN532Frame.command(0x4A, [0x01, 0x00]).bytes + PN532Frame.command(0x52, [0x00]).bytes)
+        #expect(await host.line.frames(before + 2).suffix(2) == [.ack, .ack])
+        await host.chip.receive(PN532Frame.ack.bytes)
+        #expect(await host.command(0x02) == [0x32, 0x01, 0x06, 0x07])
+        #expect(await host.line.all.count == before + 4, "only the ACKs and GetFirmwareVersion's answer: \(await host.line.all)")
+    }
+
+    /// FeliCa through InCommunicateThru: the host sends the frame with its length byte and gets
+    /// the answer with its own (Request Response, `04`, answered `05`).
+    @Test func feliCaThroughInCommunicateThru() async throws {
+        let (host, field) = try await Self.host([.felicaLiteS])
+        let card = try #require(try await field.targets(matching: .felica).first)
+        _ = await host.command(0x4A, [0x01, 0x01, 0x00, 0xFF, 0xFF, 0x00, 0x00])
+        let answer = try #require(await host.command(0x42, [10, 0x04] + card.identifier))
+        #expect(answer.first == 0x00)
+        #expect(answer.count >= 3 && Int(answer[1]) == answer.count - 1 && answer[2] == 0x05, "\(answer)")
+    }
 }
