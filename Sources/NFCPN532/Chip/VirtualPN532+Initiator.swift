@@ -40,7 +40,7 @@ extension VirtualPN532 {
             guard let connection = try? await driver.connect(to: info, meter: meter) else { continue }
             let number = UInt8(targets.count + 1)
             targets.append(ActiveTarget(number: number, info: info, modulation: modulation, connection: connection, selected: true))
-            answer += [number] + Self.targetData(info, modulation, initiatorData, withATS: parameters & 0x10 != 0)
+            answer += [number] + Self.targetData(info, modulation, initiatorData, withATS: self.parameters & 0x10 != 0)
         }
         answer[0] = UInt8(targets.count)
         return answer

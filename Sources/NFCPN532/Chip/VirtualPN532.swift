@@ -99,10 +99,10 @@ public actor VirtualPN532 {
         let id = runningID
         let task = Task {
             await previous?.value
-            guard !Task.isCancelled else { return await self.forget(id) }
+            guard !Task.isCancelled else { return self.forget(id) }
             let answer = await self.execute(code, parameters)
             if !Task.isCancelled { await self.respond(answer) }
-            await self.forget(id)
+            self.forget(id)
         }
         queued[id] = task
         running = task

@@ -140,17 +140,23 @@ import Testing
         #expect(await host.line.frames(before + 2).suffix(2) == [.ack, .ack])
         await host.chip.receive(PN532Frame.ack.bytes)
         #expect(await host.command(0x02) == [0x32, 0x01, 0x06, 0x07])
-        #expect(await host.line.all.count == before + 4, "only the ACKs and GetFirmwareVersion's answer: \(await host.line.all)")
+        let written = await host.line.all
+        #expect(written.count == before + 4, "only the ACKs and GetFirmwareVersion's answer: \(written)")
     }
 
     /// FeliCa through InCommunicateThru: the host sends the frame with its length byte and gets
-    /// the answer with its own (Request Response, `04`, answered `05`).
+    /// the answer with its own (Read Without Encryption `06` of block 0 through service `000B`,
+    /// FeliCa Lite-S user's manual §5.2: answered `07`, IDm, status flags 00 00, one block).
     @Test func feliCaThroughInCommunicateThru() async throws {
         let (host, field) = try await Self.host([.felicaLiteS])
         let card = try #require(try await field.targets(matching: .felica).first)
         _ = await host.command(0x4A, [0x01, 0x01, 0x00, 0xFF, 0xFF, 0x00, 0x00])
-        let answer = try #require(await host.command(0x42, [10, 0x04] + card.identifier))
-        #expect(answer.first == 0x00)
-        #expect(answer.count >= 3 && Int(answer[1]) == answer.count - 1 && answer[2] == 0x05, "\(answer)")
+        let read: [UInt8] = [0x06] + card.identifier + [0x01, 0x0B, 0x00, 0x01, 0x80, 0x00]
+        let answer = try #require(await host.command(0x42, [UInt8(read.count + 1)] + read))
+        #expect(answer.first == 0x00, "\(answer)")
+        let expected = 30  // status, LEN, 07, IDm (8), status flags (2), block count, one block (16)
+        #expect(answer.count == expected, "\(answer)")
+        #expect(Array(answer.dropFirst().prefix(2)) == [UInt8(answer.count - 1), 0x07])
+        #expect(Array(answer[11...13]) == [0x00, 0x00, 0x01])
     }
 }
