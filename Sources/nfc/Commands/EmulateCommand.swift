@@ -62,18 +62,9 @@ struct EmulateCommand: ParsableCommand {
         guard let endpoint = VPCDEndpoint(parsing: vpcd) else {
             throw CLIError("--vpcd takes HOST:PORT, not \"\(vpcd)\"")
         }
-        // The emulator owns the image while it runs: other commands wait for it, and none of
-        // their changes can be overwritten by the emulator's next save.
-        let handle: TagImageStore.Handle
-        do {
-            handle = try TagImageStore.open(image, for: .modify, timeout: .zero)
-        } catch {
-            throw CLIError(imageError: error, path: image)
-        }
+        let handle = try openImage(announcing: "on vpcd \(endpoint) (Ctrl-C to stop)")
         defer { handle.close() }
         let tag = handle.tag
-        let kind = VirtualTagKind(of: tag).map(\.rawValue) ?? "\(type(of: tag))"
-        Output.error("emulating \(kind) \(Hex.encode(tag.identifier, uppercase: true)) on vpcd \(endpoint) (Ctrl-C to stop)")
         let emulation = PCSCEmulation(
             front: EmulatedReaderFront(tag: tag, basicReader: basicReader),
             image: handle, link: VPCDLink(endpoint: endpoint), removeAfter: removeAfter
@@ -83,16 +74,24 @@ struct EmulateCommand: ParsableCommand {
 
     /// `--pn532 PATH`: the tag in a virtual PN532's field, on a pseudo-terminal linked at PATH.
     private func runPN532(at path: String) throws {
+        let handle = try openImage(announcing: "in a virtual PN532")
+        defer { handle.close() }
+        try PN532Emulation(image: handle, linkPath: path).run()
+    }
+
+    /// Opens the image for the emulator, which owns it while it runs (other commands wait for it,
+    /// and none of their changes can be overwritten by the emulator's next save), and says what
+    /// it emulates, `place` last.
+    private func openImage(announcing place: String) throws -> TagImageStore.Handle {
         let handle: TagImageStore.Handle
         do {
             handle = try TagImageStore.open(image, for: .modify, timeout: .zero)
         } catch {
             throw CLIError(imageError: error, path: image)
         }
-        defer { handle.close() }
         let tag = handle.tag
         let kind = VirtualTagKind(of: tag).map(\.rawValue) ?? "\(type(of: tag))"
-        Output.error("emulating \(kind) \(Hex.encode(tag.identifier, uppercase: true)) in a virtual PN532")
-        try PN532Emulation(image: handle, linkPath: path).run()
+        Output.error("emulating \(kind) \(Hex.encode(tag.identifier, uppercase: true)) \(place)")
+        return handle
     }
 }
