@@ -25,13 +25,14 @@ let package = Package(
         .library(name: "NFCPIV", targets: ["NFCPIV"]),
         .executable(name: "nfc", targets: ["nfc"]),
     ],
-    // The reader backends Core NFC sessions can name (`OPENCORENFC_READER`). Both are on by
+    // The reader backends Core NFC sessions can name (`OPENCORENFC_READER`). All are on by
     // default; an app that wants only Core NFC's API (`traits: []`) links neither the simulator
-    // (and swift-crypto) nor the PC/SC driver. The `nfc` tool and the tests always have both.
+    // (and swift-crypto) nor the PC/SC and PN532 drivers. The `nfc` tool and the tests always have them.
     traits: [
         .trait(name: "Simulator", description: "OPENCORENFC_READER=sim: the simulated field and its virtual tags."),
         .trait(name: "PCSC", description: "OPENCORENFC_READER=pcsc: USB readers through PC/SC."),
-        .default(enabledTraits: ["Simulator", "PCSC"]),
+        .trait(name: "PN532", description: "OPENCORENFC_READER=pn532:PATH: a PN532 board on a serial line."),
+        .default(enabledTraits: ["Simulator", "PCSC", "PN532"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -101,6 +102,7 @@ let package = Package(
                 "NFCTransport",
                 .target(name: "NFCSimulator", condition: .when(traits: ["Simulator"])),
                 .target(name: "NFCPCSC", condition: .when(traits: ["PCSC"])),
+                .target(name: "NFCPN532", condition: .when(traits: ["PN532"])),
             ]),
         // Row 4 (above NFCReaders): Core NFC's API
         .target(

@@ -6,12 +6,15 @@ import NFCSimulator
 #if PCSC
 import NFCPCSC
 #endif
+#if PN532
+import NFCPN532
+#endif
 
 /// Opens the reader a ``ReaderName`` names, with the backends this build includes.
 ///
-/// The simulator and PC/SC backends are package traits (`Simulator`, `PCSC`, both on by
-/// default). An app that takes only Core NFC's API turns them off and links neither the
-/// simulator nor swift-crypto nor the PC/SC driver; a name for a missing backend is then a
+/// The simulator, PC/SC and PN532 backends are package traits (`Simulator`, `PCSC`, `PN532`, all
+/// on by default). An app that takes only Core NFC's API turns them off and links neither the
+/// simulator nor swift-crypto nor the PC/SC or PN532 drivers; a name for a missing backend is then a
 /// ``ReaderNameError/Code-swift.struct/unsupportedBackend`` error.
 public enum ReaderBackends {
     /// Whether this build includes the simulator.
@@ -32,9 +35,18 @@ public enum ReaderBackends {
         #endif
     }
 
+    /// Whether this build includes the PN532 driver.
+    public static var hasPN532: Bool {
+        #if PN532
+        true
+        #else
+        false
+        #endif
+    }
+
     /// A driver for Core NFC sessions: a simulated field holding the tag of the image (`sim`
     /// creates the persistent tag, `SimulatorHome`, on first use), or the PC/SC readers the
-    /// name selects.
+    /// name selects, or the PN532 board on the serial device it names.
     ///
     /// Sessions read the image once; what they change stays in the field (the `nfc` tool's
     /// commands are the ones that save images back, under the image lock).
@@ -62,6 +74,13 @@ public enum ReaderBackends {
             return PCSCDriver(readerFilter: filter)
             #else
             throw ReaderNameError(.unsupportedBackend, "\(name): this build has no PC/SC driver (enable the package trait PCSC)")
+            #endif
+        case .pn532(let path, let baudRate):
+            #if PN532
+            // The line opens on first use: a missing device is an error of the session's first poll.
+            return PN532Driver(path: path, baudRate: baudRate ?? 115_200)
+            #else
+            throw ReaderNameError(.unsupportedBackend, "\(name): this build has no PN532 driver (enable the package trait PN532)")
             #endif
         }
     }

@@ -8,9 +8,11 @@
 /// | `sim:PATH` | the tag image at PATH (for `nfc watch`, a folder of images) |
 /// | `pcsc` | every PC/SC reader (the first with a card, for one-shot commands) |
 /// | `pcsc:NAME` | PC/SC readers whose name contains NAME, case-insensitive |
+/// | `pn532:PATH` | a PN532 board on the serial device at PATH, at 115,200 baud (its HSU's speed after reset) |
+/// | `pn532:PATH:BAUD` | the same at another speed (9600 to 921600) |
 /// | `NAME` | the same as `pcsc:NAME`: a reader's name as `nfc readers` prints it |
 ///
-/// Scheme words reserved for backends this build does not have yet (`pn532:`, `pn532-target:`,
+/// Scheme words reserved for backends this build does not have yet (`pn532-target:`,
 /// `nfcpy-udp:`) are refused with ``ReaderNameError/Code-swift.struct/unsupportedBackend``
 /// rather than read as a PC/SC name, so that adding the backend never changes what a name means.
 public enum ReaderName: Hashable, Sendable, CustomStringConvertible {
@@ -18,13 +20,17 @@ public enum ReaderName: Hashable, Sendable, CustomStringConvertible {
     case simulator(path: String?)
     /// PC/SC readers, all of them (`nil`) or those whose name contains the filter.
     case pcsc(filter: String?)
+    /// A PN532 on a serial line: the device's path and the speed (nil: 115,200 baud).
+    case pn532(path: String, baudRate: Int?)
 
     /// Scheme words kept for backends to come; see the type's documentation.
-    static let reservedSchemes = ["pn532", "pn532-target", "nfcpy-udp"]
+    static let reservedSchemes = ["pn532-target", "nfcpy-udp"]
+    /// The serial speeds `pn532:PATH:BAUD` takes.
+    public static let pn532BaudRates = [9600, 19200, 38400, 57600, 115_200, 230_400, 460_800, 921_600]
 
     /// Parses a reader name.
-    /// - Throws: ``ReaderNameError`` for an empty name, `sim:` or `pcsc:` with nothing after the
-    ///   colon, or a reserved scheme.
+    /// - Throws: ``ReaderNameError`` for an empty name, `sim:`, `pcsc:` or `pn532:` with nothing
+    ///   after the colon, a speed `pn532:` does not take, or a reserved scheme.
     public init(parsing text: String) throws(ReaderNameError) {
         if text.isEmpty { throw ReaderNameError(.empty, "a reader name is empty (try sim, pcsc or a reader's name)") }
         if text == "sim" {
@@ -39,6 +45,8 @@ public enum ReaderName: Hashable, Sendable, CustomStringConvertible {
             let filter = String(text.dropFirst(5))
             if filter.isEmpty { throw ReaderNameError(.missingArgument, "pcsc: needs part of a reader's name (pcsc:NAME)") }
             self = .pcsc(filter: filter)
+        } else if text.hasPrefix("pn532:") {
+            self = try Self.pn532(String(text.dropFirst(6)))
         } else if let scheme = Self.reservedSchemes.first(where: { text.hasPrefix($0 + ":") }) {
             throw ReaderNameError(.unsupportedBackend, "\(scheme): readers are not supported by this build")
         } else {
@@ -46,9 +54,28 @@ public enum ReaderName: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// The name in the grammar's own spelling (`sim`, `sim:PATH`, `pcsc`, `pcsc:NAME`).
+    /// `pn532:` with what follows it: `PATH` or `PATH:BAUD` (a last part of digits is a speed).
+    private static func pn532(_ rest: String) throws(ReaderNameError) -> ReaderName {
+        guard !rest.isEmpty else { throw ReaderNameError(.missingArgument, "pn532: needs a serial device (pn532:/dev/ttyUSB0[:BAUD])") }
+        if let colon = rest.lastIndex(of: ":"), case let digits = rest[rest.index(after: colon)...], !digits.isEmpty,
+            digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber)
+        {
+            let path = String(rest[..<colon])
+            guard let baud = Int(digits), pn532BaudRates.contains(baud) else {
+                let speeds = pn532BaudRates.map(String.init).joined(separator: ", ")
+                throw ReaderNameError(.invalidArgument, "pn532: \(digits) baud is not a speed it takes (\(speeds))")
+            }
+            guard !path.isEmpty else { throw ReaderNameError(.missingArgument, "pn532: needs a serial device before :\(digits)") }
+            return .pn532(path: path, baudRate: baud)
+        }
+        return .pn532(path: rest, baudRate: nil)
+    }
+
+    /// The name in the grammar's own spelling (`sim`, `sim:PATH`, `pcsc`, `pcsc:NAME`, `pn532:PATH[:BAUD]`).
     public var description: String {
         switch self {
+        case .pn532(let path, nil): "pn532:\(path)"
+        case .pn532(let path, let baud?): "pn532:\(path):\(baud)"
         case .simulator(nil): "sim"
         case .simulator(let path?): "sim:\(path)"
         case .pcsc(nil): "pcsc"

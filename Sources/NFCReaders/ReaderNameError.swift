@@ -15,6 +15,8 @@ public struct ReaderNameError: Error, Hashable, Sendable, CustomStringConvertibl
         public static let empty = Code("empty")
         /// `sim:` or `pcsc:` with nothing after the colon.
         public static let missingArgument = Code("missingArgument")
+        /// What follows the scheme is not something it takes (a serial speed `pn532:` does not know).
+        public static let invalidArgument = Code("invalidArgument")
         /// A backend this build does not include: a reserved scheme, or the simulator or PC/SC
         /// with its package trait disabled.
         public static let unsupportedBackend = Code("unsupportedBackend")

@@ -67,6 +67,30 @@ struct ReaderBackendsTests {
         }
     }
 
+    /// Without the PN532 trait, `pn532:PATH` is an unsupported backend; with it, the driver is
+    /// made at once (the line opens on first use) and a missing device is a typed error of the
+    /// first poll that names the path.
+    @Test func pn532FollowsItsTrait() async throws {
+        let path = "/nonexistent-\(UUID().uuidString)/ttyUSB0"
+        #if PN532
+        #expect(ReaderBackends.hasPN532)
+        let driver = try ReaderBackends.sessionDriver(for: .pn532(path: path, baudRate: nil))
+        #expect(driver.name == "pn532:\(path)")
+        do {
+            _ = try await driver.targets(matching: .all)
+            Issue.record("polled a missing serial device")
+        } catch {
+            #expect(error.code == .noSuchTarget)
+            #expect(error.reason.contains(path))
+        }
+        #else
+        #expect(ReaderBackends.hasPN532 == false)
+        #expect(throws: ReaderNameError(.unsupportedBackend, "")) {
+            try ReaderBackends.sessionDriver(for: .pn532(path: path, baudRate: nil))
+        }
+        #endif
+    }
+
     /// The welcome tag holds the Smart Poster the README's first `nfc read` shows.
     @Test func theWelcomeTagHoldsASmartPoster() throws {
         let tag = try SimulatorHome.welcomeTag()

@@ -11,6 +11,9 @@ struct ReaderNameTests {
         ("pcsc:ACR122", .pcsc(filter: "ACR122")),
         ("ACS ACR122U PICC Interface 00 00", .pcsc(filter: "ACS ACR122U PICC Interface 00 00")),
         ("simulator", .pcsc(filter: "simulator")),
+        ("pn532:/dev/ttyUSB0", .pn532(path: "/dev/ttyUSB0", baudRate: nil)),
+        ("pn532:/dev/ttyUSB0:921600", .pn532(path: "/dev/ttyUSB0", baudRate: 921_600)),
+        ("pn532:/tmp/a:b", .pn532(path: "/tmp/a:b", baudRate: nil)),
     ])
     func parses(_ text: String, _ expected: ReaderName) throws {
         #expect(try ReaderName(parsing: text) == expected)
@@ -20,7 +23,9 @@ struct ReaderNameTests {
         ("", ReaderNameError.Code.empty),
         ("sim:", .missingArgument),
         ("pcsc:", .missingArgument),
-        ("pn532:/dev/ttyUSB0", .unsupportedBackend),
+        ("pn532:", .missingArgument),
+        ("pn532::115200", .missingArgument),
+        ("pn532:/dev/ttyUSB0:12345", .invalidArgument),
         ("pn532-target:/dev/ttyUSB0", .unsupportedBackend),
         ("nfcpy-udp:localhost:50000", .unsupportedBackend),
     ])
@@ -29,7 +34,7 @@ struct ReaderNameTests {
     }
 
     /// Every name prints in the grammar's own spelling, which parses back to the same name.
-    @Test(arguments: ["sim", "sim:a.json", "pcsc", "pcsc:Omnikey"])
+    @Test(arguments: ["sim", "sim:a.json", "pcsc", "pcsc:Omnikey", "pn532:/dev/ttyS0", "pn532:/dev/ttyS0:9600"])
     func roundTrips(_ text: String) throws {
         let name = try ReaderName(parsing: text)
         #expect(name.description == text)

@@ -27,7 +27,7 @@ public actor VirtualPN532 {
     private var decoder = PN532FrameDecoder()
     private var lastResponse: PN532Frame?
     /// The last command queued; each waits for the one before it.
-    private var running: Task<Void, Never>?
+    var running: Task<Void, Never>?
     /// Every command queued and not finished, so that the host's ACK aborts them all.
     private var queued: [Int: Task<Void, Never>] = [:]
     private var runningID = 0

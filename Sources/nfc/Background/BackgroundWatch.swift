@@ -2,6 +2,7 @@ import Foundation
 import NFCBackgroundConfiguration
 import NFCBytes
 import NFCPCSC
+import NFCPN532
 import NFCReaders
 import NFCSimulator
 import NFCTransport
@@ -26,6 +27,10 @@ struct BackgroundWatch: Sendable {
                 await group.next()
                 group.cancelAll()
             }
+            return
+        }
+        if case .pn532(let path, let baudRate) = spec {
+            await monitor(PN532Driver(path: path, baudRate: baudRate ?? 115_200), name: spec.description)
             return
         }
         guard case .pcsc(let filter) = spec else { return }

@@ -18,12 +18,12 @@ struct WatchCommand: AsyncParsableCommand {
             an argument (never through a shell). Readers: pcsc (every PC/SC reader, as they come \
             and go; the default), pcsc:NAME or NAME (PC/SC readers whose name contains NAME), \
             sim:PATH (a tag image, or a directory of them: a file appearing is a tap, a file \
-            removed is the tag taken away). Every reader is watched on its own. One event per \
+            removed is the tag taken away), pn532:PATH[:BAUD] (a PN532 board, polled every 250 ms). Every reader is watched on its own. One event per \
             tap; --json prints one JSON object per line. Ctrl-C stops. See docs/background.md.
             """
     )
 
-    @Option(name: .long, help: "A reader to watch (repeatable): pcsc, pcsc:NAME, NAME, sim, sim:PATH.")
+    @Option(name: .long, help: "A reader to watch (repeatable): pcsc, pcsc:NAME, NAME, sim, sim:PATH, pn532:PATH[:BAUD].")
     var reader: [String] = []
     @Option(name: .long, help: "The apps, association files and handlers (docs/background.md).")
     var apps: String?
@@ -51,7 +51,7 @@ struct WatchCommand: AsyncParsableCommand {
         } catch {
             throw CLIError(.usage, "--reader: \(error.reason)")
         }
-        if specs.contains(where: { !$0.isSimulator }), !PCSCDriver.isLibraryAvailable {
+        if specs.contains(where: { if case .pcsc = $0 { true } else { false } }), !PCSCDriver.isLibraryAvailable {
             throw CLIError("the PC/SC library (libpcsclite.so.1) is not installed; install pcscd, or watch a sim:PATH reader")
         }
         let watch = BackgroundWatch(configuration: configuration, output: output, runner: runner, state: state)

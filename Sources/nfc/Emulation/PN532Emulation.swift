@@ -54,40 +54,11 @@ final class PN532Emulation {
         // response follows the command that changed the tag). Saves run one after another, each
         // with the tag as it is when its turn comes, so an older state never overwrites a newer one.
         let saver = ImageSaver(field: field, id: id, emulation: UncheckedBox(self))
-        let chip = VirtualPN532(driver: field) { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = bytes[offset...].withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
-                if written <= 0 {
-                    if errno == EINTR || errno == EAGAIN { continue }
-                    break
-                }
-                offset += written
-            }
-            await saver.queueSave()
-        }
         Output.error("PN532 on \(linkPath) -> \(device) (LIBNFC_DEVICE=pn532_uart:\(linkPath)); Ctrl-C to stop")
-        // The line is read on a thread of its own (a blocking poll must not hold one of the
-        // concurrency pool's few threads, which the chip's commands run on); the chip takes the
-        // bytes in order from one task.
-        let (incoming, feed) = AsyncStream.makeStream(of: [UInt8].self)
-        DispatchQueue(label: "nfc.pn532.line").async {
-            var buffer = [UInt8](repeating: 0, count: 1024)
-            while !stopped.withLock({ $0 }) {
-                var poller = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
-                guard poll(&poller, 1, 100) > 0 else { continue }
-                let count = buffer.withUnsafeMutableBytes { read(master, $0.baseAddress, $0.count) }
-                if count > 0 {
-                    feed.yield(Array(buffer[0..<count]))
-                } else {
-                    usleep(10_000)  // EIO while no client has the terminal open
-                }
-            }
-            feed.finish()
-        }
         let done = DispatchSemaphore(value: 0)
+        let field = self.field
         Task.detached {
-            for await bytes in incoming { await chip.receive(bytes) }
+            await VirtualPN532.serve(fileDescriptor: master, driver: field, stopped: stopped) { await saver.queueSave() }
             // A command still running when the line stopped may have changed the tag.
             await saver.queueSave()
             await saver.finished()

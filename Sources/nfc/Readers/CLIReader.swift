@@ -2,8 +2,9 @@ import NFCReaders
 import NFCSimulator
 import NFCTransport
 
-/// A reader a CLI command runs on: the simulator (`sim`, `sim:FILE`) or a PC/SC reader
-/// (`pcsc`, `pcsc:NAME`, or a reader's name as `nfc readers` prints it).
+/// A reader a CLI command runs on: the simulator (`sim`, `sim:FILE`), a PC/SC reader
+/// (`pcsc`, `pcsc:NAME`, or a reader's name as `nfc readers` prints it) or a PN532 board
+/// (`pn532:PATH[:BAUD]`).
 protocol CLIReader: Sendable {
     /// Counts what the command sends and receives.
     var meter: AirTimeMeter { get }
@@ -24,7 +25,10 @@ enum CLIReaders {
         if options.removeAfter != nil {
             throw CLIError("--remove-after works on simulated readers only (use nfc emulate --remove-after for a PC/SC card)")
         }
-        guard case .pcsc(let filter) = name else { throw CLIError(.usage, "\(name): not a reader this command can use") }
-        return PCSCReader(filter: filter)
+        switch name {
+        case .pcsc(let filter): return PCSCReader(filter: filter)
+        case .pn532(let path, let baudRate): return PN532Reader(path: path, baudRate: baudRate)
+        case .simulator: throw CLIError(.usage, "\(name): not a reader this command can use")
+        }
     }
 }

@@ -7,10 +7,10 @@ import Testing
 /// The virtual PN532 in front of the simulated field, driven as libnfc and nfcpy drive a chip
 /// (UM0701-02 §7; the host sequences in OUTSIDE-READERS.md).
 @Suite struct VirtualPN532Tests {
-    static func host(_ kinds: [VirtualTagKind]) async throws -> (PN532Host, SimulatedField) {
+    static func host(_ kinds: [VirtualTagKind]) async throws -> (RecordingHost, SimulatedField) {
         let field = SimulatedField(clock: SimulatedClock())
         for kind in kinds { await field.place(try kind.make()) }
-        return (PN532Host(driver: field), field)
+        return (RecordingHost(driver: field), field)
     }
 
     /// libnfc's start (OUTSIDE-READERS.md): the HSU wake-up with SAMConfiguration, Diagnose

@@ -2,7 +2,7 @@ import NFCPN532
 import NFCTransport
 
 /// The host's side of a virtual PN532's serial line, for tests: what the chip wrote, decoded.
-actor PN532Line {
+actor RecordedLine {
     private var decoder = PN532FrameDecoder()
     private var frames: [PN532Frame] = []
     private var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
@@ -30,12 +30,12 @@ actor PN532Line {
 }
 
 /// A virtual PN532 and its line, with the host's command-response exchange.
-struct PN532Host {
+struct RecordingHost {
     let chip: VirtualPN532
-    let line: PN532Line
+    let line: RecordedLine
 
     init(driver: any ReaderDriver) {
-        let line = PN532Line()
+        let line = RecordedLine()
         self.line = line
         chip = VirtualPN532(driver: driver) { bytes in await line.write(bytes) }
     }

@@ -1,0 +1,187 @@
+import Dispatch
+import NFCBytes
+import NFCTransport
+
+/// The host's side of the PN532 dialog over a ``PN532Line`` (NXP UM0701-02 §6.2.3): one command
+/// at a time — the command frame, the chip's ACK, then its response frame.
+///
+/// - **Wake-up.** Before the first frame the link sends the HSU wake-up sequence, `55 55` and
+///   zeros (§6.2.2 "HSU wake up condition"), which a PN532 asleep after power-on needs.
+/// - **ACK.** The manual has the host resend a command whose ACK does not come within 15 ms
+///   (§6.2.3). A USB-serial adapter holds received bytes for up to its latency timer (16 ms on
+///   FTDI chips, the most common ones), so the link waits 15 ms plus 50 ms plus the frame's time
+///   on the wire, and sends the frame at most three times.
+/// - **Damaged answers.** A response with a wrong checksum is asked for again with a NACK
+///   (§6.2.1.4), at most three times; then the exchange fails as `.transmission`.
+/// - **Time-outs.** A response that does not come within the command's time-out (plus the
+///   frame's time on the wire and the adapter's latency) is aborted with an ACK (§6.2.1.3), so
+///   the chip is ready for the next command, and the exchange fails as `.timeout`.
+/// - **The error frame** (§6.2.1.5) is the chip refusing the command: `.unsupportedCommand`,
+///   naming the command.
+///
+/// Calls from several tasks at once are queued: the line never carries two commands
+/// interleaved. Each exchange runs on the link's own dispatch queue (its waits are `poll`s with
+/// time-outs), so no Swift concurrency thread is held while the chip works.
+public final class PN532Link: @unchecked Sendable {
+    /// The line to the chip.
+    public let line: PN532Line
+    private let queue = DispatchQueue(label: "opencorenfc.pn532.link")
+    // Confined to `queue`:
+    private var decoder = PN532FrameDecoder()
+    private var pending: [Result<PN532Frame, PN532FrameError>] = []
+    private var awake = false
+    private let tally = Guarded(Counters())
+
+    /// What went over the line since the link was made.
+    public struct Counters: Sendable, Hashable {
+        /// Commands sent (each counted once, however often it was resent).
+        public var commands = 0
+        /// Bytes written, frames and wake-up included.
+        public var bytesSent = 0
+        /// Bytes read.
+        public var bytesReceived = 0
+        /// Command frames sent again because no ACK came.
+        public var resends = 0
+        /// NACKs sent for damaged responses.
+        public var nacks = 0
+        /// Commands with their code, in order, for `-vv` and the benchmark.
+        public var commandCodes: [UInt8] = []
+    }
+
+    /// The HSU wake-up: `55 55` then zeros, long enough for the chip's oscillator (§6.2.2; the
+    /// same sixteen bytes libnfc sends).
+    static let wakeUp: [UInt8] = [0x55, 0x55] + [UInt8](repeating: 0, count: 14)
+    /// §6.2.3: the host waits 15 ms for the ACK; plus a USB-serial adapter's latency.
+    static let acknowledgementWait: Duration = .milliseconds(15 + 50)
+    /// What a USB-serial adapter may hold back before passing bytes on.
+    static let adapterLatency: Duration = .milliseconds(50)
+
+    /// A link over `line`.
+    public init(line: PN532Line) {
+        self.line = line
+    }
+
+    /// What went over the line so far.
+    public var counters: Counters { tally.withLock { $0 } }
+
+    /// Runs one command: its response's bytes after the response code.
+    /// - Parameters:
+    ///   - command: the command.
+    ///   - parameters: its bytes after the command code.
+    ///   - timeout: how long the chip may take to answer once it has acknowledged.
+    /// - Throws: `TransportError` — `.timeout` (no ACK after three sends, or no response),
+    ///   `.transmission` (damaged answers), `.protocolViolation` (an answer to another command),
+    ///   `.unsupportedCommand` (the error frame), `.frameTooLong`, and the line's own errors.
+    public func execute(_ command: PN532Command, _ parameters: [UInt8] = [], timeout: Duration) async throws(TransportError) -> [UInt8] {
+        let result: Result<[UInt8], TransportError> = await withCheckedContinuation { continuation in
+            queue.async {
+                continuation.resume(
+                    returning: Result { () throws(TransportError) -> [UInt8] in try self.perform(command, parameters, timeout) })
+            }
+        }
+        return try result.get()
+    }
+
+    private func perform(_ command: PN532Command, _ parameters: [UInt8], _ timeout: Duration) throws(TransportError) -> [UInt8] {
+        guard parameters.count + 2 <= PN532Frame.maximumLength else {
+            throw TransportError(
+                .frameTooLong,
+                "\(line.name): \(command.manualName) with \(parameters.count) bytes exceeds the PN532's \(PN532Frame.maximumLength)-byte frame"
+            )
+        }
+        if !awake {
+            try send(Self.wakeUp)
+            awake = true
+        }
+        line.discardInput()
+        decoder = PN532FrameDecoder()
+        pending = []
+        tally.withLock {
+            $0.commands += 1
+            $0.commandCodes.append(command.rawValue)
+        }
+        let frame = PN532Frame.command(command.rawValue, parameters).bytes
+        try sendAcknowledged(frame, command)
+        return try response(to: command, within: timeout + line.transferTime(of: PN532Frame.maximumLength + 9) + Self.adapterLatency)
+    }
+
+    /// Sends the frame until the chip acknowledges it, at most three times.
+    private func sendAcknowledged(_ frame: [UInt8], _ command: PN532Command) throws(TransportError) {
+        for attempt in 1...3 {
+            if attempt > 1 { tally.withLock { $0.resends += 1 } }
+            try send(frame)
+            let deadline = ContinuousClock.now + Self.acknowledgementWait + line.transferTime(of: frame.count + 6)
+            while let next = try nextFrame(until: deadline) {
+                switch next {
+                case .success(.ack): return
+                case .success(.syntaxError):
+                    throw TransportError(
+                        .unsupportedCommand,
+                        "\(line.name): the PN532 refused \(command.manualName)'s frame (its error frame, UM0701-02 §6.2.1.5)")
+                case .success(.information(let tfi, let data)):
+                    throw TransportError(
+                        .protocolViolation,
+                        "\(line.name): \(command.manualName) was answered without an ACK (TFI \(Hex.encode([tfi], uppercase: true)), \(data.count) bytes)"
+                    )
+                case .success(.nack), .failure:
+                    continue  // a damaged ACK: wait for the deadline, then send again
+                }
+            }
+        }
+        throw TransportError(.timeout, "\(line.name): the PN532 did not acknowledge \(command.manualName) (three sends, UM0701-02 §6.2.3)")
+    }
+
+    /// Waits for the response frame to `command`, asking again with a NACK when it is damaged.
+    private func response(to command: PN532Command, within timeout: Duration) throws(TransportError) -> [UInt8] {
+        let deadline = ContinuousClock.now + timeout
+        var damaged = 0
+        while true {
+            guard let next = try nextFrame(until: deadline) else {
+                // An ACK aborts the command (§6.2.1.3): the chip is ready for the next one.
+                try? send(PN532Frame.ack.bytes)
+                throw TransportError(.timeout, "\(line.name): no answer to \(command.manualName) within \(timeout)")
+            }
+            switch next {
+            case .success(.information(let tfi, let data)):
+                guard tfi == PN532Frame.pn532ToHost, data.first == command.rawValue &+ 1 else {
+                    let code = data.first.map { Hex.encode([$0], uppercase: true) } ?? "none"
+                    throw TransportError(
+                        .protocolViolation,
+                        "\(line.name): \(command.manualName) was answered with TFI \(Hex.encode([tfi], uppercase: true)) and code \(code)")
+                }
+                return Array(data.dropFirst())
+            case .success(.syntaxError):
+                throw TransportError(
+                    .unsupportedCommand, "\(line.name): the PN532 refused \(command.manualName) (its error frame, UM0701-02 §6.2.1.5)")
+            case .success(.ack), .success(.nack):
+                continue  // the ACK of a resent frame
+            case .failure(let error):
+                damaged += 1
+                tally.withLock { $0.nacks += 1 }
+                guard damaged <= 3 else {
+                    throw TransportError(
+                        .transmission, "\(line.name): \(command.manualName)'s answer arrived damaged \(damaged) times (\(error))")
+                }
+                try send(PN532Frame.nack.bytes)  // §6.2.1.4: the chip sends its response again
+            }
+        }
+    }
+
+    private func send(_ bytes: [UInt8]) throws(TransportError) {
+        try line.write(bytes, timeout: line.transferTime(of: bytes.count) + .seconds(1))
+        tally.withLock { $0.bytesSent += bytes.count }
+    }
+
+    /// The next frame (or damaged frame) the line brings before `deadline`, or nil.
+    private func nextFrame(until deadline: ContinuousClock.Instant) throws(TransportError) -> Result<PN532Frame, PN532FrameError>? {
+        while pending.isEmpty {
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else { return nil }
+            let bytes = try line.read(timeout: left)
+            guard !bytes.isEmpty else { return nil }
+            tally.withLock { $0.bytesReceived += bytes.count }
+            pending += decoder.feed(bytes)
+        }
+        return pending.removeFirst()
+    }
+}
