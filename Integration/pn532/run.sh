@@ -6,7 +6,15 @@
 #   - nfc-list reports the UID, ATQA and SAK the image holds;
 #   - nfc-mfultralight r dumps the whole memory equal to the image's, page for page, except the
 #     password and PACK pages, which every NTAG21x/Ultralight EV1 reads as 00 (NTAG213/215/216
-#     data sheet §8.8.1, MF0ULX1 §8.8.1).
+#     data sheet §8.8.1, MF0ULX1 §8.8.1);
+#   - nfc-mfultralight w writes another tag's dump into the image (MIFARE "Write 16 bytes"
+#     through InDataExchange): the image then holds that tag's user pages and message.
+# For the Type 4 tag and FeliCa Lite-S and Standard: nfc-list reports the ATS, or IDm, PMm and
+# system code, the image holds.
+# Our pn532: reader through the virtual PN532 agrees with sim: on every kind it can read (read
+# --json, dump, and a write that lands in the image as the same write through sim: does); an
+# ISO 15693 tag is a clear "cannot"; a missing device, a regular file and a link to a terminal
+# nobody serves are one-line errors, quickly.
 # Counts what it checked; a run that checks nothing fails.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -58,5 +66,120 @@ print(f"ok    {kind}: nfc-list UID {uid.hex()} ATQA 0044 SAK 00; nfc-mfultraligh
 PY
     checks=$((checks + 1))
 done
+
+start_emulator() {  # start_emulator IMAGE LINK
+    "$NFC" emulate --image "$1" --pn532 "$2" 2>"$work/emulator.log" &
+    emulator=$!
+    for _ in $(seq 1 100); do [[ -L $2 ]] && break; sleep 0.05; done
+    [[ -L $2 ]] || { cat "$work/emulator.log"; echo "pn532: the emulator made no link at $2" >&2; exit 1; }
+}
+stop_emulator() { kill -INT "$emulator"; wait "$emulator" 2>/dev/null || true; emulator=; }
+fail() { echo "pn532: $*" >&2; exit 1; }
+
+# nfc-list on the ISO-DEP and FeliCa kinds.
+for kind in type4 felica-lite-s felica; do
+    image=$work/$kind.json link=$work/pn532-$kind
+    "$NFC" tag new "$kind" -o "$image" >/dev/null
+    start_emulator "$image" "$link"
+    LIBNFC_DEVICE=pn532_uart:$link timeout 30 nfc-list > "$work/$kind.list" 2>/dev/null || fail "$kind: nfc-list failed"
+    stop_emulator
+    python3 - "$kind" "$image" "$work/$kind.list" <<'PY'
+import json, re, sys
+kind, image, listing = sys.argv[1:]
+tag = json.load(open(image))["tag"]
+text = open(listing).read()
+def field(name):
+    match = re.search(re.escape(name) + r"[^:]*:\s*((?:[0-9a-f]{2}\s+)+)", text)
+    if not match:
+        sys.exit(f"pn532: {kind}: nfc-list printed no {name}:\n{text}")
+    return "".join(match.group(1).split())
+if kind == "type4":
+    assert field("UID") == tag["uid"], f"{kind}: UID {field('UID')}"
+    assert field("ATQA") == tag["atqa"][2:] + tag["atqa"][:2], f"{kind}: ATQA {field('ATQA')}"  # printed second byte first
+    assert field("SAK") == tag["sak"], f"{kind}: SAK {field('SAK')}"
+    assert field("ATS") == tag["ats"][2:], f"{kind}: ATS {field('ATS')} (the image's without TL: {tag['ats']})"
+    print(f"ok    {kind}: nfc-list UID {tag['uid']} SAK {tag['sak']} ATS {tag['ats'][2:]}")
+else:
+    assert field("ID (NFCID2)") == tag["idm"], f"{kind}: IDm {field('ID (NFCID2)')}"
+    assert field("Parameter (PAD)") == tag["pmm"], f"{kind}: PMm {field('Parameter (PAD)')}"
+    system = field("System Code (SC)")
+    print(f"ok    {kind}: nfc-list IDm {tag['idm']} PMm {tag['pmm']} system code {system}")
+PY
+    checks=$((checks + 1))
+done
+
+# nfc-mfultralight w: another tag's dump written into a fresh image.
+for kind in ntag213 ntag215 ntag216 ultralight; do
+    source=$work/$kind-source.json target=$work/$kind-target.json link=$work/pn532-w-$kind
+    "$NFC" tag new "$kind" -o "$source" >/dev/null
+    "$NFC" tag new "$kind" -o "$target" >/dev/null
+    "$NFC" write --reader "sim:$source" --uri "https://example.org/written-by-libnfc/$kind" >/dev/null
+    start_emulator "$source" "$link"
+    LIBNFC_DEVICE=pn532_uart:$link timeout 60 nfc-mfultralight r "$work/$kind-source.mfd" >/dev/null 2>&1 || fail "$kind: nfc-mfultralight r failed"
+    stop_emulator
+    start_emulator "$target" "$link"
+    # It asks whether to write OTP, lock and UID bytes: standard input answers no to each.
+    LIBNFC_DEVICE=pn532_uart:$link timeout 60 nfc-mfultralight w "$work/$kind-source.mfd" < /dev/null > "$work/$kind.write" 2>&1 \
+        || { cat "$work/$kind.write"; fail "$kind: nfc-mfultralight w failed"; }
+    stop_emulator
+    grep -q " 0 pages failed" "$work/$kind.write" || { cat "$work/$kind.write"; fail "$kind: nfc-mfultralight w reports failed pages"; }
+    [[ $("$NFC" read --reader "sim:$target" --json) == "$("$NFC" read --reader "sim:$source" --json)" ]] \
+        || fail "$kind: after nfc-mfultralight w the image does not hold the source's message"
+    python3 - "$kind" "$source" "$target" <<'PY'
+import json, sys
+kind, source, target = sys.argv[1:]
+a = bytes.fromhex(json.load(open(source))["tag"]["memory"])
+b = bytes.fromhex(json.load(open(target))["tag"]["memory"])
+user_end = {"ntag213": 0x28, "ntag215": 0x82, "ntag216": 0xE2, "ultralight": 0x10}[kind]  # the first page after user memory
+assert a[16:user_end * 4] == b[16:user_end * 4], f"{kind}: user pages differ after nfc-mfultralight w"
+print(f"ok    {kind}: nfc-mfultralight w wrote pages 4–{user_end - 1:#04x} into the image; its message reads back")
+PY
+    checks=$((checks + 1))
+done
+
+# Our pn532: reader against sim: on the same tag, kind by kind.
+for kind in ntag213 ntag215 ntag216 ultralight type4 iso7816 felica-lite-s felica; do
+    image=$work/$kind-ours.json twin=$work/$kind-twin.json link=$work/pn532-ours-$kind
+    "$NFC" tag new "$kind" -o "$image" >/dev/null
+    [[ $kind == iso7816 ]] || "$NFC" write --reader "sim:$image" --text "read through a PN532: $kind" >/dev/null
+    cp "$image" "$twin"
+    start_emulator "$image" "$link"
+    [[ $("$NFC" read --reader "pn532:$link" --json 2>&1) == "$("$NFC" read --reader "sim:$twin" --json 2>&1)" ]] || fail "$kind: nfc read through pn532: differs from sim:"
+    [[ $("$NFC" dump --reader "pn532:$link" 2>&1) == "$("$NFC" dump --reader "sim:$twin" 2>&1)" ]] || fail "$kind: nfc dump through pn532: differs from sim:"
+    if [[ $kind != iso7816 ]]; then
+        "$NFC" write --reader "pn532:$link" --uri "https://example.org/pn532/$kind" >/dev/null || fail "$kind: nfc write through pn532: failed"
+        "$NFC" write --reader "sim:$twin" --uri "https://example.org/pn532/$kind" >/dev/null
+    fi
+    stop_emulator
+    [[ $("$NFC" dump --reader "sim:$image" 2>&1) == "$("$NFC" dump --reader "sim:$twin" 2>&1)" ]] || fail "$kind: the write through pn532: left another image than sim:"
+    echo "ok    $kind: nfc read, dump and write through pn532: equal to sim:"
+    checks=$((checks + 1))
+done
+
+# What a PN532 cannot do, and lines that are not a PN532: one-line errors, quickly.
+image=$work/slix2.json link=$work/pn532-slix2
+"$NFC" tag new slix2 -o "$image" >/dev/null
+start_emulator "$image" "$link"
+if out=$(timeout 20 "$NFC" read --reader "pn532:$link" 2>&1); then fail "slix2: read through a PN532"; fi
+stop_emulator
+[[ $out == *"ISO/IEC 15693"* ]] || fail "slix2: the error does not say a PN532 cannot read ISO 15693: $out"
+echo "ok    slix2: $out"
+checks=$((checks + 1))
+touch "$work/regular-file"
+ln -s /dev/null "$work/null-link"
+# A terminal that never answers (a board without power, a wrong port): held open by Python.
+python3 -c 'import os, sys, time; m, s = os.openpty(); os.symlink(os.ttyname(s), sys.argv[1]); time.sleep(60)' "$work/silent" &
+silent=$!
+for _ in $(seq 1 100); do [[ -L $work/silent ]] && break; sleep 0.05; done
+for device in "$work/missing" "$work/regular-file" "$work/null-link" "$work/silent"; do
+    status=0
+    out=$(timeout 20 "$NFC" read --reader "pn532:$device" 2>&1) || status=$?
+    [[ $status -ne 0 && $status -ne 124 ]] || fail "pn532:$device: status $status: $out"
+    [[ $(echo "$out" | wc -l) -eq 1 && $out == *"$device"* ]] || fail "pn532:$device: not a one-line error naming the device: $out"
+    echo "ok    pn532:$device: $out"
+    checks=$((checks + 1))
+done
+kill "$silent" 2>/dev/null || true
+
 [[ $checks -gt 0 ]] || { echo "pn532: nothing was checked" >&2; exit 1; }
-echo "pn532: $checks tag kinds read by libnfc through the virtual PN532"
+echo "pn532: $checks checks passed: libnfc through the virtual PN532, and our pn532: reader"

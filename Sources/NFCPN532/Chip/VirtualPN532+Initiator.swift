@@ -118,6 +118,8 @@ extension VirtualPN532 {
         case .felica:
             guard let length = data.first, Int(length) == data.count else { return [PN532Status.invalidParameter.rawValue] }
             return await exchange(connection, Array(data.dropFirst())) { [UInt8($0.count + 1)] + $0 }
+        case .iso14443A(let a) where a.ats == nil && data.count == 18 && data[0] == 0xA0:
+            return await compatibilityWrite(connection, data)
         case .iso14443A(let a) where a.ats == nil:
             return await exchange(connection, data) { answer in
                 Self.isFourBit(answer, to: data) && answer == [0x0A] ? [] : answer
@@ -126,6 +128,28 @@ extension VirtualPN532 {
             }
         default:
             return await exchange(connection, data) { $0 }
+        }
+    }
+
+    /// MIFARE "Write 16 bytes" (UM0701-02 §7.3.8, the MIFARE commands InDataExchange takes:
+    /// `A0 Addr` and 16 data bytes in one command): the firmware runs the card's two-phase write —
+    /// `A0 Addr`, the card's ACK, the 16 bytes, the card's ACK (MIFARE Classic's WRITE, and the
+    /// COMPATIBILITY_WRITE of Ultralight and NTAG21x, NTAG213/215/216 data sheet §10.5, which keep
+    /// the first 4 bytes). libnfc's `nfc-mfultralight w` writes every page so. A NAK in either
+    /// phase is MIFARE error `14`, as for a native command.
+    private func compatibilityWrite(_ connection: any TagConnection, _ data: [UInt8]) async -> [UInt8] {
+        let first = await exchange(connection, Array(data[0...1])) {
+            $0
+        } nak: {
+            $0 != [0x0A]
+        }
+        guard first == [PN532Status.success.rawValue, 0x0A] else {
+            return first.count == 1 ? first : [PN532Status.mifareAuthenticationError.rawValue]
+        }
+        return await exchange(connection, Array(data[2...])) { answer in
+            answer == [0x0A] ? [] : answer
+        } nak: {
+            $0 != [0x0A]
         }
     }
 

@@ -17,11 +17,13 @@ extension VirtualPN532 {
     /// hold one of the few threads Swift concurrency runs the chip's commands on); the chip takes
     /// the bytes in order. A read of `EIO` — a terminal no client holds open yet, or any more — is
     /// waited out; an end of file ends the run. What the chip answers is written back, then
-    /// `afterOutput` runs (the emulator queues an image save there).
+    /// `afterOutput` runs (the emulator queues an image save there). Returns what the host asked
+    /// for.
+    @discardableResult
     public static func serve(
         fileDescriptor fd: Int32, driver: any ReaderDriver, stopped: Guarded<Bool>,
         afterOutput: @escaping @Sendable () async -> Void = {}
-    ) async {
+    ) async -> Statistics {
         let chip = VirtualPN532(driver: driver) { bytes in
             var offset = 0
             while offset < bytes.count {
@@ -55,6 +57,7 @@ extension VirtualPN532 {
         }
         for await bytes in incoming { await chip.receive(bytes) }
         await chip.waitForCommands()
+        return await chip.statistics
     }
 
     /// Waits until the command queued last has finished (its response written).

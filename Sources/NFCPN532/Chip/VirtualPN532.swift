@@ -57,6 +57,28 @@ public actor VirtualPN532 {
         var selected: Bool
     }
 
+    /// What the host asked for so far: commands by code, and bytes each way on the line.
+    public struct Statistics: Sendable, Hashable {
+        /// Command frames accepted, by command code.
+        public var commands: [UInt8: Int] = [:]
+        /// Bytes the host wrote.
+        public var bytesFromHost = 0
+        /// Bytes the chip wrote (ACKs, responses, error frames).
+        public var bytesToHost = 0
+        /// Nothing yet.
+        public init() {}
+        /// Every command accepted.
+        public var commandCount: Int { commands.values.reduce(0, +) }
+        /// How long the line's bytes take at `baudRate` (10 bits a byte): the serial link's
+        /// minimum for this dialog, whatever the chip and the host do.
+        public func lineTime(baudRate: Int) -> Duration {
+            .microseconds((bytesFromHost + bytesToHost) * 10 * 1_000_000 / baudRate)
+        }
+    }
+
+    /// What the host asked for so far.
+    public private(set) var statistics = Statistics()
+
     /// A chip in front of `driver` that writes its bytes to the host with `output`.
     public init(driver: any ReaderDriver, output: @escaping @Sendable ([UInt8]) async -> Void) {
         self.driver = driver
@@ -65,21 +87,23 @@ public actor VirtualPN532 {
 
     /// Takes bytes the host wrote to the line.
     public func receive(_ bytes: [UInt8]) async {
+        statistics.bytesFromHost += bytes.count
         for result in decoder.feed(bytes) {
             guard case .success(let frame) = result else { continue }  // checksum errors: no ACK, as the chip does
             switch frame {
             case .ack:
                 abortRunningCommand()
             case .nack:
-                if let lastResponse { await output(lastResponse.bytes) }
+                if let lastResponse { await send(lastResponse.bytes) }
             case .syntaxError:
                 continue
             case .information(let tfi, let data):
-                await output(PN532Frame.ack.bytes)
+                await send(PN532Frame.ack.bytes)
                 guard tfi == PN532Frame.hostToPN532, let code = data.first else {
                     await respond(.syntaxError)
                     continue
                 }
+                statistics.commands[code, default: 0] += 1
                 start(code, Array(data.dropFirst()))
             }
         }
@@ -114,7 +138,12 @@ public actor VirtualPN532 {
 
     private func respond(_ frame: PN532Frame) async {
         lastResponse = frame
-        await output(frame.bytes)
+        await send(frame.bytes)
+    }
+
+    private func send(_ bytes: [UInt8]) async {
+        statistics.bytesToHost += bytes.count
+        await output(bytes)
     }
 
     /// The response frame to one command: the command's answer, or the error frame.

@@ -57,15 +57,33 @@ final class PN532Emulation {
         Output.error("PN532 on \(linkPath) -> \(device) (LIBNFC_DEVICE=pn532_uart:\(linkPath)); Ctrl-C to stop")
         let done = DispatchSemaphore(value: 0)
         let field = self.field
+        let served = Guarded(VirtualPN532.Statistics())
         Task.detached {
-            await VirtualPN532.serve(fileDescriptor: master, driver: field, stopped: stopped) { await saver.queueSave() }
+            let statistics = await VirtualPN532.serve(fileDescriptor: master, driver: field, stopped: stopped) { await saver.queueSave() }
+            served.withLock { $0 = statistics }
             // A command still running when the line stopped may have changed the tag.
             await saver.queueSave()
             await saver.finished()
             done.signal()
         }
         done.wait()
+        Output.error(Self.summary(served.withLock { $0 }))
         try finish()
+    }
+
+    /// `stopped after N commands (…)`: the commands by name, most frequent first, and what the
+    /// line carried with its time at the PN532's default 115,200 baud.
+    static func summary(_ statistics: VirtualPN532.Statistics) -> String {
+        let counts = statistics.commands.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { code, count in
+            let name = PN532Command(rawValue: code)?.manualName ?? "command \(Hex.encode([code]))"
+            return "\(name) \(count)"
+        }
+        let bytes = statistics.bytesFromHost + statistics.bytesToHost
+        // Tenths of a millisecond: 10 bits a byte.
+        let tenths = bytes * 10 * 10_000 / 115_200
+        let detail = counts.isEmpty ? "" : ": " + counts.joined(separator: ", ")
+        return "stopped after \(statistics.commandCount) commands\(detail); \(bytes) bytes on the line, "
+            + "\(tenths / 10).\(tenths % 10) ms at 115200 baud"
     }
 
     /// A new pseudo-terminal: its master side and the path of its device.

@@ -4,7 +4,8 @@ import NFCTransport
 
 /// A PN532 board for one CLI command: `pn532:PATH[:BAUD]` (``NFCReaders/ReaderName/pn532(path:baudRate:)``),
 /// a board on a USB-serial adapter or the virtual PN532 of `nfc emulate --pn532`. The first tag
-/// the chip finds (ISO/IEC 14443 A, then FeliCa, then ISO/IEC 14443 B) is the command's tag.
+/// the chip finds (ISO/IEC 14443 A, then FeliCa, then ISO/IEC 14443 B) is the command's tag; the
+/// polls stop there, so the chip still holds the tag and connecting needs no other command.
 struct PN532Reader: CLIReader {
     let driver: PN532Driver
     let meter = AirTimeMeter()
@@ -15,10 +16,13 @@ struct PN532Reader: CLIReader {
 
     func connect() async throws -> any TagConnection {
         do {
-            guard let target = try await driver.targets(matching: .all).first else {
-                throw CLIError("no tag on \(driver.name)")
+            for technology in [TechnologyMask.iso14443A, .felica, .iso14443B] {
+                if let target = try await driver.targets(matching: technology).first {
+                    return try await driver.connect(to: target, meter: meter)
+                }
             }
-            return try await driver.connect(to: target, meter: meter)
+            throw CLIError(
+                "no tag on \(driver.name) (a PN532 finds ISO/IEC 14443 A and B and FeliCa tags; it cannot read ISO/IEC 15693 ones)")
         } catch let error as TransportError {
             throw CLIError(error.reason.isEmpty ? "\(driver.name): \(error.code.name)" : error.reason)
         }
