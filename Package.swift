@@ -159,7 +159,8 @@ let package = Package(
             name: "NFCPCSCTests",
             dependencies: ["NFCPCSC", "NFCTransport", "NFCBytes", "NFCSimulator", "NFCTags", "NDEF", "NFCTestSupport"]),
         .testTarget(
-            name: "nfcTests", dependencies: ["nfc", "NFCSimulator", "NFCTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
+            name: "nfcTests",
+            dependencies: ["nfc", "NFCSimulator", "NFCPN532", "NFCTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "NFCOATHTests", dependencies: ["NFCBytes", "NFCOATH", "ISO7816", "NFCTestSupport"]),
         .testTarget(name: "NFCCBORTests", dependencies: ["NFCCBOR"]),
         .testTarget(

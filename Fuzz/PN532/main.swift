@@ -1,12 +1,14 @@
-import NFCPN532
+@testable import NFCPN532
 
 /// libFuzzer target for the PN532 frame decoder (what every byte from a serial line goes
-/// through, in the virtual chip and in a reader on a real board).
+/// through, in the virtual chip and in a reader on a real board), and for the `pn532:` reader's
+/// reading of InListPassiveTarget answers (a board's bytes, whatever they are).
 ///
 /// The input's first byte picks where to split the rest into two reads. Asserts: the decoder
 /// never traps; a split stream gives the same frames and errors as the whole one; every frame it
 /// finds re-encodes to bytes that decode to that frame alone; every refusal is a typed
-/// `PN532FrameError`.
+/// `PN532FrameError`; the rest, read as an InListPassiveTarget answer for each modulation, is
+/// targets or a typed `TransportError`, never a trap, and every UID it yields is 4, 7 or 10 bytes.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzPN532(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let input = Array(UnsafeBufferPointer(start: data, count: size))
@@ -25,6 +27,17 @@ public func fuzzPN532(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         let decoded = again.feed(frame.bytes)
         guard decoded.count == 1, case .success(let same) = decoded[0], same == frame else {
             fatalError("\(frame) does not round-trip through its bytes")  // trap-ok: fuzz oracle
+        }
+    }
+    for modulation in PN532Modulation.allCases {
+        do {
+            for (_, identifier, _) in try PN532TargetData.parse(bytes, modulation: modulation, reader: "fuzz") {
+                guard modulation != .typeA || [4, 7, 10].contains(identifier.count) else {
+                    fatalError("a type A UID of \(identifier.count) bytes")  // trap-ok: fuzz oracle
+                }
+            }
+        } catch {
+            _ = error.code
         }
     }
     return 0

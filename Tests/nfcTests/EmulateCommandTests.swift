@@ -1,4 +1,5 @@
 import Foundation
+import NFCPN532
 import NFCTestSupport
 import Testing
 
@@ -51,22 +52,49 @@ struct EmulateCommandTests {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let image = try await newImage("ntag213", in: directory)
-        let link = directory.appendingPathComponent("pn532").path
-        let emulator = try RunningTool.start(["emulate", "--image", image, "--pn532", link])
+        let linkPath = directory.appendingPathComponent("pn532").path
+        let emulator = try RunningTool.start(["emulate", "--image", image, "--pn532", linkPath])
         let banner = await emulator.readStandardError(until: "Ctrl-C to stop")
         #expect(banner.contains("emulating ntag213 045A7B138C2180 in a virtual PN532"))
-        let line = try PN532TestLine(path: link)
+        let link = PN532Link(line: try PN532Line.openSerial(path: linkPath))
         // UM0701-02: GetFirmwareVersion, InListPassiveTarget (106 kbit/s type A), then WRITE
         // (A2h, NTAG213 data sheet §10.4) of page 6 through InDataExchange.
-        #expect(try line.command([0x02]) == [0xD5, 0x03, 0x32, 0x01, 0x06, 0x07])
-        #expect(try line.command([0x4A, 0x01, 0x00]).prefix(5) == [0xD5, 0x4B, 0x01, 0x01, 0x00])
-        #expect(try line.command([0x40, 0x01, 0xA2, 0x06, 0x01, 0x02, 0x03, 0x04]) == [0xD5, 0x41, 0x00])
-        line.closeLine()
+        #expect(try await link.execute(.getFirmwareVersion, timeout: .seconds(5)) == [0x32, 0x01, 0x06, 0x07])
+        #expect(try await link.execute(.inListPassiveTarget, [0x01, 0x00], timeout: .seconds(5)).prefix(4) == [0x01, 0x01, 0x00, 0x44])
+        #expect(try await link.execute(.inDataExchange, [0x01, 0xA2, 0x06, 0x01, 0x02, 0x03, 0x04], timeout: .seconds(5)) == [0x00])
+        link.line.close()
         emulator.process.terminate()
         let result = await emulator.finish()
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: link), "the link is gone")
+        #expect(result.stderr.contains("stopped after 3 commands: "), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: linkPath), "the link is gone")
         #expect(try memory(image).dropFirst(48).hasPrefix("01020304"), "page 6 saved")
+    }
+
+    @Test("--reader pn532: reads and writes through nfc emulate --pn532 as sim: does; a missing device is one line")
+    func pn532ReaderThroughTheEmulator() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let image = try await newImage("ntag216", in: directory)
+        let linkPath = directory.appendingPathComponent("pn532").path
+        let emulator = try RunningTool.start(["emulate", "--image", image, "--pn532", linkPath])
+        _ = await emulator.readStandardError(until: "Ctrl-C to stop")
+        let written = try await NFCTool.run(["write", "--reader", "pn532:\(linkPath)", "--uri", "https://example.org/through-a-pn532"])
+        #expect(written.status == 0, "\(written.stderr)")
+        let read = try await NFCTool.run(["read", "--reader", "pn532:\(linkPath)", "--json"])
+        #expect(read.status == 0, "\(read.stderr)")
+        emulator.process.terminate()
+        let result = await emulator.finish()
+        #expect(result.status == 0, "\(result.stderr)")
+        let direct = try await NFCTool.run(["read", "--reader", "sim:\(image)", "--json"])
+        #expect(direct.stdout.contains("https://example.org/through-a-pn532"), "the write landed in the image")
+        #expect(read.stdout == direct.stdout, "pn532: reads what sim: reads")
+
+        let missing = directory.appendingPathComponent("ttyUSB9").path
+        let refused = try await NFCTool.run(["read", "--reader", "pn532:\(missing)"])
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains(missing) && refused.stderr.contains("no such serial device"), "\(refused.stderr)")
+        #expect(refused.stderr.split(separator: "\n").count == 1, "one line: \(refused.stderr)")
     }
 
     @Test(arguments: ["localhost", "127.0.0.1:", ":35963", "127.0.0.1:70000", "127.0.0.1:port"])
