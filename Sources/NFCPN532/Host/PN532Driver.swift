@@ -24,6 +24,7 @@ public actor PN532Driver: ReaderDriver {
     /// The reader's name as it was given (`pn532:/dev/ttyUSB0`).
     public nonisolated let name: String
     private let openLine: @Sendable () throws(TransportError) -> PN532Line
+    private let slack: Duration
     private var link: PN532Link?
     private var starting: Task<Result<PN532Link, TransportError>, Never>?
     /// The firmware GetFirmwareVersion reported (IC, version, revision, support), once started.
@@ -45,11 +46,14 @@ public actor PN532Driver: ReaderDriver {
     public init(path: String, baudRate: Int = 115_200) {
         name = baudRate == 115_200 ? "pn532:\(path)" : "pn532:\(path):\(baudRate)"
         openLine = { () throws(TransportError) -> PN532Line in try PN532Line.openSerial(path: path, baudRate: baudRate) }
+        slack = PN532Link.defaultSlack
     }
 
-    /// A reader over a line `open` makes on first use (a socket pair in tests).
-    public init(name: String, open: @escaping @Sendable () throws(TransportError) -> PN532Line) {
+    /// A reader over a line `open` makes on first use (a socket pair in tests), its link allowing
+    /// `slack` on top of the manual's waits (`PN532Link`).
+    public init(name: String, slack: Duration = PN532Link.defaultSlack, open: @escaping @Sendable () throws(TransportError) -> PN532Line) {
         self.name = name
+        self.slack = slack
         openLine = open
     }
 
@@ -58,10 +62,10 @@ public actor PN532Driver: ReaderDriver {
     public func started() async throws(TransportError) -> PN532Link {
         if let link { return link }
         if starting == nil {
-            let (open, name) = (openLine, self.name)
+            let (open, name, slack) = (openLine, self.name, self.slack)
             starting = Task { () -> Result<PN532Link, TransportError> in
                 do throws(TransportError) {
-                    let link = PN532Link(line: try open())
+                    let link = PN532Link(line: try open(), slack: slack)
                     let firmware = try await Self.start(link, name: name)
                     self.didStart(link, firmware: firmware)
                     return .success(link)

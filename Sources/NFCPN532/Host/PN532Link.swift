@@ -8,13 +8,16 @@ import NFCTransport
 /// - **Wake-up.** Before the first frame the link sends the HSU wake-up sequence, `55 55` and
 ///   zeros (§6.2.2 "HSU wake up condition"), which a PN532 asleep after power-on needs.
 /// - **ACK.** The manual has the host resend a command whose ACK does not come within 15 ms
-///   (§6.2.3). A USB-serial adapter holds received bytes for up to its latency timer (16 ms on
-///   FTDI chips, the most common ones), so the link waits 15 ms plus 50 ms plus the frame's time
-///   on the wire, and sends the frame at most three times.
+///   (§6.2.3). The link waits 15 ms plus its ``slack`` plus the frame's time on the wire, and
+///   sends the frame at most three times. The slack (500 ms unless given) covers what the manual
+///   does not see: a USB-serial adapter holds received bytes for up to its latency timer (16 ms
+///   on FTDI chips), and a loaded host — or a virtual PN532 sharing it — answers late. A real
+///   chip acknowledges within a millisecond, so the slack costs nothing unless a frame was lost,
+///   and a resend, which makes the chip run the command twice, stays the rare case it should be.
 /// - **Damaged answers.** A response with a wrong checksum is asked for again with a NACK
 ///   (§6.2.1.4), at most three times; then the exchange fails as `.transmission`.
 /// - **Time-outs.** A response that does not come within the command's time-out (plus the
-///   frame's time on the wire and the adapter's latency) is aborted with an ACK (§6.2.1.3), so
+///   frame's time on the wire and the slack) is aborted with an ACK (§6.2.1.3), so
 ///   the chip is ready for the next command, and the exchange fails as `.timeout`.
 /// - **The error frame** (§6.2.1.5) is the chip refusing the command: `.unsupportedCommand`,
 ///   naming the command.
@@ -51,14 +54,18 @@ public final class PN532Link: @unchecked Sendable {
     /// The HSU wake-up: `55 55` then zeros, long enough for the chip's oscillator (§6.2.2; the
     /// same sixteen bytes libnfc sends).
     static let wakeUp: [UInt8] = [0x55, 0x55] + [UInt8](repeating: 0, count: 14)
-    /// §6.2.3: the host waits 15 ms for the ACK; plus a USB-serial adapter's latency.
-    static let acknowledgementWait: Duration = .milliseconds(15 + 50)
-    /// What a USB-serial adapter may hold back before passing bytes on.
-    static let adapterLatency: Duration = .milliseconds(50)
+    /// §6.2.3: the host waits 15 ms for the ACK, plus the slack.
+    static let acknowledgementWait: Duration = .milliseconds(15)
+    /// The slack a link allows unless told otherwise.
+    public static let defaultSlack: Duration = .milliseconds(500)
+    /// Added to every wait, for the ACK and for the response: what the adapter and the host may
+    /// hold bytes back.
+    public let slack: Duration
 
-    /// A link over `line`.
-    public init(line: PN532Line) {
+    /// A link over `line`, allowing `slack` on top of the manual's waits.
+    public init(line: PN532Line, slack: Duration = PN532Link.defaultSlack) {
         self.line = line
+        self.slack = slack
     }
 
     /// What went over the line so far.
@@ -102,7 +109,7 @@ public final class PN532Link: @unchecked Sendable {
         }
         let frame = PN532Frame.command(command.rawValue, parameters).bytes
         try sendAcknowledged(frame, command)
-        return try response(to: command, within: timeout + line.transferTime(of: PN532Frame.maximumLength + 9) + Self.adapterLatency)
+        return try response(to: command, within: timeout + line.transferTime(of: PN532Frame.maximumLength + 9) + slack)
     }
 
     /// Sends the frame until the chip acknowledges it, at most three times.
@@ -110,7 +117,7 @@ public final class PN532Link: @unchecked Sendable {
         for attempt in 1...3 {
             if attempt > 1 { tally.withLock { $0.resends += 1 } }
             try send(frame)
-            let deadline = ContinuousClock.now + Self.acknowledgementWait + line.transferTime(of: frame.count + 6)
+            let deadline = ContinuousClock.now + Self.acknowledgementWait + slack + line.transferTime(of: frame.count + 6)
             while let next = try nextFrame(until: deadline) {
                 switch next {
                 case .success(.ack): return
