@@ -36,34 +36,65 @@ extension VirtualPN532 {
             }
         }
         var answer: [UInt8] = [0x00]
-        for info in found.prefix(maximum) {
-            guard let connection = try? await driver.connect(to: info, meter: meter) else { continue }
+        for (index, candidate) in found.enumerated() {
+            guard index < maximum else {
+                await candidate.connection?.disconnect()
+                continue
+            }
+            guard let connection = await connectionOrNil(candidate) else { continue }
             let number = UInt8(targets.count + 1)
-            targets.append(ActiveTarget(number: number, info: info, modulation: modulation, connection: connection, selected: true))
-            answer += [number] + Self.targetData(info, modulation, initiatorData, withATS: self.parameters & 0x10 != 0)
+            targets.append(
+                ActiveTarget(number: number, info: candidate.info, modulation: modulation, connection: connection, selected: true))
+            answer +=
+                [number]
+                + Self.targetData(
+                    candidate.info, modulation, initiatorData, withATS: self.parameters & 0x10 != 0,
+                    pollingResponse: candidate.pollingResponse)
         }
         answer[0] = UInt8(targets.count)
         return answer
     }
 
-    /// The driver's targets this modulation and initiator data select.
-    private func matching(_ mask: TechnologyMask, _ modulation: UInt8, _ initiatorData: [UInt8]) async -> [TargetInfo] {
+    /// A target InListPassiveTarget may list: what the field reports, and for FeliCa the
+    /// connection the Polling went through and the card's own answer to it.
+    struct Candidate {
+        let info: TargetInfo
+        var connection: (any TagConnection)?
+        var pollingResponse: [UInt8]?
+    }
+
+    private func connectionOrNil(_ candidate: Candidate) async -> (any TagConnection)? {
+        if let connection = candidate.connection { return connection }
+        return try? await driver.connect(to: candidate.info, meter: meter)
+    }
+
+    /// The driver's targets this modulation and initiator data select. FeliCa cards get the
+    /// Polling command itself (the initiator data is `00 SC SC RC TSN`, JIS X 6319-4 §9.1) and
+    /// decide whether to answer — a FeliCa Lite-S answers for `12FC` only when its SYS_OP says
+    /// NDEF — as they would in a real chip's field.
+    private func matching(_ mask: TechnologyMask, _ modulation: UInt8, _ initiatorData: [UInt8]) async -> [Candidate] {
         let all = (try? await driver.targets(matching: mask)) ?? []
         switch modulation {
         case 0x00:
-            guard !initiatorData.isEmpty else { return all }
+            guard !initiatorData.isEmpty else { return all.map { Candidate(info: $0) } }
             let uid = Self.uncascaded(initiatorData)
-            return all.filter { $0.identifier == uid }
+            return all.filter { $0.identifier == uid }.map { Candidate(info: $0) }
         case 0x01, 0x02:
-            let wanted = (initiatorData[1], initiatorData[2])
-            return all.filter { target in
-                guard case .felica(let f) = target.parameters else { return false }
-                let high = UInt8(f.systemCode >> 8)
-                let low = UInt8(f.systemCode & 0xFF)
-                return (wanted.0 == 0xFF || wanted.0 == high) && (wanted.1 == 0xFF || wanted.1 == low)
+            var found: [Candidate] = []
+            for target in all {
+                guard case .felica = target.parameters, let connection = try? await driver.connect(to: target, meter: meter) else {
+                    continue
+                }
+                let answer = try? await connection.transceive(initiatorData, timeout: .milliseconds(50))
+                if let answer, answer.count >= 17, answer[0] == 0x01 {
+                    found.append(Candidate(info: target, connection: connection, pollingResponse: answer))
+                } else {
+                    await connection.disconnect()
+                }
             }
+            return found
         default:
-            return all
+            return all.map { Candidate(info: $0) }
         }
     }
 
@@ -78,7 +109,9 @@ extension VirtualPN532 {
 
     /// A target's data in the InListPassiveTarget answer, after its Tg (§7.3.5, the tables of
     /// TargetData per BrTy).
-    static func targetData(_ info: TargetInfo, _ modulation: UInt8, _ initiatorData: [UInt8], withATS: Bool) -> [UInt8] {
+    static func targetData(
+        _ info: TargetInfo, _ modulation: UInt8, _ initiatorData: [UInt8], withATS: Bool, pollingResponse: [UInt8]? = nil
+    ) -> [UInt8] {
         switch info.parameters {
         case .iso14443A(let a):
             // SENS_RES as the chip prints it, second byte received first; SEL_RES; NFCID1; the ATS.
@@ -86,7 +119,9 @@ extension VirtualPN532 {
             if withATS, let ats = a.ats { data += ats.bytes }
             return data
         case .felica(let f):
-            // POL_RES: its length, response code 01, IDm, PMm, and the system code when asked (RC 01).
+            // POL_RES: its length, then the card's answer to the Polling (response code 01, IDm,
+            // PMm, and the system code when asked, RC 01).
+            if let pollingResponse { return [UInt8(pollingResponse.count + 1)] + pollingResponse }
             var response: [UInt8] = [0x01] + info.identifier + f.pmm
             if initiatorData.count == 5, initiatorData[3] == 0x01 {
                 response += [UInt8(f.systemCode >> 8), UInt8(f.systemCode & 0xFF)]

@@ -29,7 +29,8 @@ extension VirtualPN532 {
             while offset < bytes.count {
                 let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
                 if written <= 0 {
-                    guard errno == EINTR || errno == EAGAIN else { break }
+                    // A host that stopped reading must not hold the chip once the run is stopped.
+                    guard errno == EINTR || errno == EAGAIN, !stopped.withLock({ $0 }) else { break }
                     var poller = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
                     _ = poll(&poller, 1, 100)
                     continue
@@ -56,8 +57,15 @@ extension VirtualPN532 {
             feed.finish()
         }
         for await bytes in incoming { await chip.receive(bytes) }
+        // A poll still waiting for a card would wait for ever: the line is gone, so abort it.
+        await chip.abortCommands()
         await chip.waitForCommands()
         return await chip.statistics
+    }
+
+    /// Aborts whatever is queued or running, as the host's ACK does.
+    func abortCommands() {
+        for task in queued.values { task.cancel() }
     }
 
     /// Waits until the command queued last has finished (its response written).

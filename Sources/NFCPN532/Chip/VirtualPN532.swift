@@ -29,7 +29,7 @@ public actor VirtualPN532 {
     /// The last command queued; each waits for the one before it.
     var running: Task<Void, Never>?
     /// Every command queued and not finished, so that the host's ACK aborts them all.
-    private var queued: [Int: Task<Void, Never>] = [:]
+    var queued: [Int: Task<Void, Never>] = [:]
     private var runningID = 0
 
     /// CIU and SFR registers the host wrote or reads (UM0701-02 §7.2.4, PN512 register map);

@@ -100,10 +100,18 @@ final class PN532Connection: TagConnection, @unchecked Sendable {
             if !rest.isEmpty { continue }
             answer += data
             var chained = status.moreInformation
+            var parts = 1
             while chained {
                 let (next, data) = try await statusAndData(.inDataExchange, [number], timeout)
                 answer += data
+                parts += 1
                 chained = next.moreInformation
+                guard answer.count <= limits.maxResponseLength + Self.frameData else {
+                    // A chip that never clears MI must not keep the exchange going for ever.
+                    throw TransportError(
+                        .protocolViolation,
+                        "\(driver.name): InDataExchange to \(target): the answer goes on past \(answer.count) bytes in \(parts) parts")
+                }
             }
             return answer
         }
@@ -146,6 +154,14 @@ final class PN532Connection: TagConnection, @unchecked Sendable {
         }
         guard !wasClosed else { return }
         _ = try? await link.execute(.inRelease, [number], timeout: .milliseconds(500))
-        await driver.connectionClosed()
+        await driver.connectionClosed(number: number)
+    }
+
+    deinit {
+        // Dropped without disconnect(): let polling go on (the chip keeps the target until the next poll).
+        let (number, wasClosed) = state.withLock { $0 }
+        guard !wasClosed else { return }
+        let driver = self.driver
+        Task { await driver.connectionClosed(number: number) }
     }
 }

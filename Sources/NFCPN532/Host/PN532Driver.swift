@@ -76,7 +76,8 @@ public actor PN532Driver: ReaderDriver {
         }
         guard let starting else { preconditionFailure("set above") }
         let result = await starting.value
-        if case .failure = result { self.starting = nil }
+        // Only this start's failure clears it: a newer start may be under way.
+        if case .failure = result, self.starting == starting { self.starting = nil }
         return try result.get()
     }
 
@@ -116,10 +117,25 @@ public actor PN532Driver: ReaderDriver {
         return found
     }
 
+    /// The targets for `events(matching:)`: nil, without a poll, as soon as a connection is
+    /// open (a poll would release its target; `connect` may have begun between two modulations).
+    private func pollForEvents(_ mask: TechnologyMask) async throws(TransportError) -> [TargetInfo]? {
+        guard !mask.subtracting(.iso15693).isEmpty else { return try await targets(matching: mask) }
+        let link = try await started()
+        var found: [TargetInfo] = []
+        for modulation in PN532Modulation.allCases where mask.contains(modulation.technology) {
+            guard openConnections == 0 else { return nil }
+            found += try await list(modulation, link: link).map(\.info)
+        }
+        return found
+    }
+
     /// Polls one modulation and records what the chip now holds.
     private func list(_ modulation: PN532Modulation, initiatorData: [UInt8]? = nil, link: PN532Link) async throws(TransportError)
         -> [Listed]
     {
+        // The chip drops what it held when the poll starts, whatever comes of it.
+        listed = []
         let answer = try await link.execute(
             .inListPassiveTarget, [modulation.maximumTargets, modulation.rawValue] + (initiatorData ?? modulation.pollData),
             timeout: .seconds(1))
@@ -157,27 +173,35 @@ public actor PN532Driver: ReaderDriver {
         if case .iso15693 = target.parameters {
             throw TransportError(.unsupportedCommand, "\(name): a PN532 cannot read ISO/IEC 15693 tags")
         }
-        let link = try await started()
-        let number: UInt8
-        if let held = listed.first(where: { $0.info.handle == target.handle }) {
-            number = held.number
-        } else {
-            number = try await relist(target)
-        }
-        if listed.count > 1 {
-            // Two cards held: InCommunicateThru goes to the current one, so make it this one (§7.3.12).
-            let status = try await link.execute(.inSelect, [number], timeout: .seconds(1))
-            if let error = status.first.flatMap({ PN532Status(rawValue: $0).transportError }) {
-                throw TransportError(error.code, "\(name): InSelect \(target): \(error.reason)")
-            }
-        }
+        // Counted from the start: a poll between two of the awaits below would release the target.
         openConnections += 1
-        return PN532Connection(driver: self, link: link, target: target, number: number, meter: meter)
+        do throws(TransportError) {
+            let link = try await started()
+            let number: UInt8
+            if let held = listed.first(where: { $0.info.handle == target.handle }) {
+                number = held.number
+            } else {
+                number = try await relist(target)
+            }
+            if listed.count > 1 {
+                // Two cards held: InCommunicateThru goes to the current one, so make it this one (§7.3.12).
+                let status = try await link.execute(.inSelect, [number], timeout: .seconds(1))
+                if let error = status.first.flatMap({ PN532Status(rawValue: $0).transportError }) {
+                    throw TransportError(error.code, "\(name): InSelect \(target): \(error.reason)")
+                }
+            }
+            return PN532Connection(driver: self, link: link, target: target, number: number, meter: meter)
+        } catch {
+            openConnections -= 1
+            throw error
+        }
     }
 
-    /// A connection ended: polling may go on.
-    func connectionClosed() {
+    /// A connection ended (its target released): polling may go on, and connecting to the
+    /// target again lists it again.
+    func connectionClosed(number: UInt8) {
         openConnections = max(0, openConnections - 1)
+        listed.removeAll { $0.number == number }
     }
 
     private var isPollingPaused: Bool { openConnections > 0 }
@@ -191,11 +215,13 @@ public actor PN532Driver: ReaderDriver {
             while !Task.isCancelled {
                 if await !self.isPollingPaused {
                     do throws(TransportError) {
-                        let now = try await self.targets(matching: mask)
-                        let seen = Set(now.map(\.handle))
-                        for target in now where present[target.handle] == nil { continuation.yield(.targetArrived(target)) }
-                        for (handle, target) in present where !seen.contains(handle) { continuation.yield(.targetLeft(target)) }
-                        present = Dictionary(now.map { ($0.handle, $0) }, uniquingKeysWith: { first, _ in first })
+                        let polled = try await self.pollForEvents(mask)
+                        if let now = polled {
+                            let seen = Set(now.map(\.handle))
+                            for target in now where present[target.handle] == nil { continuation.yield(.targetArrived(target)) }
+                            for (handle, target) in present where !seen.contains(handle) { continuation.yield(.targetLeft(target)) }
+                            present = Dictionary(now.map { ($0.handle, $0) }, uniquingKeysWith: { first, _ in first })
+                        }
                     } catch {
                         // A damaged or late answer: the next poll tries again; a line gone for good ends the stream.
                         let final: [TransportError.Code] = [

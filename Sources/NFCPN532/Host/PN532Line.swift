@@ -20,19 +20,22 @@ public final class PN532Line: @unchecked Sendable {
     /// The serial speed, in bits per second (115,200 for the PN532's HSU after reset, §6.2.2);
     /// used to estimate how long a frame takes on the wire.
     public let baudRate: Int
-    private let descriptor: Guarded<Int32?>
+    private let descriptor: Int32
+    private let closed = Guarded(false)
 
     /// Takes over an open descriptor (it is closed with the line); nothing about it is changed
     /// but its blocking mode.
     public init(fileDescriptor: Int32, name: String, baudRate: Int = 115_200) {
         self.name = name
         self.baudRate = baudRate
-        descriptor = Guarded(fileDescriptor)
+        descriptor = fileDescriptor
         let flags = fcntl(fileDescriptor, F_GETFL)
         if flags >= 0 { _ = fcntl(fileDescriptor, F_SETFL, flags | O_NONBLOCK) }
     }
 
-    deinit { close() }
+    /// The descriptor is closed only here: a read may still be polling it on another thread when
+    /// ``close()`` is called, and a number closed under it could be reused by another file.
+    deinit { _ = systemClose(descriptor) }
 
     /// The serial speeds a line opens at (the PN532's HSU takes 9,600 to 1,288,000 baud,
     /// SetSerialBaudRate §7.2.13; these are the ones both a PN532 and termios name).
@@ -145,23 +148,25 @@ public final class PN532Line: @unchecked Sendable {
 
     /// Throws away whatever the line holds unread (a late answer to an aborted command).
     public func discardInput() {
-        guard let fd = descriptor.withLock({ $0 }) else { return }
+        guard !closed.withLock({ $0 }) else { return }
+        let fd = descriptor
         var buffer = [UInt8](repeating: 0, count: 512)
         while buffer.withUnsafeMutableBytes({ systemRead(fd, $0.baseAddress, $0.count) }) > 0 {}
     }
 
-    /// Closes the descriptor; later reads and writes throw `.notConnected`.
+    /// Closes the line: later reads and writes throw `.notConnected`, and a socket's other end
+    /// sees its end (the descriptor itself is released with the line).
     public func close() {
-        let fd = descriptor.withLock { value -> Int32? in
-            defer { value = nil }
+        let wasClosed = closed.withLock { value -> Bool in
+            defer { value = true }
             return value
         }
-        if let fd { _ = systemClose(fd) }
+        if !wasClosed { _ = shutdown(descriptor, Int32(SHUT_RDWR)) }
     }
 
     private func openDescriptor() throws(TransportError) -> Int32 {
-        guard let fd = descriptor.withLock({ $0 }) else { throw TransportError(.notConnected, "\(name): the line is closed") }
-        return fd
+        guard !closed.withLock({ $0 }) else { throw TransportError(.notConnected, "\(name): the line is closed") }
+        return descriptor
     }
 
     /// Waits for `events` until `deadline`; false when the deadline passed first.
@@ -169,7 +174,9 @@ public final class PN532Line: @unchecked Sendable {
         while true {
             let left = deadline - ContinuousClock.now
             guard left > .zero else { return false }
-            let milliseconds = Int32(min(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1, 60_000))
+            let milliseconds: Int32 =
+                left >= .seconds(60)
+                ? 60_000 : Int32(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
             var poller = pollfd(fd: fd, events: events, revents: 0)
             let ready = poll(&poller, 1, milliseconds)
             if ready > 0 {

@@ -47,7 +47,7 @@ public final class PN532Link: @unchecked Sendable {
         public var resends = 0
         /// NACKs sent for damaged responses.
         public var nacks = 0
-        /// Commands with their code, in order, for `-vv` and the benchmark.
+        /// The last 256 commands' codes, in order (for tests and the benchmark).
         public var commandCodes: [UInt8] = []
     }
 
@@ -106,6 +106,7 @@ public final class PN532Link: @unchecked Sendable {
         tally.withLock {
             $0.commands += 1
             $0.commandCodes.append(command.rawValue)
+            if $0.commandCodes.count > 256 { $0.commandCodes.removeFirst() }
         }
         let frame = PN532Frame.command(command.rawValue, parameters).bytes
         try sendAcknowledged(frame, command)

@@ -71,7 +71,11 @@ enum PN532TargetData {
                     let tl = try reader.byte("ATS length")
                     guard tl >= 1 else { throw reader.violation("an ATS length of 0") }
                     let rest = try reader.bytes(Int(tl) - 1, "ATS")
-                    ats = try AnswerToSelect(bytes: [tl] + rest)
+                    do {
+                        ats = try AnswerToSelect(bytes: [tl] + rest)
+                    } catch {
+                        throw reader.violation("ATS: \(error.reason)")
+                    }
                 }
                 let atqa = UInt16(sens[0]) << 8 | UInt16(sens[1])
                 targets.append((number, uid, .iso14443A(.init(atqa: atqa, sak: sak, ats: ats))))

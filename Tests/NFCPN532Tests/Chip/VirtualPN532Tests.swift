@@ -4,6 +4,12 @@ import NFCSimulator
 import NFCTransport
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The virtual PN532 in front of the simulated field, driven as libnfc and nfcpy drive a chip
 /// (UM0701-02 §7; the host sequences in OUTSIDE-READERS.md).
 @Suite struct VirtualPN532Tests {
@@ -91,6 +97,39 @@ import Testing
         #expect(await host.line.frames(before + 1).last == .ack)
         await host.chip.receive(PN532Frame.ack.bytes)
         #expect(await host.command(0x02) == [0x32, 0x01, 0x06, 0x07], "the chip answers the next command, not the aborted one")
+    }
+
+    /// FeliCa polling goes to the card, which decides (JIS X 6319-4 §9.1): a Lite-S formatted
+    /// for NDEF (SYS_OP 01) answers for its own 88B4 and for 12FC, each with the code asked for;
+    /// for another system code nothing answers (FeliCa Lite-S user's manual §4.1).
+    @Test func feliCaPollingIsTheCardsOwnAnswer() async throws {
+        let (host, _) = try await Self.host([.felicaLiteS])
+        #expect(await host.command(0x32, [0x05, 0xFF, 0x01, 0x00]) == [])
+        let own = try #require(await host.command(0x4A, [0x01, 0x01, 0x00, 0x88, 0xB4, 0x01, 0x00]))
+        #expect(own.count == 2 + 1 + 19 && Array(own.suffix(2)) == [0x88, 0xB4])
+        let ndef = try #require(await host.command(0x4A, [0x01, 0x01, 0x00, 0x12, 0xFC, 0x01, 0x00]))
+        #expect(ndef.first == 0x01 && Array(ndef.suffix(2)) == [0x12, 0xFC])
+        #expect(await host.command(0x4A, [0x01, 0x01, 0x00, 0x00, 0x03, 0x01, 0x00]) == [0x00])
+    }
+
+    /// Served on a line, a poll that waits for a card (retries FF) does not keep the chip from
+    /// stopping: the run aborts it when the line stops.
+    @Test func stoppingAbortsAPollThatWaitsForACard() async throws {
+        let (hostSide, chipSide) = socketPair()
+        let line = PN532Line(fileDescriptor: hostSide, name: "test")
+        let stopped = Guarded(false)
+        let served = Task.detached {
+            await VirtualPN532.serve(fileDescriptor: chipSide, driver: SimulatedField(clock: SimulatedClock()), stopped: stopped)
+        }
+        try line.write(PN532Frame.command(0x4A, [0x01, 0x00]).bytes, timeout: .seconds(5))
+        var acknowledged: [UInt8] = []
+        for _ in 0..<50 where acknowledged.count < 6 { acknowledged += try line.read(timeout: .milliseconds(100)) }
+        #expect(acknowledged == PN532Frame.ack.bytes)
+        stopped.withLock { $0 = true }
+        let statistics = await served.value
+        #expect(statistics.commands[0x4A] == 1)
+        line.close()
+        _ = close(chipSide)
     }
 
     /// The host's NACK asks for the last response again (§6.2.1.4); an unknown command gets the

@@ -65,6 +65,18 @@ import Testing
         await connection.disconnect()
     }
 
+    /// A connection closed (its target released) and opened again lists the target again.
+    @Test func connectingAgainAfterADisconnect() async throws {
+        let board = try await VirtualBoard([.ntag213])
+        defer { Task { await board.stop() } }
+        let target = try #require(try await board.driver.targets(matching: .iso14443A).first)
+        for _ in 0..<2 {
+            let connection = try await board.driver.connect(to: target, meter: AirTimeMeter())
+            #expect(try await connection.transceive([0x30, 0x00], timeout: .milliseconds(100)).count == 16)
+            await connection.disconnect()
+        }
+    }
+
     /// An ISO-DEP card takes APDUs through InDataExchange: SELECT of the NDEF application
     /// answers as the field does.
     @Test func anISODEPCardAnswersAPDUs() async throws {

@@ -113,6 +113,31 @@ import Testing
         await #expect(throws: TransportError(.protocolViolation)) { try await chip.driver().started() }
     }
 
+    /// A chip that sets MI (more information, §7.1) on every part of an answer: the exchange
+    /// stops past what an APDU answer can hold, as a protocol violation.
+    @Test func anAnswerThatNeverEndsIsAViolation() async throws {
+        let ats: [UInt8] = [0x06, 0x77, 0x77, 0x71, 0x02, 0x80]
+        let chip = ScriptedChip { data, _ in
+            switch data.first {
+            case 0x4A: ScriptedChip.answer(data, [0x01, 0x01, 0x03, 0x44, 0x20, 0x07, 0x04, 1, 2, 3, 4, 5, 6] + ats)
+            case 0x40: ScriptedChip.answer(data, [0x40] + [UInt8](repeating: 0xAB, count: 200))
+            default: ScriptedChip.start(data)
+            }
+        }
+        defer { chip.stop() }
+        let driver = chip.driver()
+        let target = try #require(try await driver.targets(matching: .iso14443A).first)
+        #expect(target.speaksISODEP)
+        let connection = try await driver.connect(to: target, meter: AirTimeMeter())
+        do {
+            _ = try await connection.transceive([0x00, 0xA4, 0x04, 0x00, 0x00], timeout: .milliseconds(100))
+            Issue.record("took an endless answer")
+        } catch {
+            #expect(error.code == .protocolViolation)
+            #expect(error.reason.contains("parts"))
+        }
+    }
+
     /// The line closing under a command (the board unplugged, the emulator stopped).
     @Test func theLineClosedMidReadIsReaderRemoved() async {
         let chip = ScriptedChip { data, _ in data.first == 0x02 ? nil : ScriptedChip.start(data) }
@@ -125,7 +150,8 @@ import Testing
     @Test func anAcknowledgedCommandWithoutAnswerIsAborted() async {
         let chip = ScriptedChip { data, _ in data.first == 0x02 ? PN532Frame.ack.bytes : ScriptedChip.start(data) }
         defer { chip.stop() }
-        await #expect(throws: TransportError(.timeout)) { try await chip.driver(slack: .milliseconds(50)).started() }
+        await #expect(throws: TransportError(.timeout)) { try await chip.driver(slack: .seconds(1)).started() }
+        for _ in 0..<200 where chip.received.withLock({ $0.last }) != .ack { try? await Task.sleep(for: .milliseconds(10)) }
         #expect(chip.received.withLock { $0 }.last == .ack)
     }
 }
