@@ -11,6 +11,10 @@
 #     through InDataExchange): the image then holds that tag's user pages and message.
 # For the Type 4 tag and FeliCa Lite-S and Standard: nfc-list reports the ATS, or IDm, PMm and
 # system code, the image holds; nfc-read-forum-tag3 reads the FeliCa tags' NDEF message.
+# nfcpy 1.0.4 (Integration/pn532/requirements.txt, in $PYTHON's environment) reads and writes NDEF
+# on Types 2, 3 and 4 through the virtual PN532 (for Type 4 it runs ISO-DEP itself through
+# InCommunicateThru); nfcpy opens /dev names only, so the device is linked at /dev/ttyNFC<pid>
+# (as root, or with sudo).
 # Our pn532: reader through the virtual PN532 agrees with sim: on every kind it can read (read
 # --json, dump, and a write that lands in the image as the same write through sim: does); an
 # ISO 15693 tag is a clear "cannot"; a missing device, a regular file and a link to a terminal
@@ -124,6 +128,31 @@ for kind in felica-lite-s felica; do
     ours=$("$NFC" read --reader "sim:$image" --json | python3 -c 'import json, sys; print(json.dumps(json.load(sys.stdin)["records"]))')
     [[ -n $ours && $theirs == "$ours" ]] || fail "$kind: nfc-read-forum-tag3 read $theirs, the image holds $ours"
     echo "ok    $kind: nfc-read-forum-tag3 read the image's message ($(wc -c < "$work/$kind.ndef") bytes)"
+    checks=$((checks + 1))
+done
+
+# nfcpy: read, then write, each checked against the image.
+PYTHON=${PYTHON:-.venv/bin/python}
+"$PYTHON" -c "import nfc" 2>/dev/null || fail "nfcpy is not installed for $PYTHON (pip install -r Integration/pn532/requirements.txt)"
+as_root() { if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo -n "$@"; fi; }
+device=/dev/ttyNFC$$
+for kind in ntag213 ntag216 ultralight type4 felica-lite-s felica; do
+    case $kind in felica*) brty=212F ;; *) brty=106A ;; esac
+    image=$work/$kind-nfcpy.json link=$work/pn532-nfcpy-$kind
+    "$NFC" tag new "$kind" -o "$image" >/dev/null
+    "$NFC" write --reader "sim:$image" --text "nfcpy reads $kind" >/dev/null
+    start_emulator "$image" "$link"
+    as_root ln -sfn "$link" "$device"
+    theirs=$(timeout 60 "$PYTHON" Integration/pn532/nfcpy_tag.py "tty:${device#/dev/}:pn532" "$brty" read 2>&1) \
+        || { as_root rm -f "$device"; fail "$kind: nfcpy read failed: $theirs"; }
+    written=$(timeout 60 "$PYTHON" Integration/pn532/nfcpy_tag.py "tty:${device#/dev/}:pn532" "$brty" write "https://example.org/nfcpy/$kind" 2>&1) \
+        || { as_root rm -f "$device"; fail "$kind: nfcpy write failed: $written"; }
+    as_root rm -f "$device"
+    stop_emulator
+    [[ $theirs == "[[\"T\", \"nfcpy reads $kind\"]]" ]] || fail "$kind: nfcpy read $theirs"
+    "$NFC" read --reader "sim:$image" --json | grep -q "\"uri\" : \"https://example.org/nfcpy/$kind\"\|\"uri\": \"https://example.org/nfcpy/$kind\"" \
+        || fail "$kind: nfcpy's write is not in the image: $("$NFC" read --reader "sim:$image")"
+    echo "ok    $kind: nfcpy read the image's message and its write landed in the image"
     checks=$((checks + 1))
 done
 

@@ -46,6 +46,11 @@ public actor VirtualPN532 {
     var lastError: UInt8 = 0
     /// The activated targets, numbered from 1 (Tg), at most two (§7.3.5).
     var targets: [ActiveTarget] = []
+    /// Per target number: an I-block chain the host is still sending, and the last block the
+    /// card answered (an R-block asks for it again), for hosts that run ISO-DEP themselves
+    /// through InCommunicateThru.
+    var isoDEPChains: [UInt8: [UInt8]] = [:]
+    var isoDEPLastBlocks: [UInt8: [UInt8]] = [:]
 
     /// A target InListPassiveTarget activated.
     struct ActiveTarget {

@@ -99,6 +99,28 @@ import Darwin
         #expect(await host.command(0x02) == [0x32, 0x01, 0x06, 0x07], "the chip answers the next command, not the aborted one")
     }
 
+    /// A host that runs ISO-DEP itself through InCommunicateThru, as nfcpy does for Type 4
+    /// (ISO/IEC 14443-4 §5.6, §7): RATS gets the ATS; an I-block carries SELECT and its answer
+    /// comes back in an I-block of the same number; a chained I-block gets R(ACK); an R-block gets
+    /// the last block again; S(DESELECT) is echoed.
+    @Test func isoDEPRunByTheHost() async throws {
+        let (host, field) = try await Self.host([.type4])
+        let card = try #require(try await field.targets(matching: .iso14443A).first)
+        guard case .iso14443A(let a) = card.parameters, let ats = a.ats else { return }
+        #expect(await host.command(0x12, [0x04]) == [], "SetParameters: fAutomaticRATS off")
+        let listed = try #require(await host.command(0x4A, [0x01, 0x00]))
+        #expect(listed.count == 6 + card.identifier.count, "no ATS without fAutomaticRATS")
+        #expect(await host.command(0x42, [0xE0, 0x80]) == [0x00] + ats.bytes)
+        let select: [UInt8] = [0x00, 0xA4, 0x04, 0x00, 0x07, 0xD2, 0x76, 0x00, 0x00, 0x85, 0x01, 0x01, 0x00]
+        let answer = try #require(await host.command(0x42, [0x02] + select))
+        #expect(answer.prefix(2) == [0x00, 0x02] && answer.suffix(2) == [0x90, 0x00])
+        #expect(await host.command(0x42, [0xB3]) == answer, "R(NAK): the last block again")
+        #expect(await host.command(0x42, [0x13, 0x00, 0xA4]) == [0x00, 0xA3], "chaining: R(ACK) with the block number")
+        let rest = try #require(await host.command(0x42, [0x02, 0x04, 0x00, 0x07, 0xD2, 0x76, 0x00, 0x00, 0x85, 0x01, 0x01, 0x00]))
+        #expect(rest.suffix(2) == [0x90, 0x00], "the chain is one SELECT")
+        #expect(await host.command(0x42, [0xC2]) == [0x00, 0xC2])
+    }
+
     /// FeliCa polling goes to the card, which decides (JIS X 6319-4 §9.1): a Lite-S formatted
     /// for NDEF (SYS_OP 01) answers for its own 88B4 and for 12FC, each with the code asked for;
     /// for another system code nothing answers (FeliCa Lite-S user's manual §4.1).
