@@ -92,7 +92,7 @@ struct EmulateCommandTests {
 
         let missing = directory.appendingPathComponent("ttyUSB9").path
         let refused = try await NFCTool.run(["read", "--reader", "pn532:\(missing)"])
-        #expect(refused.status != 0)
+        #expect(refused.status == 3, "not found")
         #expect(refused.stderr.contains(missing) && refused.stderr.contains("no such serial device"), "\(refused.stderr)")
         #expect(refused.stderr.split(separator: "\n").count == 1, "one line: \(refused.stderr)")
     }

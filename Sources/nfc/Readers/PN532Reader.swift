@@ -24,7 +24,14 @@ struct PN532Reader: CLIReader {
             throw CLIError(
                 "no tag on \(driver.name) (a PN532 finds ISO/IEC 14443 A and B and FeliCa tags; it cannot read ISO/IEC 15693 ones)")
         } catch let error as TransportError {
-            throw CLIError(error.reason.isEmpty ? "\(driver.name): \(error.code.name)" : error.reason)
+            // A missing device is "not found" and a busy one "busy", as for images (README's exit statuses).
+            let code: CLIError.Code =
+                switch error.code {
+                case .noSuchTarget: .notFound
+                case .sharingViolation: .busy
+                default: .failure
+                }
+            throw CLIError(code, error.reason.isEmpty ? "\(driver.name): \(error.code.name)" : error.reason)
         }
     }
 

@@ -1,3 +1,4 @@
+import Dispatch
 import NFCBytes
 import NFCPN532
 import NFCSimulator
@@ -143,9 +144,19 @@ import Darwin
         let served = Task.detached {
             await VirtualPN532.serve(fileDescriptor: chipSide, driver: SimulatedField(clock: SimulatedClock()), stopped: stopped)
         }
-        try line.write(PN532Frame.command(0x4A, [0x01, 0x00]).bytes, timeout: .seconds(5))
-        var acknowledged: [UInt8] = []
-        for _ in 0..<50 where acknowledged.count < 6 { acknowledged += try line.read(timeout: .milliseconds(100)) }
+        // The line is read on a dispatch thread: a blocking read here would hold one of the few
+        // threads the chip's actor needs to answer.
+        let acknowledged: [UInt8] = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                var bytes: [UInt8] = []
+                try? line.write(PN532Frame.command(0x4A, [0x01, 0x00]).bytes, timeout: .seconds(20))
+                let deadline = ContinuousClock.now + .seconds(20)
+                while bytes.count < 6, ContinuousClock.now < deadline {
+                    bytes += (try? line.read(timeout: .milliseconds(100))) ?? []
+                }
+                continuation.resume(returning: bytes)
+            }
+        }
         #expect(acknowledged == PN532Frame.ack.bytes)
         stopped.withLock { $0 = true }
         let statistics = await served.value
