@@ -1,9 +1,9 @@
-import Dispatch
 import NFCBytes
-import NFCPN532
 import NFCSimulator
 import NFCTransport
 import Testing
+
+@testable import NFCPN532
 
 #if canImport(Glibc)
 import Glibc
@@ -135,34 +135,16 @@ import Darwin
         #expect(await host.command(0x4A, [0x01, 0x01, 0x00, 0x00, 0x03, 0x01, 0x00]) == [0x00])
     }
 
-    /// Served on a line, a poll that waits for a card (retries FF) does not keep the chip from
-    /// stopping: the run aborts it when the line stops.
+    /// A poll that waits for a card (retries FF) does not keep the chip from stopping: what
+    /// `serve` does when its line stops — abort what is queued, then wait for it — ends it.
     @Test func stoppingAbortsAPollThatWaitsForACard() async throws {
-        let (hostSide, chipSide) = socketPair()
-        let line = PN532Line(fileDescriptor: hostSide, name: "test")
-        let stopped = Guarded(false)
-        let served = Task.detached {
-            await VirtualPN532.serve(fileDescriptor: chipSide, driver: SimulatedField(clock: SimulatedClock()), stopped: stopped)
-        }
-        // The line is read on a dispatch thread: a blocking read here would hold one of the few
-        // threads the chip's actor needs to answer.
-        let acknowledged: [UInt8] = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                var bytes: [UInt8] = []
-                try? line.write(PN532Frame.command(0x4A, [0x01, 0x00]).bytes, timeout: .seconds(20))
-                let deadline = ContinuousClock.now + .seconds(20)
-                while bytes.count < 6, ContinuousClock.now < deadline {
-                    bytes += (try? line.read(timeout: .milliseconds(100))) ?? []
-                }
-                continuation.resume(returning: bytes)
-            }
-        }
-        #expect(acknowledged == PN532Frame.ack.bytes)
-        stopped.withLock { $0 = true }
-        let statistics = await served.value
-        #expect(statistics.commands[0x4A] == 1)
-        line.close()
-        _ = close(chipSide)
+        let (host, _) = try await Self.host([])
+        await host.chip.receive(PN532Frame.command(0x4A, [0x01, 0x00]).bytes)
+        #expect(await host.line.frames(1) == [.ack])
+        await host.chip.abortCommands()
+        await host.chip.waitForCommands()
+        #expect(await host.chip.statistics.commands[0x4A] == 1)
+        #expect(await host.line.all == [.ack], "an aborted poll sends no response")
     }
 
     /// The host's NACK asks for the last response again (§6.2.1.4); an unknown command gets the
