@@ -18,7 +18,7 @@ import NFCTransport
 /// A status byte other than success becomes the `TransportError` ``PN532Status`` maps it to
 /// (time-out, CRC or parity error, card gone); error `27`, "not acceptable in this context",
 /// means the chip no longer holds the target (another poll replaced it): `.notConnected`.
-final class PN532Connection: TagConnection, @unchecked Sendable {
+final class PN532Connection: TagConnection, Sendable {
     let target: TargetInfo
     let limits: ExchangeLimits
     let bitRate: BitRate

@@ -67,10 +67,14 @@ final class ScriptedChip: Sendable {
     /// Every frame the host wrote, in order (NACKs included).
     let received = Guarded<[PN532Frame]>([])
     private let stopped = Guarded(false)
+    /// One element per frame received: what ``received(until:)`` waits on.
+    private let arrivals: AsyncStream<Void>
 
     init(_ script: @escaping Script) {
         let (host, chip) = socketPair()
         line = PN532Line(fileDescriptor: host, name: "pn532:scripted")
+        let (arrivals, arrived) = AsyncStream.makeStream(of: Void.self)
+        self.arrivals = arrivals
         let (received, stopped) = (self.received, self.stopped)
         DispatchQueue(label: "scripted-chip").async {
             var decoder = PN532FrameDecoder()
@@ -83,6 +87,7 @@ final class ScriptedChip: Sendable {
                 guard count > 0 else { break }
                 for case .success(let frame) in decoder.feed(buffer[0..<count]) {
                     received.withLock { $0.append(frame) }
+                    arrived.yield()
                     let data: [UInt8]
                     switch frame {
                     case .information(_, let bytes): data = bytes
@@ -95,6 +100,18 @@ final class ScriptedChip: Sendable {
                 }
             }
             _ = close(chip)
+            arrived.finish()
+        }
+    }
+
+    /// The frames received once `condition` holds for them, waiting for each new frame (no
+    /// polling); what was received when the chip's thread ended if it never does.
+    func received(until condition: ([PN532Frame]) -> Bool) async -> [PN532Frame] {
+        var iterator = arrivals.makeAsyncIterator()
+        while true {
+            let frames = received.withLock { $0 }
+            if condition(frames) { return frames }
+            guard await iterator.next() != nil else { return received.withLock { $0 } }
         }
     }
 
