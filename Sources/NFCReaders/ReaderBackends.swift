@@ -82,6 +82,23 @@ public enum ReaderBackends {
             #else
             throw ReaderNameError(.unsupportedBackend, "\(name): this build has no PN532 driver (enable the package trait PN532)")
             #endif
+        case .nfcpyUDP(let host, let port):
+            #if PN532
+            return NfcpyUDPReader(host: host, port: port)
+            #else
+            throw ReaderNameError(.unsupportedBackend, "\(name): this build has no PN532 module (enable the package trait PN532)")
+            #endif
+        case .pn532Target(let path):
+            #if PN532
+            // The terminal is made now, so that the card's program can open it before the first poll.
+            do {
+                return try PN532TargetReader(linkPath: path)
+            } catch {
+                throw ReaderNameError(.unavailable, "\(name): \(error.reason)")
+            }
+            #else
+            throw ReaderNameError(.unsupportedBackend, "\(name): this build has no PN532 driver (enable the package trait PN532)")
+            #endif
         }
     }
 }

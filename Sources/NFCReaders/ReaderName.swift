@@ -10,11 +10,12 @@
 /// | `pcsc:NAME` | PC/SC readers whose name contains NAME, case-insensitive |
 /// | `pn532:PATH` | a PN532 board on the serial device at PATH, at 115,200 baud (its HSU's speed after reset) |
 /// | `pn532:PATH:BAUD` | the same at another speed (9600 to 921600) |
+/// | `pn532-target:PATH` | a virtual PN532 on a pseudo-terminal linked at PATH; its card is the program that drives it as a target (libnfc's `nfc-emulate-forum-tag4`) |
+/// | `nfcpy-udp:[HOST:]PORT` | nfcpy's UDP frontend: the card is nfcpy's own tag emulation listening at HOST (default `localhost`) and PORT |
 /// | `NAME` | the same as `pcsc:NAME`: a reader's name as `nfc readers` prints it |
 ///
-/// Scheme words reserved for backends this build does not have yet (`pn532-target:`,
-/// `nfcpy-udp:`) are refused with ``ReaderNameError/Code-swift.struct/unsupportedBackend``
-/// rather than read as a PC/SC name, so that adding the backend never changes what a name means.
+/// Scheme words are never read as PC/SC names; a scheme whose backend a build leaves out is
+/// refused when the reader is opened (``ReaderNameError/Code-swift.struct/unsupportedBackend``).
 public enum ReaderName: Hashable, Sendable, CustomStringConvertible {
     /// The simulator: the persistent virtual tag (`nil`) or the image or folder at a path.
     case simulator(path: String?)
@@ -22,14 +23,16 @@ public enum ReaderName: Hashable, Sendable, CustomStringConvertible {
     case pcsc(filter: String?)
     /// A PN532 on a serial line: the device's path and the speed (nil: 115,200 baud).
     case pn532(path: String, baudRate: Int?)
+    /// A virtual PN532 in target mode, on a pseudo-terminal linked at the path.
+    case pn532Target(path: String)
+    /// nfcpy's UDP frontend: the tag emulation listening at the host and port.
+    case nfcpyUDP(host: String, port: UInt16)
 
-    /// Scheme words kept for backends to come; see the type's documentation.
-    static let reservedSchemes = ["pn532-target", "nfcpy-udp"]
     /// The serial speeds `pn532:PATH:BAUD` takes.
     public static let pn532BaudRates = [9600, 19200, 38400, 57600, 115_200, 230_400, 460_800, 921_600]
 
     /// Parses a reader name.
-    /// - Throws: ``ReaderNameError`` for an empty name, `sim:`, `pcsc:` or `pn532:` with nothing
+    /// - Throws: ``ReaderNameError`` for an empty name, a scheme with nothing after its colon,
     ///   after the colon, a speed `pn532:` does not take, or a reserved scheme.
     public init(parsing text: String) throws(ReaderNameError) {
         if text.isEmpty { throw ReaderNameError(.empty, "a reader name is empty (try sim, pcsc or a reader's name)") }
@@ -45,10 +48,16 @@ public enum ReaderName: Hashable, Sendable, CustomStringConvertible {
             let filter = String(text.dropFirst(5))
             if filter.isEmpty { throw ReaderNameError(.missingArgument, "pcsc: needs part of a reader's name (pcsc:NAME)") }
             self = .pcsc(filter: filter)
+        } else if text.hasPrefix("pn532-target:") {
+            let path = String(text.dropFirst(13))
+            if path.isEmpty {
+                throw ReaderNameError(.missingArgument, "pn532-target: needs the path of the link to make (pn532-target:/tmp/pn532)")
+            }
+            self = .pn532Target(path: path)
         } else if text.hasPrefix("pn532:") {
             self = try Self.pn532(String(text.dropFirst(6)))
-        } else if let scheme = Self.reservedSchemes.first(where: { text.hasPrefix($0 + ":") }) {
-            throw ReaderNameError(.unsupportedBackend, "\(scheme): readers are not supported by this build")
+        } else if text.hasPrefix("nfcpy-udp:") {
+            self = try Self.nfcpyUDP(String(text.dropFirst(10)))
         } else {
             self = .pcsc(filter: text)
         }
@@ -71,11 +80,32 @@ public enum ReaderName: Hashable, Sendable, CustomStringConvertible {
         return .pn532(path: rest, baudRate: nil)
     }
 
-    /// The name in the grammar's own spelling (`sim`, `sim:PATH`, `pcsc`, `pcsc:NAME`, `pn532:PATH[:BAUD]`).
+    /// `nfcpy-udp:` with what follows it: `PORT` or `HOST:PORT` (the last part is the port).
+    private static func nfcpyUDP(_ rest: String) throws(ReaderNameError) -> ReaderName {
+        guard !rest.isEmpty else { throw ReaderNameError(.missingArgument, "nfcpy-udp: needs a port (nfcpy-udp:[HOST:]PORT)") }
+        let host: String
+        let portText: Substring
+        if let colon = rest.lastIndex(of: ":") {
+            host = String(rest[..<colon])
+            portText = rest[rest.index(after: colon)...]
+            guard !host.isEmpty else { throw ReaderNameError(.missingArgument, "nfcpy-udp: needs a host before :\(portText)") }
+        } else {
+            host = "localhost"
+            portText = rest[...]
+        }
+        guard portText.allSatisfy({ $0.isASCII && $0.isNumber }), let port = UInt16(portText), port > 0 else {
+            throw ReaderNameError(.invalidArgument, "nfcpy-udp: \(portText) is not a UDP port (1 to 65535)")
+        }
+        return .nfcpyUDP(host: host, port: port)
+    }
+
+    /// The name in the grammar's own spelling (`sim`, `sim:PATH`, `pcsc`, `pcsc:NAME`, `pn532:PATH[:BAUD]`, `pn532-target:PATH`, `nfcpy-udp:HOST:PORT`).
     public var description: String {
         switch self {
         case .pn532(let path, nil): "pn532:\(path)"
         case .pn532(let path, let baud?): "pn532:\(path):\(baud)"
+        case .pn532Target(let path): "pn532-target:\(path)"
+        case .nfcpyUDP(let host, let port): "nfcpy-udp:\(host):\(port)"
         case .simulator(nil): "sim"
         case .simulator(let path?): "sim:\(path)"
         case .pcsc(nil): "pcsc"

@@ -257,54 +257,30 @@ extension VirtualPN532 {
         }
     }
 
-    /// The card's answer to one ISO/IEC 14443-4 frame from a host that does the protocol itself:
-    /// RATS (`E0`, ISO/IEC 14443-4 §5.6.1) answered with the ATS; I-blocks (§7.1.1: PCB `02`/`03`,
-    /// CID and NAD when their bits say so, chaining bit `10`) gathered into the APDU, which goes to
-    /// the card, and its answer sent back in an I-block of the same block number; a chained
-    /// I-block answered R(ACK); an R-block answered with the last block again (§7.5.4); S(DESELECT)
-    /// (`C2`) echoed. Anything else, or an APDU the card fails, is a time-out: the card stays mute.
+    /// The card's answer to one ISO/IEC 14443-4 frame from a host that does the protocol itself
+    /// (``ISODEPCardSide``); an APDU the card fails, or a frame the card ignores, is a time-out.
     func isoDEPBlock(
         _ frame: [UInt8], target: ActiveTarget, connection: any TagConnection
     ) async -> (PN532Status, [UInt8]) {
-        guard let pcb = frame.first else { return (.timeout, []) }
-        if pcb == 0xE0, frame.count == 2 {
-            guard case .iso14443A(let a) = target.info.parameters, let ats = a.ats else { return (.timeout, []) }
-            isoDEPChains[target.number] = nil
-            isoDEPLastBlocks[target.number] = nil
-            return (.success, ats.bytes)
-        }
-        let hasCID = pcb & 0x08 != 0
-        let prefix = hasCID && frame.count >= 2 ? [frame[1]] : []
-        switch pcb & 0xE2 {
-        case 0x02:  // I-block
-            let start = 1 + (hasCID ? 1 : 0) + (pcb & 0x04 != 0 ? 1 : 0)
-            guard frame.count >= start else { return (.timeout, []) }
-            let blockNumber = pcb & 0x01
-            let chain = (isoDEPChains[target.number] ?? []) + frame[start...]
-            if pcb & 0x10 != 0 {
-                isoDEPChains[target.number] = chain
-                let ack = [0xA2 | (hasCID ? 0x08 : 0) | blockNumber] + prefix
-                isoDEPLastBlocks[target.number] = ack
-                return (.success, ack)
-            }
-            isoDEPChains[target.number] = nil
+        var ats: [UInt8]?
+        if case .iso14443A(let a) = target.info.parameters { ats = a.ats?.bytes }
+        var side = isoDEPCards[target.number] ?? ISODEPCardSide()
+        let step = side.receive(frame, ats: ats)
+        isoDEPCards[target.number] = side
+        switch step {
+        case .mute: return (.timeout, [])
+        case .answer(let bytes): return (.success, bytes)
+        case .apdu(let apdu, let header):
             let answer: [UInt8]
             do {
-                answer = try await connection.transceive(chain, timeout: .milliseconds(500))
+                answer = try await connection.transceive(apdu, timeout: .milliseconds(500))
             } catch {
                 return (PN532Status(error), [])
             }
-            let block = [0x02 | (hasCID ? 0x08 : 0) | blockNumber] + prefix + answer
-            isoDEPLastBlocks[target.number] = block
+            var after = isoDEPCards[target.number] ?? ISODEPCardSide()
+            let block = after.answered(answer, header: header)
+            isoDEPCards[target.number] = after
             return (.success, block)
-        case 0xA2:  // R-block (ACK or NAK): the last block again
-            guard let last = isoDEPLastBlocks[target.number] else { return (.timeout, []) }
-            return (.success, last)
-        case 0xC2 where pcb & 0x30 == 0x00:  // S(DESELECT)
-            isoDEPChains[target.number] = nil
-            return (.success, frame)
-        default:
-            return (.timeout, [])
         }
     }
 
@@ -353,6 +329,7 @@ extension VirtualPN532 {
     func releaseAll() async {
         let released = targets
         targets = []
+        isoDEPCards = [:]
         for target in released { await target.connection?.disconnect() }
     }
 }

@@ -11,7 +11,7 @@ import Darwin
 extension VirtualPN532 {
     /// Runs a virtual PN532 on a file descriptor — a pseudo-terminal's master side (`nfc emulate
     /// --pn532`) or one end of a socket pair (tests) — until `stopped` turns true or the other
-    /// end closes for good.
+    /// end closes for good. As a target the chip is the card in `targetField`.
     ///
     /// The descriptor is read on a thread of its own, with 100 ms polls (a blocking wait must not
     /// hold one of the few threads Swift concurrency runs the chip's commands on); the chip takes
@@ -21,10 +21,10 @@ extension VirtualPN532 {
     /// for.
     @discardableResult
     public static func serve(
-        fileDescriptor fd: Int32, driver: any ReaderDriver, stopped: Guarded<Bool>,
-        afterOutput: @escaping @Sendable () async -> Void = {}
+        fileDescriptor fd: Int32, driver: any ReaderDriver, targetField: PN532TargetField = PN532TargetField(name: "pn532"),
+        stopped: Guarded<Bool>, afterOutput: @escaping @Sendable () async -> Void = {}
     ) async -> Statistics {
-        let chip = VirtualPN532(driver: driver) { bytes in
+        let chip = VirtualPN532(driver: driver, targetField: targetField) { bytes in
             var offset = 0
             while offset < bytes.count {
                 let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }

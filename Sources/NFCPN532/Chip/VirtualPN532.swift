@@ -21,6 +21,8 @@ public actor VirtualPN532 {
     public static let firmware: [UInt8] = [0x32, 0x01, 0x06, 0x07]
 
     let driver: any ReaderDriver
+    /// The chip's RF side as a target: what an initiator sees once the host runs TgInitAsTarget.
+    public nonisolated let targetField: PN532TargetField
     let output: @Sendable ([UInt8]) async -> Void
     let meter = AirTimeMeter()
 
@@ -46,11 +48,9 @@ public actor VirtualPN532 {
     var lastError: UInt8 = 0
     /// The activated targets, numbered from 1 (Tg), at most two (§7.3.5).
     var targets: [ActiveTarget] = []
-    /// Per target number: an I-block chain the host is still sending, and the last block the
-    /// card answered (an R-block asks for it again), for hosts that run ISO-DEP themselves
-    /// through InCommunicateThru.
-    var isoDEPChains: [UInt8: [UInt8]] = [:]
-    var isoDEPLastBlocks: [UInt8: [UInt8]] = [:]
+    /// Per target number, the card's side of ISO-DEP for hosts that run it themselves through
+    /// InCommunicateThru.
+    var isoDEPCards: [UInt8: ISODEPCardSide] = [:]
 
     /// A target InListPassiveTarget activated.
     struct ActiveTarget {
@@ -84,9 +84,15 @@ public actor VirtualPN532 {
     /// What the host asked for so far.
     public private(set) var statistics = Statistics()
 
-    /// A chip in front of `driver` that writes its bytes to the host with `output`.
-    public init(driver: any ReaderDriver, output: @escaping @Sendable ([UInt8]) async -> Void) {
+    /// A chip in front of `driver` that writes its bytes to the host with `output`; as a target
+    /// it is the card in `targetField` (by default a field no initiator reads: TgInitAsTarget
+    /// then waits until the host aborts it, as on a board with no reader near).
+    public init(
+        driver: any ReaderDriver, targetField: PN532TargetField = PN532TargetField(name: "pn532"),
+        output: @escaping @Sendable ([UInt8]) async -> Void
+    ) {
         self.driver = driver
+        self.targetField = targetField
         self.output = output
     }
 
@@ -180,12 +186,28 @@ public actor VirtualPN532 {
         case .inRelease: return await release(parameters)
         case .inDeselect: return deselect(parameters)
         case .inSelect: return await select(parameters)
+        // Target mode (§7.3.14 to §7.3.21): the chip is the card an initiator reads through
+        // `targetField`; the commands wait for that initiator as they wait for the RF.
+        case .tgInitAsTarget:
+            guard let target = PN532TargetField.TargetParameters(parameters, piccFlag: self.parameters & 0x20 != 0) else { return nil }
+            await releaseAll()
+            return await targetField.offer(target)
+        case .tgGetData, .tgGetInitiatorCommand:
+            return parameters.isEmpty ? await targetField.hostGetData() : nil
+        case .tgSetData, .tgResponseToInitiator:
+            return await targetField.hostSetData(parameters, more: false)
+        case .tgSetMetaData:
+            return await targetField.hostSetData(parameters, more: true)
+        case .tgGetTargetStatus:
+            return parameters.isEmpty ? await targetField.hostTargetStatus() : nil
+        case .tgSetGeneralBytes:
+            return [PN532Status.success.rawValue]
         case .inJumpForDEP, .inJumpForPSL:
             // No NFC-DEP (ISO 18092) target is ever in the field: the activation times out (§7.3.3).
             guard parameters.count >= 3 else { return nil }
             return [PN532Status.timeout.rawValue]
         default:
-            // Recognised but not emulated (GPIO, InATR/InPSL, target mode, InAutoPoll): the error frame.
+            // Recognised but not emulated (GPIO, InATR/InPSL, InAutoPoll): the error frame.
             return nil
         }
     }

@@ -36,6 +36,8 @@ public struct PN532Status: RawRepresentable, Hashable, Sendable, CustomStringCon
     public static let invalidParameter = PN532Status(0x10)
     /// The MIFARE authentication failed.
     public static let mifareAuthenticationError = PN532Status(0x14)
+    /// The chip is not in the state the command needs (e.g. TgGetData with no initiator).
+    public static let invalidDeviceState = PN532Status(0x25)
     /// The command is not acceptable in the current state of the chip.
     public static let wrongContext = PN532Status(0x27)
     /// The target was released by the initiator.

@@ -17,12 +17,12 @@ public enum Type4Commands {
     /// The largest offset READ/UPDATE BINARY `B0`/`D6` address (15 bits in P1-P2).
     public static let largestShortOffset = 0x7FFF
 
-    /// SELECT of the NDEF Tag Application: P2 `0C` for 2.0 (T4T 2.0 command set), P2 `00` with Le for
-    /// the 1.0 AID (mapping 1.0).
+    /// SELECT of the NDEF Tag Application: P1 `04`, P2 `00` ("first or only occurrence"), Le `00`
+    /// (NFC Forum T4T 2.0 §5.4.2, its C-APDU table; ST's SRTAG2K data sheet §5.6.3, Table 21,
+    /// prints the same). libnfc's `nfc-emulate-forum-tag4` refuses any other P2, so a reader that
+    /// sends `0C` there finds no NDEF on it.
     public static func selectApplication(version1: Bool) -> CommandAPDU {
-        version1
-            ? .select(aid: version1ApplicationIdentifier, returnFCI: true)
-            : .select(aid: applicationIdentifier, returnFCI: false)
+        .select(aid: version1 ? version1ApplicationIdentifier : applicationIdentifier, returnFCI: true)
     }
 
     /// SELECT of an EF by identifier: P1 `00`, P2 `0C` (T4T 2.0 command set); P2 `00` under mapping 1.0.

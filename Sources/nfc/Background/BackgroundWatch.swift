@@ -33,6 +33,20 @@ struct BackgroundWatch: Sendable {
             await monitor(PN532Driver(path: path, baudRate: baudRate ?? 115_200), name: spec.description)
             return
         }
+        if case .pn532Target(let path) = spec {
+            do {
+                let reader = try PN532TargetReader(linkPath: path)
+                await monitor(reader, name: spec.description)
+                await reader.stop()
+            } catch {
+                output.problem(reader: spec.description, error.reason)
+            }
+            return
+        }
+        if case .nfcpyUDP(let host, let port) = spec {
+            await monitor(NfcpyUDPReader(host: host, port: port), name: spec.description)
+            return
+        }
         guard case .pcsc(let filter) = spec else { return }
         let readers = PCSCReaderWatch(filter: filter)
         let (newReaders, continuation) = AsyncStream<String>.makeStream()

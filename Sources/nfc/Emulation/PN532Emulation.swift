@@ -13,8 +13,7 @@ import Darwin
 /// (UM0701-02 §6.2) with the image's tag in its field, `PATH` a symbolic link to the terminal's
 /// device. libnfc opens it as `pn532_uart:PATH`.
 ///
-/// The terminal is kept raw (no echo, no line editing: the bytes are frames), and its device
-/// stays open here so that a client closing and opening it again finds the same line. The image
+/// The terminal is `NFCPN532`'s `PseudoTerminal`. The image
 /// is saved after each command that changed the tag, and once more at the end; the link is
 /// removed when the loop ends (SIGINT, SIGTERM).
 final class PN532Emulation {
@@ -35,17 +34,14 @@ final class PN532Emulation {
     /// Runs until SIGINT or SIGTERM.
     /// - Throws: ``CLIError`` when the terminal or the link cannot be made, or the image cannot be saved.
     func run() throws {
-        let (master, device) = try Self.openTerminal()
-        defer { close(master) }
-        let slave = open(device, O_RDWR | O_NOCTTY)
-        guard slave >= 0 else { throw CLIError("cannot open \(device): \(String(cString: strerror(errno)))") }
-        defer { close(slave) }
-        var settings = termios()
-        tcgetattr(slave, &settings)
-        cfmakeraw(&settings)
-        tcsetattr(slave, TCSANOW, &settings)
-        try makeLink(to: device)
-        defer { unlink(linkPath) }
+        let terminal: PseudoTerminal
+        do {
+            terminal = try PseudoTerminal(linkingAt: linkPath)
+        } catch {
+            throw CLIError(error.reason)
+        }
+        defer { terminal.close() }
+        let (master, device) = (terminal.master, terminal.device)
 
         let stopped = Guarded(false)
         let signals = SignalStop { stopped.withLock { $0 = true } }
@@ -84,45 +80,6 @@ final class PN532Emulation {
         let detail = counts.isEmpty ? "" : ": " + counts.joined(separator: ", ")
         return "stopped after \(statistics.commandCount) commands\(detail); \(bytes) bytes on the line, "
             + "\(tenths / 10).\(tenths % 10) ms at 115200 baud"
-    }
-
-    /// A new pseudo-terminal: its master side and the path of its device.
-    private static func openTerminal() throws -> (Int32, String) {
-        #if os(Linux)
-        // Glibc's posix_openpt/ptsname are not visible to Swift; on Linux they are /dev/ptmx and
-        // two ioctls (Linux asm-generic/ioctls.h: TIOCSPTLCK _IOW('T', 0x31, int) unlocks the
-        // terminal, TIOCGPTN _IOR('T', 0x30, unsigned int) gives its number; devpts needs no grantpt).
-        let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
-        var unlock: Int32 = 0
-        var number: UInt32 = 0
-        guard master >= 0, ioctl(master, 0x4004_5431, &unlock) == 0, ioctl(master, 0x8004_5430, &number) == 0 else {
-            let reason = String(cString: strerror(errno))
-            if master >= 0 { close(master) }
-            throw CLIError("cannot open a pseudo-terminal: \(reason)")
-        }
-        return (master, "/dev/pts/\(number)")
-        #else
-        let master = posix_openpt(O_RDWR | O_NOCTTY)
-        guard master >= 0, grantpt(master) == 0, unlockpt(master) == 0, let name = ptsname(master) else {
-            throw CLIError("cannot open a pseudo-terminal: \(String(cString: strerror(errno)))")
-        }
-        return (master, String(cString: name))
-        #endif
-    }
-
-    /// `PATH` as a symbolic link to the terminal's device; an existing link is replaced, any
-    /// other file is left alone.
-    private func makeLink(to device: String) throws {
-        var info = stat()
-        if lstat(linkPath, &info) == 0 {
-            guard info.st_mode & S_IFMT == S_IFLNK else {
-                throw CLIError("\(linkPath) exists and is not a symbolic link: choose another path")
-            }
-            unlink(linkPath)
-        }
-        guard symlink(device, linkPath) == 0 else {
-            throw CLIError("cannot link \(linkPath) to \(device): \(String(cString: strerror(errno)))")
-        }
     }
 
     /// Saves the tag (the store writes only when its image changed).

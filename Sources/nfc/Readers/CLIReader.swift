@@ -3,8 +3,8 @@ import NFCSimulator
 import NFCTransport
 
 /// A reader a CLI command runs on: the simulator (`sim`, `sim:FILE`), a PC/SC reader
-/// (`pcsc`, `pcsc:NAME`, or a reader's name as `nfc readers` prints it) or a PN532 board
-/// (`pn532:PATH[:BAUD]`).
+/// (`pcsc`, `pcsc:NAME`, or a reader's name as `nfc readers` prints it), a PN532 board
+/// (`pn532:PATH[:BAUD]`) or a program playing the card of a virtual PN532 (`pn532-target:PATH`).
 protocol CLIReader: Sendable {
     /// Counts what the command sends and receives.
     var meter: AirTimeMeter { get }
@@ -28,6 +28,8 @@ enum CLIReaders {
         switch name {
         case .pcsc(let filter): return PCSCReader(filter: filter)
         case .pn532(let path, let baudRate): return PN532Reader(path: path, baudRate: baudRate)
+        case .pn532Target(let path): return PN532TargetCLIReader(path: path)
+        case .nfcpyUDP(let host, let port): return NfcpyUDPCLIReader(host: host, port: port)
         case .simulator: throw CLIError(.usage, "\(name): not a reader this command can use")
         }
     }

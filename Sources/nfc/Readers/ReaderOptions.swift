@@ -6,7 +6,7 @@ struct ReaderOptions: ParsableArguments {
     @Option(
         name: .long,
         help:
-            "The reader: sim (a persistent virtual tag), sim:FILE (a given tag image), pcsc (the first PC/SC reader with a tag), pcsc:NAME or NAME (a PC/SC reader whose name contains NAME; see nfc readers), pn532:PATH[:BAUD] (a PN532 board on a serial device; 115200 baud unless given)."
+            "The reader: sim (a persistent virtual tag), sim:FILE (a given tag image), pcsc (the first PC/SC reader with a tag), pcsc:NAME or NAME (a PC/SC reader whose name contains NAME; see nfc readers), pn532:PATH[:BAUD] (a PN532 board on a serial device; 115200 baud unless given), pn532-target:PATH (a virtual PN532 at PATH whose card is the program driving it as a target, e.g. libnfc's nfc-emulate-forum-tag4)."
     )
     var reader: String = "sim"
 

@@ -34,10 +34,10 @@ struct RecordingHost {
     let chip: VirtualPN532
     let line: RecordedLine
 
-    init(driver: any ReaderDriver) {
+    init(driver: any ReaderDriver, targetField: PN532TargetField = PN532TargetField(name: "pn532")) {
         let line = RecordedLine()
         self.line = line
-        chip = VirtualPN532(driver: driver) { bytes in await line.write(bytes) }
+        chip = VirtualPN532(driver: driver, targetField: targetField) { bytes in await line.write(bytes) }
     }
 
     /// Sends a command and returns the response's bytes after its code; fails the test when the

@@ -26,7 +26,8 @@ struct Type4OperationTests {
     @Test("the read procedure's APDUs, byte for byte, with an extended READ BINARY of the whole message")
     func readByHand() throws {
         var operation = Type4Operation(Type4ReadProcedure(limits: Self.ideal), limits: Self.ideal)
-        expectFrame(try operation.start(), "00A4040C07D2760000850101")
+        // NDEF Tag Application Select: P2 00, Le 00 (NFC Forum T4T 2.0 §5.4.2).
+        expectFrame(try operation.start(), "00A4040007D276000085010100")
         expectFrame(try operation.resume(with: .success(hex("9000"))), "00A4000C02E103")
         expectFrame(try operation.resume(with: .success(hex("9000"))), "00B000000F")
         expectFrame(try operation.resume(with: .success(hex("000F20FFFFFFFF0406E1042000000090 00"))), "00A4000C02E104")
