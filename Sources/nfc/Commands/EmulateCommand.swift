@@ -2,11 +2,12 @@ import ArgumentParser
 import NFCBytes
 import NFCSimulator
 
-/// `nfc emulate --image FILE (--pcsc [--vpcd HOST:PORT] [--remove-after N] [--basic-reader] | --pn532 PATH)`
+/// `nfc emulate --image FILE (--pcsc [--vpcd HOST:PORT] [--remove-after N] [--basic-reader] | --pn532 PATH | --nfcpy-udp [HOST:]PORT)`
 struct EmulateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "emulate",
-        abstract: "Make a virtual tag a card in pcscd's vpcd virtual reader, or the tag in a virtual PN532's field.",
+        abstract:
+            "Make a virtual tag a card in pcscd's vpcd virtual reader, the tag in a virtual PN532's field, or a card for nfcpy's UDP reader.",
         discussion: """
             The tag sits in a contactless reader as PC/SC applications see one: the reader answers \
             the FF pseudo-APDUs (GET DATA, READ/UPDATE BINARY, Manage Session, Transparent \
@@ -17,6 +18,10 @@ struct EmulateCommand: ParsableCommand {
             With --pn532 PATH the tag is in the field of a virtual PN532 on a pseudo-terminal \
             linked at PATH, for libnfc (LIBNFC_DEVICE=pn532_uart:PATH) and other PN532 hosts \
             (docs/pn532.md).
+
+            With --nfcpy-udp [HOST:]PORT the tag answers nfcpy's software UDP reader \
+            (nfc.ContactlessFrontend('udp:HOST:PORT')) frame by frame: Type 2, Type 4 (A and B) \
+            and Type 3 tags. HOST defaults to 127.0.0.1.
             """
     )
 
@@ -33,6 +38,13 @@ struct EmulateCommand: ParsableCommand {
             valueName: "PATH"))
     var pn532: String?
 
+    @Option(
+        name: .customLong("nfcpy-udp"),
+        help: ArgumentHelp(
+            "Answer nfcpy's UDP reader (nfc.ContactlessFrontend('udp:HOST:PORT')) on this port; HOST defaults to 127.0.0.1.",
+            valueName: "[HOST:]PORT"))
+    var nfcpyUDP: String?
+
     @Option(name: .long, help: "Where vpcd listens, HOST:PORT.")
     var vpcd = VPCDEndpoint().description
 
@@ -45,8 +57,13 @@ struct EmulateCommand: ParsableCommand {
     var basicReader = false
 
     func validate() throws {
-        guard pcsc != (pn532 != nil) else {
-            throw ValidationError("give one of --pcsc (pcscd's vpcd reader) or --pn532 PATH (a PN532 on a pseudo-terminal)")
+        guard [pcsc, pn532 != nil, nfcpyUDP != nil].filter({ $0 }).count == 1 else {
+            throw ValidationError(
+                "give one of --pcsc (pcscd's vpcd reader), --pn532 PATH (a PN532 on a pseudo-terminal) or --nfcpy-udp [HOST:]PORT (nfcpy's UDP reader)"
+            )
+        }
+        if let nfcpyUDP, NfcpyUDPEmulation.endpoint(nfcpyUDP) == nil {
+            throw ValidationError("--nfcpy-udp takes [HOST:]PORT (e.g. 54321 or 127.0.0.1:54321), not \"\(nfcpyUDP)\"")
         }
         if let pn532, pn532.isEmpty { throw ValidationError("--pn532 takes the path of the link to make") }
         guard VPCDEndpoint(parsing: vpcd) != nil else {
@@ -59,6 +76,11 @@ struct EmulateCommand: ParsableCommand {
 
     func run() throws {
         if let pn532 { return try runPN532(at: pn532) }
+        if let nfcpyUDP, let (host, port) = NfcpyUDPEmulation.endpoint(nfcpyUDP) {
+            let handle = try openImage(announcing: "for nfcpy's UDP reader")
+            defer { handle.close() }
+            return try NfcpyUDPEmulation(image: handle, host: host, port: port).run()
+        }
         guard let endpoint = VPCDEndpoint(parsing: vpcd) else {
             throw CLIError("--vpcd takes HOST:PORT, not \"\(vpcd)\"")
         }
