@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# libnfc against the virtual PN532 (docs/pn532.md): `nfc emulate --pn532 PATH` with a virtual tag
+# libnfc and nfcpy against the virtual PN532 and nfcpy's UDP frontend (docs/pn532.md): `nfc emulate --pn532 PATH` with a virtual tag
 # in its field, Debian's libnfc 1.8 (`libnfc-bin`) reading it as a PN532 on a serial line.
 #   NFC=.build/debug/nfc Integration/pn532/run.sh
 # Checks, for NTAG213, NTAG215, NTAG216 and Ultralight EV1:
@@ -15,6 +15,9 @@
 # on Types 2, 3 and 4 through the virtual PN532 (for Type 4 it runs ISO-DEP itself through
 # InCommunicateThru); nfcpy opens /dev names only, so the device is linked at /dev/ttyNFC<pid>
 # (as root, or with sudo).
+# Over nfcpy's UDP frontend: nfcpy reads and writes our virtual tags (nfc emulate --nfcpy-udp),
+# and our nfcpy-udp: reader reads and writes nfcpy's own Type 3 emulation. In target mode,
+# libnfc's nfc-emulate-forum-tag4 is the card nfc read --reader pn532-target: reads.
 # Our pn532: reader through the virtual PN532 agrees with sim: on every kind it can read (read
 # --json, dump, and a write that lands in the image as the same write through sim: does); an
 # ISO 15693 tag is a clear "cannot"; a missing device, a regular file and a link to a terminal
@@ -204,6 +207,66 @@ for kind in ntag213 ntag215 ntag216 ultralight type4 iso7816 felica-lite-s felic
     checks=$((checks + 1))
 done
 
+# nfcpy's UDP frontend, both ways (OUTSIDE-READERS.md). nfcpy's reader against our virtual tags
+# (nfc emulate --nfcpy-udp): read, then write, each checked against the image.
+port=$((40000 + $$ % 20000))
+for kind in ntag213 ntag216 ultralight type4 felica-lite-s felica; do
+    case $kind in felica*) brty=212F ;; *) brty=106A ;; esac
+    image=$work/$kind-udp.json
+    "$NFC" tag new "$kind" -o "$image" >/dev/null
+    "$NFC" write --reader "sim:$image" --text "nfcpy reads $kind over UDP" >/dev/null
+    "$NFC" emulate --image "$image" --nfcpy-udp "127.0.0.1:$port" 2>"$work/udp-$kind.log" &
+    emulator=$!
+    for _ in $(seq 1 100); do grep -q "answering" "$work/udp-$kind.log" && break; sleep 0.05; done
+    theirs=$(timeout 60 "$PYTHON" Integration/pn532/nfcpy_tag.py "udp:localhost:$port" "$brty" read 2>&1) || fail "$kind: nfcpy read over UDP failed: $theirs"
+    written=$(timeout 60 "$PYTHON" Integration/pn532/nfcpy_tag.py "udp:localhost:$port" "$brty" write "https://example.org/udp/$kind" 2>&1) \
+        || fail "$kind: nfcpy write over UDP failed: $written"
+    stop_emulator
+    [[ $theirs == "[[\"T\", \"nfcpy reads $kind over UDP\"]]" ]] || fail "$kind: nfcpy read $theirs over UDP"
+    "$NFC" read --reader "sim:$image" --json | grep -q "\"uri\" *: \"https://example.org/udp/$kind\"" \
+        || fail "$kind: nfcpy's UDP write is not in the image: $("$NFC" read --reader "sim:$image")"
+    echo "ok    $kind: nfcpy read the image's message over UDP and its write landed in the image ($(tail -1 "$work/udp-$kind.log"))"
+    checks=$((checks + 1))
+done
+
+# Our nfcpy-udp: reader against nfcpy's own Type 3 tag emulation (Type3TagEmulation): the message
+# it serves read back equal, then a write the emulation's memory holds at its end.
+message=$work/udp-type3.ndef
+"$NFC" ndef encode --uri https://example.org/nfcpy-emulates --text "a Type 3 tag emulated by nfcpy" -o "$message" >/dev/null
+"$PYTHON" Integration/pn532/nfcpy_type3_tag.py "$port" "$message" 2 > "$work/type3-emulation.out" 2>&1 &
+emulation=$!
+ours=$(timeout 30 "$NFC" read --reader "nfcpy-udp:localhost:$port" --json 2>&1) || { kill $emulation; fail "nfcpy-udp: read failed: $ours"; }
+timeout 30 "$NFC" write --reader "nfcpy-udp:localhost:$port" --uri https://example.org/written-to-nfcpy >/dev/null 2>&1 \
+    || { kill $emulation; fail "nfcpy-udp: write failed"; }
+wait $emulation || fail "nfcpy's Type 3 emulation failed: $(cat "$work/type3-emulation.out")"
+[[ $(echo "$ours" | python3 -c 'import json, sys; print(json.dumps(json.load(sys.stdin)["records"]))') == \
+    "$("$NFC" ndef decode --file "$message" --json | python3 -c 'import json, sys; print(json.dumps(json.load(sys.stdin)["records"]))')" ]] \
+    || fail "nfcpy-udp: read $ours, nfcpy served $(xxd -p "$message")"
+held=$(tail -1 "$work/type3-emulation.out")
+[[ $("$NFC" ndef decode "$held" --json) == "$("$NFC" ndef encode --uri https://example.org/written-to-nfcpy | xargs "$NFC" ndef decode --json)" ]] \
+    || fail "nfcpy-udp: nfcpy's tag holds $held after our write"
+echo "ok    nfcpy-udp: our reader read nfcpy's Type 3 emulation and its write is in nfcpy's memory"
+checks=$((checks + 1))
+
+# Target mode: libnfc's nfc-emulate-forum-tag4 drives a virtual PN532 as a Type 4 tag serving a
+# message; nfc read --reader pn532-target: reads it, equal to the file.
+link=$work/pn532-target
+"$NFC" ndef encode --uri https://example.org/libnfc-emulates --text "served by nfc-emulate-forum-tag4" -o "$work/target.ndef" >/dev/null
+timeout 60 "$NFC" read --reader "pn532-target:$link" --json > "$work/target.json" 2>"$work/target.log" &
+reader=$!
+for _ in $(seq 1 100); do [[ -L $link ]] && break; sleep 0.05; done
+[[ -L $link ]] || { cat "$work/target.log"; fail "pn532-target: no link at $link"; }
+# It serves one reader session and always ends with an error status (libnfc 1.8: "Target Released").
+LIBNFC_DEVICE=pn532_uart:$link timeout 30 nfc-emulate-forum-tag4 "$work/target.ndef" > "$work/target.emulator" 2>&1 || true
+wait $reader || { cat "$work/target.log" "$work/target.emulator"; fail "pn532-target: nfc read failed"; }
+grep -q "Target Released" "$work/target.emulator" || { cat "$work/target.emulator"; fail "pn532-target: the emulator did not end with the release"; }
+[[ $(python3 -c 'import json, sys; print(json.dumps(json.load(open(sys.argv[1]))["records"]))' "$work/target.json") == \
+    "$("$NFC" ndef decode --file "$work/target.ndef" --json | python3 -c 'import json, sys; print(json.dumps(json.load(sys.stdin)["records"]))')" ]] \
+    || fail "pn532-target: read $(cat "$work/target.json")"
+[[ ! -e $link ]] || fail "pn532-target: the link outlived the reader"
+echo "ok    pn532-target: nfc read read libnfc's emulated Type 4 tag, equal to the file it serves"
+checks=$((checks + 1))
+
 # What a PN532 cannot do, and lines that are not a PN532: one-line errors, quickly.
 image=$work/slix2.json link=$work/pn532-slix2
 "$NFC" tag new slix2 -o "$image" >/dev/null
@@ -230,4 +293,4 @@ done
 kill "$silent" 2>/dev/null || true
 
 [[ $checks -gt 0 ]] || { echo "pn532: nothing was checked" >&2; exit 1; }
-echo "pn532: $checks checks passed: libnfc through the virtual PN532, and our pn532: reader"
+echo "pn532: $checks checks passed: libnfc and nfcpy through the virtual PN532, nfcpy over UDP both ways, libnfc as a target, our pn532: reader"

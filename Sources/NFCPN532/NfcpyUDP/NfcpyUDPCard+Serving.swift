@@ -15,19 +15,23 @@ extension NfcpyUDPCard {
         public init() {}
     }
 
-    /// An open UDP port for ``serve(socket:driver:stopped:afterOutput:)``.
+    /// An open UDP port for ``NfcpyUDPCard/serve(port:driver:stopped:afterOutput:)``.
     public final class Port: Sendable {
         let socket: UDPSocket
-        /// The address and port bound, e.g. `0.0.0.0:54321`.
+        /// The address and port bound, e.g. `127.0.0.1:54321`.
         public let description: String
+        /// The port bound (the one the system chose when asked for port 0).
+        public let port: UInt16
 
-        /// Binds `host` (an IPv4 address or name; `0.0.0.0` for every interface) and `port`.
+        /// Binds `host` (an IPv4 address or name; `0.0.0.0` for every interface) and `port` (0: any free one).
         /// - Throws: `TransportError` `.noSuchTarget` for a host that does not resolve,
         ///   `.sharingViolation` when the port is taken.
         public init(host: String, port: UInt16) throws(TransportError) {
             let address = try UDPSocket.Address.resolve(host, port: port)
             socket = try UDPSocket(binding: address)
-            description = address.description
+            let bound = socket.localAddress
+            description = bound.description
+            self.port = bound.port
         }
 
         /// Closes the port.

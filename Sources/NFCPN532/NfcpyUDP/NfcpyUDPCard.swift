@@ -10,7 +10,7 @@ import NFCTransport
 ///   begins with the cascade tag `88`); SEL_REQ `93/95/97 70` with the SAK (cascade bit `04`
 ///   until the last level); SLP_REQ `50 00` halts the card. Then a Type 2 tag takes its
 ///   commands as they are (a 4-bit ACK or NAK goes back as one byte); an ISO-DEP card answers
-///   RATS with its ATS and then runs ISO/IEC 14443-4 blocks (``ISODEPCardSide``).
+///   RATS with its ATS and then runs ISO/IEC 14443-4 blocks (`ISODEPCardSide`).
 /// - **Type B** (ISO/IEC 14443-3 §7): SENSB_REQ/ALLB_REQ `05 AFI PARAM` answered with SENSB_RES
 ///   (`50`, PUPI, application data, protocol info); ATTRIB `1D PUPI …` with its answer (MBLI and
 ///   CID, then the higher-layer response); then ISO-DEP blocks. SLPB_REQ `50 PUPI` answers `00`.

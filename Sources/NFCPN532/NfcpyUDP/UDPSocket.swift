@@ -77,6 +77,16 @@ final class UDPSocket: @unchecked Sendable {
 
     deinit { close() }
 
+    /// The address and port the socket is bound to (the port the system chose for port 0).
+    var localAddress: Address {
+        var bound = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &bound) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        return Address(address: bound.sin_addr.s_addr, port: UInt16(bigEndian: bound.sin_port))
+    }
+
     /// Closes the socket; later calls do nothing.
     func close() {
         let wasClosed = closed.withLock { state in
