@@ -159,6 +159,21 @@ for kind in ntag213 ntag216 ultralight type4 felica-lite-s felica; do
     checks=$((checks + 1))
 done
 
+# libfreefare 0.4's mifare-ultralight-info (Debian's libfreefare-bin): it finds the tag and tells
+# Ultralight from Ultralight C by AUTHENTICATE 1A, which an NTAG or Ultralight EV1 must refuse.
+command -v mifare-ultralight-info >/dev/null || fail "mifare-ultralight-info not found (Debian package libfreefare-bin)"
+for kind in ultralight ntag213; do
+    image=$work/$kind-freefare.json link=$work/pn532-freefare-$kind
+    "$NFC" tag new "$kind" -o "$image" >/dev/null
+    start_emulator "$image" "$link"
+    info=$(LIBNFC_DEVICE=pn532_uart:$link timeout 30 mifare-ultralight-info 2>/dev/null) || { stop_emulator; fail "$kind: mifare-ultralight-info failed: $info"; }
+    stop_emulator
+    uid=$(python3 -c 'import json, sys; m = bytes.fromhex(json.load(open(sys.argv[1]))["tag"]["memory"]); print((m[0:3] + m[4:8]).hex())' "$image")
+    [[ $info == *"Tag with UID $uid is a Mifare UltraLight"* && $info != *"UltraLight C"* ]] || fail "$kind: mifare-ultralight-info said: $info"
+    echo "ok    $kind: mifare-ultralight-info: ${info##*$'\n'}"
+    checks=$((checks + 1))
+done
+
 # nfc-mfultralight w: another tag's dump written into a fresh image.
 for kind in ntag213 ntag215 ntag216 ultralight; do
     source=$work/$kind-source.json target=$work/$kind-target.json link=$work/pn532-w-$kind

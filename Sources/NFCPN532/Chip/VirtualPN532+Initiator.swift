@@ -11,9 +11,19 @@ extension VirtualPN532 {
     /// a card comes or the host aborts with an ACK; here it waits for the driver's next arrival.
     func listPassiveTargets(_ parameters: [UInt8]) async -> [UInt8]? {
         guard parameters.count >= 2, (1...2).contains(parameters[0]) else { return nil }
-        let maximum = Int(parameters[0])
-        let modulation = parameters[1]
-        let initiatorData = Array(parameters.dropFirst(2))
+        guard let found = await activate(maximum: Int(parameters[0]), modulation: parameters[1], Array(parameters.dropFirst(2))) else {
+            return nil
+        }
+        return [UInt8(found.count)] + found.joined()
+    }
+
+    /// Activates up to `maximum` targets of one modulation (BrTy) that `accept` takes, releasing
+    /// the targets activated before, and returns each one's Tg and target data; nil for
+    /// parameters the chip refuses. With no target and passive-activation retries of `FF` it
+    /// waits for one.
+    func activate(
+        maximum: Int, modulation: UInt8, _ initiatorData: [UInt8], accept: @Sendable (TargetInfo) -> Bool = { _ in true }
+    ) async -> [[UInt8]]? {
         let mask: TechnologyMask
         switch modulation {
         case 0x00: mask = .iso14443A
@@ -21,21 +31,21 @@ extension VirtualPN532 {
             guard initiatorData.count == 5, initiatorData[0] == 0x00 else { return nil }
             mask = .felica
         case 0x03: mask = .iso14443B
-        case 0x04: return [0x00]
+        case 0x04: return []
         default: return nil
         }
         await releaseAll()
         fieldOn = true
-        var found = await matching(mask, modulation, initiatorData)
+        var found = await matching(mask, modulation, initiatorData).filter { accept($0.info) }
         if found.isEmpty, passiveActivationRetries == 0xFF {
             for await event in await driver.events(matching: mask) {
                 if Task.isCancelled { return nil }
                 guard case .targetArrived = event else { continue }
-                found = await matching(mask, modulation, initiatorData)
+                found = await matching(mask, modulation, initiatorData).filter { accept($0.info) }
                 if !found.isEmpty { break }
             }
         }
-        var answer: [UInt8] = [0x00]
+        var activated: [[UInt8]] = []
         for (index, candidate) in found.enumerated() {
             guard index < maximum else {
                 await candidate.connection?.disconnect()
@@ -45,14 +55,13 @@ extension VirtualPN532 {
             let number = UInt8(targets.count + 1)
             targets.append(
                 ActiveTarget(number: number, info: candidate.info, modulation: modulation, connection: connection, selected: true))
-            answer +=
+            activated.append(
                 [number]
-                + Self.targetData(
-                    candidate.info, modulation, initiatorData, withATS: self.parameters & 0x10 != 0,
-                    pollingResponse: candidate.pollingResponse)
+                    + Self.targetData(
+                        candidate.info, modulation, initiatorData, withATS: self.parameters & 0x10 != 0,
+                        pollingResponse: candidate.pollingResponse))
         }
-        answer[0] = UInt8(targets.count)
-        return answer
+        return activated
     }
 
     /// A target InListPassiveTarget may list: what the field reports, and for FeliCa the

@@ -181,6 +181,7 @@ public actor VirtualPN532 {
         case .powerDown: return parameters.isEmpty ? nil : [PN532Status.success.rawValue]
         case .rfConfiguration: return await rfConfiguration(parameters)
         case .inListPassiveTarget: return await listPassiveTargets(parameters)
+        case .inAutoPoll: return await autoPoll(parameters)
         case .inDataExchange: return await dataExchange(parameters)
         case .inCommunicateThru: return await communicateThru(parameters)
         case .inRelease: return await release(parameters)
@@ -207,7 +208,7 @@ public actor VirtualPN532 {
             guard parameters.count >= 3 else { return nil }
             return [PN532Status.timeout.rawValue]
         default:
-            // Recognised but not emulated (GPIO, InATR/InPSL, InAutoPoll): the error frame.
+            // Recognised but not emulated (GPIO, InATR/InPSL): the error frame.
             return nil
         }
     }

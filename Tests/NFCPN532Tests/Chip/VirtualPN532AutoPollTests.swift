@@ -1,0 +1,58 @@
+import NFCBytes
+import NFCSimulator
+import NFCTransport
+import Testing
+
+@testable import NFCPN532
+
+/// InAutoPoll (UM0701-02 §7.3.13): the chip polls the listed types in order, and answers NbTg,
+/// then per target its type, the data's length and the data InListPassiveTarget gives (Tg first).
+@Suite(.timeLimit(.minutes(1))) struct VirtualPN532AutoPollTests {
+    @Test func theFirstTypeThatFindsATargetAnswers() async throws {
+        let (host, field) = try await VirtualPN532Tests.host([.ntag213, .felicaLiteS])
+        let ntag = try #require(try await field.targets(matching: .iso14443A).first)
+        // 20 (ISO/IEC 14443-4A) finds no NTAG; 10 (MIFARE card) does; 11 (FeliCa) is not tried.
+        let answer = try #require(await host.command(0x60, [0x01, 0x01, 0x20, 0x10, 0x11]))
+        let data: [UInt8] = [0x01, 0x00, 0x44, 0x00, 0x07] + ntag.identifier
+        #expect(answer == [0x01, 0x10, UInt8(data.count)] + data)
+        // The target is active as after InListPassiveTarget: READ through InDataExchange.
+        let read = try #require(await host.command(0x40, [0x01, 0x30, 0x00]))
+        #expect(read.count == 17 && read[0] == 0x00)
+    }
+
+    @Test func feliCaAtTwoHundredTwelve() async throws {
+        let (host, field) = try await VirtualPN532Tests.host([.felicaLiteS])
+        let card = try #require(try await field.targets(matching: .felica).first)
+        let answer = try #require(await host.command(0x60, [0x01, 0x01, 0x00, 0x11]))
+        #expect(answer.prefix(2) == [0x01, 0x11])
+        #expect(Int(answer[2]) == answer.count - 3)
+        #expect(answer[3] == 0x01, "Tg")
+        #expect(Array(answer[6..<14]) == card.identifier, "POL_RES: length, 01, then IDm")
+    }
+
+    /// No target after every round: NbTg 0. Jewel and DEP types find nothing here.
+    @Test(arguments: [[UInt8]([0x02, 0x01, 0x00, 0x03]), [0x01, 0x01, 0x04, 0x40, 0x80]])
+    func nothingFoundIsZeroTargets(_ parameters: [UInt8]) async throws {
+        let (host, _) = try await VirtualPN532Tests.host([])
+        #expect(await host.command(0x60, parameters) == [0x00])
+    }
+
+    /// PollNr 0, a Period outside 1 to 15, no type, or more than 15: the error frame.
+    @Test(arguments: [
+        [UInt8]([0x00, 0x01, 0x00]), [0x01, 0x00, 0x00], [0x01, 0x10, 0x00], [0x01, 0x01], [0x01, 0x01] + [UInt8](repeating: 0, count: 16),
+    ])
+    func refusedParameters(_ parameters: [UInt8]) async throws {
+        let (host, _) = try await VirtualPN532Tests.host([])
+        await host.chip.receive(PN532Frame.command(0x60, parameters).bytes)
+        #expect(await host.line.frames(2) == [.ack, .syntaxError])
+    }
+
+    /// PollNr FF polls until a target comes; the host's ACK aborts it (§6.2.1.3).
+    @Test func endlessPollingStopsOnTheHostsACK() async throws {
+        let (host, _) = try await VirtualPN532Tests.host([])
+        await host.chip.receive(PN532Frame.command(0x60, [0xFF, 0x01, 0x00]).bytes)
+        #expect(await host.line.frames(1) == [.ack])
+        await host.chip.receive(PN532Frame.ack.bytes)
+        #expect(await host.command(0x02) == VirtualPN532.firmware, "the chip takes the next command")
+    }
+}
