@@ -9,8 +9,8 @@
 #     data sheet §8.8.1, MF0ULX1 §8.8.1);
 #   - nfc-mfultralight w writes another tag's dump into the image (MIFARE "Write 16 bytes"
 #     through InDataExchange): the image then holds that tag's user pages and message.
-# For the Type 4 tag and FeliCa Lite-S and Standard: nfc-list reports the ATS, or IDm, PMm and
-# system code, the image holds; nfc-read-forum-tag3 reads the FeliCa tags' NDEF message.
+# For the Type 4 tags (A and B) and FeliCa Lite-S and Standard: nfc-list reports the ATS, the
+# ATQB fields, or IDm, PMm and system code, the image holds; nfc-read-forum-tag3 reads the FeliCa tags' NDEF message.
 # nfcpy 1.0.4 (Integration/pn532/requirements.txt, in $PYTHON's environment) reads and writes NDEF
 # on Types 2, 3 and 4 through the virtual PN532 (for Type 4 it runs ISO-DEP itself through
 # InCommunicateThru); nfcpy opens /dev names only, so the device is linked at /dev/ttyNFC<pid>
@@ -84,7 +84,7 @@ stop_emulator() { kill -INT "$emulator"; wait "$emulator" 2>/dev/null || true; e
 fail() { echo "pn532: $*" >&2; exit 1; }
 
 # nfc-list on the ISO-DEP and FeliCa kinds.
-for kind in type4 felica-lite-s felica; do
+for kind in type4 type4b felica-lite-s felica; do
     image=$work/$kind.json link=$work/pn532-$kind
     "$NFC" tag new "$kind" -o "$image" >/dev/null
     start_emulator "$image" "$link"
@@ -106,6 +106,12 @@ if kind == "type4":
     assert field("SAK") == tag["sak"], f"{kind}: SAK {field('SAK')}"
     assert field("ATS") == tag["ats"][2:], f"{kind}: ATS {field('ATS')} (the image's without TL: {tag['ats']})"
     print(f"ok    {kind}: nfc-list UID {tag['uid']} SAK {tag['sak']} ATS {tag['ats'][2:]}")
+elif kind == "type4b":
+    b = tag["typeB"]
+    assert field("PUPI") == b["pupi"], f"{kind}: PUPI {field('PUPI')}"
+    assert field("Application Data") == b["applicationData"], f"{kind}: application data {field('Application Data')}"
+    assert field("Protocol Info") == b["protocolInfo"], f"{kind}: protocol info {field('Protocol Info')}"
+    print(f"ok    {kind}: nfc-list PUPI {b['pupi']} application data {b['applicationData']} protocol info {b['protocolInfo']}")
 else:
     assert field("ID (NFCID2)") == tag["idm"], f"{kind}: IDm {field('ID (NFCID2)')}"
     assert field("Parameter (PAD)") == tag["pmm"], f"{kind}: PMm {field('Parameter (PAD)')}"
@@ -139,8 +145,8 @@ PYTHON=${PYTHON:-.venv/bin/python}
 "$PYTHON" -c "import nfc" 2>/dev/null || fail "nfcpy is not installed for $PYTHON (pip install -r Integration/pn532/requirements.txt)"
 as_root() { if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo -n "$@"; fi; }
 device=/dev/ttyNFC$$
-for kind in ntag213 ntag216 ultralight type4 felica-lite-s felica; do
-    case $kind in felica*) brty=212F ;; *) brty=106A ;; esac
+for kind in ntag213 ntag216 ultralight type4 type4b felica-lite-s felica; do
+    case $kind in felica*) brty=212F ;; type4b) brty=106B ;; *) brty=106A ;; esac
     image=$work/$kind-nfcpy.json link=$work/pn532-nfcpy-$kind
     "$NFC" tag new "$kind" -o "$image" >/dev/null
     "$NFC" write --reader "sim:$image" --text "nfcpy reads $kind" >/dev/null
@@ -204,7 +210,7 @@ PY
 done
 
 # Our pn532: reader against sim: on the same tag, kind by kind.
-for kind in ntag213 ntag215 ntag216 ultralight type4 iso7816 felica-lite-s felica; do
+for kind in ntag213 ntag215 ntag216 ultralight type4 type4b iso7816 felica-lite-s felica; do
     image=$work/$kind-ours.json twin=$work/$kind-twin.json link=$work/pn532-ours-$kind
     "$NFC" tag new "$kind" -o "$image" >/dev/null
     [[ $kind == iso7816 ]] || "$NFC" write --reader "sim:$image" --text "read through a PN532: $kind" >/dev/null
@@ -225,8 +231,8 @@ done
 # nfcpy's UDP frontend, both ways (OUTSIDE-READERS.md). nfcpy's reader against our virtual tags
 # (nfc emulate --nfcpy-udp): read, then write, each checked against the image.
 port=$((40000 + $$ % 20000))
-for kind in ntag213 ntag216 ultralight type4 felica-lite-s felica; do
-    case $kind in felica*) brty=212F ;; *) brty=106A ;; esac
+for kind in ntag213 ntag216 ultralight type4 type4b felica-lite-s felica; do
+    case $kind in felica*) brty=212F ;; type4b) brty=106B ;; *) brty=106A ;; esac
     image=$work/$kind-udp.json
     "$NFC" tag new "$kind" -o "$image" >/dev/null
     "$NFC" write --reader "sim:$image" --text "nfcpy reads $kind over UDP" >/dev/null

@@ -27,11 +27,18 @@ struct EmulateCommandTests {
         return try #require(tag["memory"] as? String)
     }
 
-    @Test(arguments: [[], ["--pcsc", "--pn532", "/tmp/never-pn532"]])
+    @Test(arguments: [[], ["--pcsc", "--pn532", "/tmp/never-pn532"], ["--pn532", "/tmp/never-pn532", "--nfcpy-udp", "54321"]])
     func oneKindOfEmulationIsRequired(_ options: [String]) async throws {
         let result = try await NFCTool.run(["emulate", "--image", "/tmp/never.json"] + options)
         #expect(result.status != 0)
-        #expect(result.stderr.contains("give one of --pcsc (pcscd's vpcd reader) or --pn532 PATH"), "\(result.stderr)")
+        #expect(result.stderr.contains("give one of --pcsc (pcscd's vpcd reader), --pn532 PATH"), "\(result.stderr)")
+    }
+
+    @Test(arguments: ["0", "65536", "host:", "localhost:port"])
+    func nfcpyUDPTakesAPort(_ endpoint: String) async throws {
+        let result = try await NFCTool.run(["emulate", "--image", "/tmp/never.json", "--nfcpy-udp", endpoint])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("--nfcpy-udp takes [HOST:]PORT"), "\(result.stderr)")
     }
 
     @Test("--pn532 never replaces a file that is not a symbolic link")

@@ -251,6 +251,19 @@ extension VirtualPN532 {
         }
         let appendCRC: Bool
         if case .iso14443A = target.info.parameters { appendCRC = !checksCRC } else { appendCRC = false }
+        if case .iso14443B(let b) = target.info.parameters,
+            let typeB = TypeBCardSide.command(command, pupi: target.info.identifier)
+        {
+            // nfcpy deselects the card the chip activated and activates it again itself: WUPB,
+            // then ATTRIB, then its own ISO-DEP blocks.
+            switch typeB {
+            case .request: return [PN532Status.success.rawValue] + TypeBCardSide.atqb(target.info, b)
+            case .attrib(let cid):
+                isoDEPCards[target.number] = ISODEPCardSide()
+                return [PN532Status.success.rawValue] + TypeBCardSide.attribAnswer(cid: cid, b)
+            case .halt: return [PN532Status.success.rawValue, 0x00]
+            }
+        }
         if target.info.speaksISODEP {
             // The host runs ISO/IEC 14443-4 itself (nfcpy's Type 4): the card's side of RATS and
             // of the blocks, its APDUs going to the card.

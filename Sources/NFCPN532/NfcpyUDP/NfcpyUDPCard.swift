@@ -166,30 +166,27 @@ public actor NfcpyUDPCard {
     // MARK: Type B
 
     private func typeB(_ frame: [UInt8]) async -> [UInt8]? {
-        if frame.count == 3, frame[0] == 0x05 {
-            if case .halted = stage, frame[2] & 0x08 == 0 { return nil }  // SENSB_REQ: a halted card stays silent
+        if case .request(let wakeUp)? = TypeBCardSide.command(frame, pupi: []) {
+            if case .halted = stage, !wakeUp { return nil }  // REQB: a halted card stays silent
             await reset(to: .idle)
             guard let found = try? await driver.targets(matching: .iso14443B).first, case .iso14443B(let b) = found.parameters else {
                 return nil
             }
             target = found
             stage = .readyB
-            return [0x50] + found.identifier + b.applicationData + b.protocolInfo
+            return TypeBCardSide.atqb(found, b)
         }
         guard let target, case .iso14443B(let b) = target.parameters else { return nil }
-        if frame.count == 5, frame[0] == 0x50, Array(frame[1...4]) == target.identifier {
+        switch (TypeBCardSide.command(frame, pupi: target.identifier), stage) {
+        case (.halt?, _):
             await reset(to: .halted)
             return [0x00]
-        }
-        switch stage {
-        case .readyB:
-            guard frame.count >= 9, frame[0] == 0x1D, Array(frame[1...4]) == target.identifier,
-                let opened = try? await driver.connect(to: target, meter: meter)
-            else { return nil }
+        case (.attrib(let cid)?, .readyB):
+            guard let opened = try? await driver.connect(to: target, meter: meter) else { return nil }
             connection = opened
             stage = .active
-            return [frame[8] & 0x0F] + b.higherLayerResponse
-        case .active:
+            return TypeBCardSide.attribAnswer(cid: cid, b)
+        case (nil, .active):
             guard let connection else { return nil }
             return await isoDEPBlock(frame, ats: nil, connection)
         default:

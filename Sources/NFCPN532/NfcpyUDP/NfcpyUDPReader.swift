@@ -18,16 +18,18 @@ public actor NfcpyUDPReader: ReaderDriver {
     private let link: NfcpyUDPLink
     private var connected = false
     private var handles: UInt64 = 0
-    /// How long a poll waits for the listener's answer: nfcpy answers from Python, after its
-    /// own scheduling, so far slower than a card.
-    static let pollWait: Int32 = 200
+    /// How long a poll waits for the listener's answer (200 ms unless set): nfcpy answers from
+    /// Python, after its own scheduling, so far slower than a card.
+    let pollWait: Duration
     /// The least an exchange waits, whatever its time-out says (see ``pollWait``).
     static let minimumExchangeWait = Duration.milliseconds(500)
     /// How often ``events(matching:)`` polls while no card is connected.
     static let eventPollInterval = Duration.milliseconds(250)
 
-    /// A reader for the nfcpy listener at `host` and `port`; the socket opens on first use.
-    public init(host: String, port: UInt16) {
+    /// A reader for the nfcpy listener at `host` and `port`, whose polls wait `pollWait` for an
+    /// answer; the socket opens on first use.
+    public init(host: String, port: UInt16, pollWait: Duration = .milliseconds(200)) {
+        self.pollWait = pollWait
         link = NfcpyUDPLink(host: host, port: port)
         name = "nfcpy-udp:\(host):\(port)"
     }
@@ -37,7 +39,7 @@ public actor NfcpyUDPReader: ReaderDriver {
         guard mask.contains(.felica), !connected else { return [] }
         for systemCode: [UInt8] in [[0x12, 0xFC], [0xFF, 0xFF]] {
             let polling: [UInt8] = [0x06, 0x00] + systemCode + [0x01, 0x00]
-            let reply = try await link.exchange(.frame(.f212, polling), waiting: .milliseconds(Int(Self.pollWait)))
+            let reply = try await link.exchange(.frame(.f212, polling), waiting: pollWait)
             guard case .frame(.f212, let answer)? = reply else { continue }
             guard answer.count >= 18, Int(answer[0]) == answer.count, answer[1] == 0x01 else { continue }
             let code =

@@ -18,6 +18,9 @@ public enum VirtualTagKind: String, Sendable, Hashable, CaseIterable, CustomStri
     /// An NFC Forum Type 4 Tag: ISO-DEP card with the NDEF application, a CC file and a 2 KB NDEF
     /// file (NLEN `0000`, the INITIALIZED state tags ship in).
     case type4
+    /// The same NFC Forum Type 4 Tag answering as ISO/IEC 14443 Type B (PUPI, ATQB, ATTRIB; saved
+    /// as a `type4` image with a `typeB` block).
+    case type4b
     /// An ISO-DEP card with an ISO 7816 applet host and no applet (what `type4 --blank` makes: a
     /// factory-fresh card without the NDEF application).
     case iso7816
@@ -65,6 +68,18 @@ public enum VirtualTagKind: String, Sendable, Hashable, CaseIterable, CustomStri
             let uid = identifier ?? ISO7816Card.defaultUID
             if self == .iso7816 || blank { return ISO7816Card(uid: uid) }
             return try Type4Tag(configuration: Type4Tag.Configuration(uid: uid))
+        case .type4b:
+            if let identifier, identifier.count != 4 {
+                throw TagImageError(.invalidValue, field: "uid", "a Type B PUPI has 4 bytes; got \(Hex.encode(identifier))")
+            }
+            var card: ISO7816Card
+            if blank {
+                card = ISO7816Card()
+            } else {
+                card = try Type4Tag(configuration: Type4Tag.Configuration()).card
+            }
+            card.typeB = ISO7816Card.TypeB(pupi: identifier ?? ISO7816Card.TypeB.defaultPUPI)
+            return blank ? card : Type4Tag(card: card)
         case .securityKey:
             if let identifier, ![4, 7, 10].contains(identifier.count) {
                 throw TagImageError(
@@ -116,7 +131,7 @@ public enum VirtualTagKind: String, Sendable, Hashable, CaseIterable, CustomStri
             case .icodeSLIX2: self = .slix2
             case .st25dv16k: self = .iso15693_2k
             }
-        case is Type4Tag: self = .type4
+        case let tag as Type4Tag: self = tag.card.typeB == nil ? .type4 : .type4b
         case is ISO7816Card: self = .iso7816
         case is FeliCaLiteSTag: self = .felicaLiteS
         case is FeliCaStandardTag: self = .felica

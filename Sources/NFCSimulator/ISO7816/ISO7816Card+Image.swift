@@ -29,12 +29,31 @@ extension ISO7816Card: TagImageRepresentable {
         public var processingMicroseconds: Int
         /// The applets in installation order.
         public var applets: [ISO7816AppletImage]
+        /// For a Type B card, its ATQB fields; absent for Type A.
+        public var typeB: TypeBImage?
+
+        /// A Type B card's ATQB fields (ISO/IEC 14443-3:2018 §7.9), in hex.
+        public struct TypeBImage: Codable, Sendable, Hashable {
+            /// PUPI, 4 bytes.
+            public var pupi: HexBytes
+            /// Application data, 4 bytes.
+            public var applicationData: HexBytes
+            /// Protocol info, 3 bytes.
+            public var protocolInfo: HexBytes
+
+            /// The fields as given; ``ISO7816Card/init(image:)`` checks them.
+            public init(pupi: HexBytes, applicationData: HexBytes, protocolInfo: HexBytes) {
+                self.pupi = pupi
+                self.applicationData = applicationData
+                self.protocolInfo = protocolInfo
+            }
+        }
 
         /// Creates an image from its fields as given; ``ISO7816Card/init(image:)`` checks them.
         public init(
             uid: HexBytes, atqa: HexBytes, sak: HexBytes, ats: HexBytes, extendedLength: Bool,
             maxCommandDataLength: Int, maxResponseDataLength: Int, processingMicroseconds: Int,
-            applets: [ISO7816AppletImage]
+            applets: [ISO7816AppletImage], typeB: TypeBImage? = nil
         ) {
             self.uid = uid
             self.atqa = atqa
@@ -45,6 +64,7 @@ extension ISO7816Card: TagImageRepresentable {
             self.maxResponseDataLength = maxResponseDataLength
             self.processingMicroseconds = processingMicroseconds
             self.applets = applets
+            self.typeB = typeB
         }
     }
 
@@ -61,7 +81,11 @@ extension ISO7816Card: TagImageRepresentable {
             maxCommandDataLength: configuration.maxCommandDataLength,
             maxResponseDataLength: configuration.maxResponseDataLength,
             processingMicroseconds: Int(micros),
-            applets: applets.compactMap(\.appletImage)
+            applets: applets.compactMap(\.appletImage),
+            typeB: typeB.map {
+                Image.TypeBImage(
+                    pupi: HexBytes($0.pupi), applicationData: HexBytes($0.applicationData), protocolInfo: HexBytes($0.protocolInfo))
+            }
         )
     }
 
@@ -112,6 +136,7 @@ extension ISO7816Card: TagImageRepresentable {
             }
             applets.append(applet)
         }
+        let typeB = try image.typeB.map { (b) throws(TagImageError) in try Self.validatedTypeB(b) }
         self.init(
             uid: uid, atqa: UInt16(atqaBytes[0]) | UInt16(atqaBytes[1]) << 8, sak: sak, ats: ats,
             configuration: Configuration(
@@ -121,6 +146,28 @@ extension ISO7816Card: TagImageRepresentable {
             ),
             applets: applets
         )
+        self.typeB = typeB
+    }
+
+    /// Checks a Type B identity (ISO/IEC 14443-3:2018 §7.9): PUPI and application data 4 bytes,
+    /// protocol info 3, its Protocol_Type saying ISO/IEC 14443-4 (low nibble of byte 2: `1`).
+    static func validatedTypeB(_ image: Image.TypeBImage) throws(TagImageError) -> TypeB {
+        guard image.pupi.bytes.count == 4 else {
+            throw TagImageError(.invalidValue, field: "typeB.pupi", "a PUPI has 4 bytes, not \(image.pupi.bytes.count)")
+        }
+        guard image.applicationData.bytes.count == 4 else {
+            throw TagImageError(
+                .invalidValue, field: "typeB.applicationData", "application data has 4 bytes, not \(image.applicationData.bytes.count)")
+        }
+        let info = image.protocolInfo.bytes
+        guard info.count == 3 else {
+            throw TagImageError(.invalidValue, field: "typeB.protocolInfo", "protocol info has 3 bytes, not \(info.count)")
+        }
+        guard info[1] & 0x0F == 0x01 else {
+            throw TagImageError(
+                .invalidValue, field: "typeB.protocolInfo", "Protocol_Type must say ISO/IEC 14443-4 (1), not \(info[1] & 0x0F)")
+        }
+        return TypeB(pupi: image.pupi.bytes, applicationData: image.applicationData.bytes, protocolInfo: info)
     }
 
     /// Parses and checks an ATS (ISO/IEC 14443-4:2018 §5.2): FSCI 0–8, TA(1) bit 4 clear, FWI and SFGI 0–14.

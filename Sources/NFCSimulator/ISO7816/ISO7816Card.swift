@@ -49,6 +49,30 @@ public struct ISO7816Card: VirtualTag {
     public var configuration: Configuration
     /// The applets, in installation order (the order SELECT searches).
     public var applets: [any ISO7816Applet]
+    /// Set for a card that answers as ISO/IEC 14443 Type B instead of Type A (its UID, ATQA and
+    /// SAK then go unused; the ATS's FSCI and FWI should match the protocol info).
+    public var typeB: TypeB?
+
+    /// ISO/IEC 14443-3 Type B identity: the ATQB's fields (ISO/IEC 14443-3:2018 §7.9).
+    public struct TypeB: Sendable, Hashable {
+        /// PUPI, 4 bytes: the card's identifier.
+        public var pupi: [UInt8]
+        /// Application data, 4 bytes (AFI, CRC_B of the AID, number of applications).
+        public var applicationData: [UInt8]
+        /// Protocol info, 3 bytes: bit rates; Max_Frame_Size (FSCI) and Protocol_Type; FWI, ADC, FO.
+        public var protocolInfo: [UInt8]
+
+        /// A Type B identity from its ATQB fields; the default protocol info says 106 kbit/s
+        /// only, 256-byte frames (FSCI 8), ISO/IEC 14443-4, FWI 7, CID supported.
+        public init(pupi: [UInt8], applicationData: [UInt8] = [0x00, 0x00, 0x00, 0x00], protocolInfo: [UInt8] = [0x00, 0x81, 0x71]) {
+            self.pupi = pupi
+            self.applicationData = applicationData
+            self.protocolInfo = protocolInfo
+        }
+
+        /// A PUPI for cards made without one.
+        public static let defaultPUPI: [UInt8] = [0x5A, 0x71, 0x32, 0x9C]
+    }
 
     // Transient state (reset by power-up and activation).
     /// The index of the selected applet in ``applets``; `nil` when the MF is current.
@@ -141,12 +165,15 @@ public struct ISO7816Card: VirtualTag {
 
     // MARK: VirtualTag
 
-    /// The UID, in transmission order.
-    public var identifier: [UInt8] { uid }
+    /// The UID in transmission order, or a Type B card's PUPI.
+    public var identifier: [UInt8] { typeB?.pupi ?? uid }
 
-    /// ISO/IEC 14443-A parameters: ATQA, SAK and ATS.
+    /// ISO/IEC 14443-A parameters (ATQA, SAK and ATS), or a Type B card's ATQB fields.
     public var parameters: TargetInfo.Parameters {
-        .iso14443A(TargetInfo.ISO14443A(atqa: atqa, sak: sak, ats: ats))
+        if let typeB {
+            return .iso14443B(TargetInfo.ISO14443B(applicationData: typeB.applicationData, protocolInfo: typeB.protocolInfo))
+        }
+        return .iso14443A(TargetInfo.ISO14443A(atqa: atqa, sak: sak, ats: ats))
     }
 
     /// Deselects the applet, drops any pending response or command chain, and resets every applet.
@@ -160,6 +187,7 @@ public struct ISO7816Card: VirtualTag {
     /// reader's and the card's highest); PPS is charged only when that is above 106 kbit/s.
     public mutating func activate(context: ExchangeContext) -> [AirFrame] {
         resetTransientState()
+        if typeB != nil { return ISO14443BActivation.frames }
         let rate = context.bitRate
         let sfgi = (ats.tb ?? 0x00) & 0x0F
         return ISO14443AActivation.frames(

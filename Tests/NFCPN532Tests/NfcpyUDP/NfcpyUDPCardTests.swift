@@ -83,6 +83,26 @@ import Testing
         #expect(answer == .frame(.a106, [0x02, 0x90, 0x00]))
     }
 
+    /// Type B (ISO/IEC 14443-3 §7): REQB answered with ATQB, ATTRIB with MBLI/CID, then
+    /// ISO-DEP blocks; HLTB answers 00 and the card then ignores REQB but not WUPB.
+    @Test func type4BIsActivatedWithATTRIB() async throws {
+        let (card, target) = try await Self.card(.type4b)
+        guard case .iso14443B(let b) = target.parameters else {
+            Issue.record("a type4b is a type B card")
+            return
+        }
+        let atqb = [0x50] + target.identifier + b.applicationData + b.protocolInfo
+        #expect(await card.receive(.frame(.b106, [0x05, 0x00, 0x10])) == .frame(.b106, atqb))
+        #expect(await card.receive(.frame(.b106, [0x1D, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x01, 0x00])) == nil, "another PUPI")
+        let attrib = [0x1D] + target.identifier + [0x00, 0x08, 0x01, 0x00]
+        #expect(await card.receive(.frame(.b106, attrib)) == .frame(.b106, [0x00]))
+        let select = try Hex.decode("02 00A4040007D276000085010100")
+        #expect(await card.receive(.frame(.b106, select)) == .frame(.b106, [0x02, 0x90, 0x00]))
+        #expect(await card.receive(.frame(.b106, [0x50] + target.identifier)) == .frame(.b106, [0x00]))
+        #expect(await card.receive(.frame(.b106, [0x05, 0x00, 0x00])) == nil, "halted: REQB is ignored")
+        #expect(await card.receive(.frame(.b106, [0x05, 0x00, 0x08])) == .frame(.b106, atqb), "WUPB wakes it")
+    }
+
     /// Polling at 212 kbit/s is the card's own answer, LEN first; a Lite-S answers 12FC.
     @Test func felicaPollingAndReadKeepTheirLENByte() async throws {
         let (card, target) = try await Self.card(.felicaLiteS)
@@ -117,7 +137,8 @@ import Testing
         let bound = port.port
         let stopped = Guarded(false)
         let serving = Task { await NfcpyUDPCard.serve(port: port, driver: field, stopped: stopped) }
-        let reader = NfcpyUDPReader(host: "127.0.0.1", port: bound)
+        // Generous poll waits: under the sanitizers' load a 200 ms answer can come late.
+        let reader = NfcpyUDPReader(host: "127.0.0.1", port: bound, pollWait: .seconds(10))
         let target = try #require(try await reader.targets(matching: .felica).first)
         #expect(try await reader.targets(matching: .iso14443A).isEmpty)
         guard case .felica(let felica) = target.parameters else { return }

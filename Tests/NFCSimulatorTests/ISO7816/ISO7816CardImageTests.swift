@@ -77,6 +77,14 @@ struct ISO7816CardImageTests {
         ("maxCommandDataLength", { $0.maxCommandDataLength = 0 }),
         ("maxResponseDataLength", { $0.maxResponseDataLength = 257 }),
         ("processingMicroseconds", { $0.processingMicroseconds = -1 }),
+        ("typeB.pupi", { $0.typeB = .init(pupi: [1, 2, 3], applicationData: [0, 0, 0, 0], protocolInfo: [0x00, 0x81, 0x71]) }),
+        ("typeB.applicationData", { $0.typeB = .init(pupi: [1, 2, 3, 4], applicationData: [0], protocolInfo: [0x00, 0x81, 0x71]) }),
+        ("typeB.protocolInfo", { $0.typeB = .init(pupi: [1, 2, 3, 4], applicationData: [0, 0, 0, 0], protocolInfo: [0x00, 0x81]) }),
+        // Protocol_Type 0: not ISO/IEC 14443-4.
+        (
+            "typeB.protocolInfo",
+            { $0.typeB = .init(pupi: [1, 2, 3, 4], applicationData: [0, 0, 0, 0], protocolInfo: [0x00, 0x80, 0x71]) }
+        ),
         (
             "applets[0].aid",
             { image in

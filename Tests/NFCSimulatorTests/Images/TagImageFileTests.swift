@@ -11,8 +11,9 @@ import Testing
         let tag = try kind.make(blank: blank)
         let bytes = try TagImageFile.encode(tag)
         let loaded = try TagImageFile.decode(bytes)
-        // A blank type4 is a card without the NDEF application; a security key is an iso7816 card.
-        #expect(VirtualTagKind(of: loaded) == (kind == .type4 && blank || kind == .securityKey || kind == .walletPass ? .iso7816 : kind))
+        // A blank type4 (A or B) is a card without the NDEF application; a security key is an iso7816 card.
+        let blankType4 = (kind == .type4 || kind == .type4b) && blank
+        #expect(VirtualTagKind(of: loaded) == (blankType4 || kind == .securityKey || kind == .walletPass ? .iso7816 : kind))
         #expect(loaded.identifier == tag.identifier)
         #expect(try TagImageFile.encode(loaded) == bytes)
     }
