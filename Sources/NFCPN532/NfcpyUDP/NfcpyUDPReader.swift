@@ -21,15 +21,18 @@ public actor NfcpyUDPReader: ReaderDriver {
     /// How long a poll waits for the listener's answer (200 ms unless set): nfcpy answers from
     /// Python, after its own scheduling, so far slower than a card.
     let pollWait: Duration
-    /// The least an exchange waits, whatever its time-out says (see ``pollWait``).
-    static let minimumExchangeWait = Duration.milliseconds(500)
+    /// The least an exchange waits, whatever its time-out says (500 ms unless set; see ``pollWait``).
+    let minimumExchangeWait: Duration
     /// How often ``events(matching:)`` polls while no card is connected.
     static let eventPollInterval = Duration.milliseconds(250)
 
     /// A reader for the nfcpy listener at `host` and `port`, whose polls wait `pollWait` for an
-    /// answer; the socket opens on first use.
-    public init(host: String, port: UInt16, pollWait: Duration = .milliseconds(200)) {
+    /// answer and whose exchanges wait at least `minimumExchangeWait`; the socket opens on first use.
+    public init(
+        host: String, port: UInt16, pollWait: Duration = .milliseconds(200), minimumExchangeWait: Duration = .milliseconds(500)
+    ) {
         self.pollWait = pollWait
+        self.minimumExchangeWait = minimumExchangeWait
         link = NfcpyUDPLink(host: host, port: port)
         name = "nfcpy-udp:\(host):\(port)"
     }
@@ -91,7 +94,7 @@ public actor NfcpyUDPReader: ReaderDriver {
     /// One FeliCa command: `212F LEN command`, the answer's LEN checked and removed.
     func transceive(_ command: [UInt8], timeout: Duration) async throws(TransportError) -> [UInt8] {
         guard connected else { throw TransportError(.notConnected, "\(name): no card is connected") }
-        let wait = max(timeout, Self.minimumExchangeWait)
+        let wait = max(timeout, minimumExchangeWait)
         guard let answer = try await link.exchange(.frame(.f212, [UInt8(command.count + 1)] + command), waiting: wait) else {
             throw TransportError(.timeout, "\(name): no answer in \(wait)")
         }

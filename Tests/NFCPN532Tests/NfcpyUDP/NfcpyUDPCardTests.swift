@@ -137,8 +137,8 @@ import Testing
         let bound = port.port
         let stopped = Guarded(false)
         let serving = Task { await NfcpyUDPCard.serve(port: port, driver: field, stopped: stopped) }
-        // Generous poll waits: under the sanitizers' load a 200 ms answer can come late.
-        let reader = NfcpyUDPReader(host: "127.0.0.1", port: bound, pollWait: .seconds(10))
+        // Generous waits: under the thread sanitizer an answer can take longer than 500 ms.
+        let reader = NfcpyUDPReader(host: "127.0.0.1", port: bound, pollWait: .seconds(10), minimumExchangeWait: .seconds(10))
         let target = try #require(try await reader.targets(matching: .felica).first)
         #expect(try await reader.targets(matching: .iso14443A).isEmpty)
         guard case .felica(let felica) = target.parameters else { return }
