@@ -32,8 +32,8 @@ public enum ReaderName: Hashable, Sendable, CustomStringConvertible {
     public static let pn532BaudRates = [9600, 19200, 38400, 57600, 115_200, 230_400, 460_800, 921_600]
 
     /// Parses a reader name.
-    /// - Throws: ``ReaderNameError`` for an empty name, a scheme with nothing after its colon,
-    ///   after the colon, a speed `pn532:` does not take, or a reserved scheme.
+    /// - Throws: ``ReaderNameError`` for an empty name, a scheme with nothing after its colon, a
+    ///   speed `pn532:` does not take, or a port `nfcpy-udp:` cannot use.
     public init(parsing text: String) throws(ReaderNameError) {
         if text.isEmpty { throw ReaderNameError(.empty, "a reader name is empty (try sim, pcsc or a reader's name)") }
         if text == "sim" {

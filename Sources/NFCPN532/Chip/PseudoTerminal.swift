@@ -53,12 +53,17 @@ public final class PseudoTerminal: @unchecked Sendable {
 
     deinit { close() }
 
-    /// Removes the link and closes the terminal; later calls do nothing. Call it once nothing
-    /// reads `master` any more.
+    /// Removes the link (while it still points to this terminal) and closes the terminal; later
+    /// calls do nothing. Call it once nothing reads `master` any more.
     public func close() {
         guard !closed else { return }
         closed = true
-        unlink(linkPath)
+        // Another terminal may have taken the path since: remove the link only while it is ours.
+        var target = [CChar](repeating: 0, count: 4096)
+        let length = readlink(linkPath, &target, target.count - 1)
+        if length > 0, String(decoding: target[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) == device {
+            unlink(linkPath)
+        }
         Glibc_close(slave)
         Glibc_close(master)
     }

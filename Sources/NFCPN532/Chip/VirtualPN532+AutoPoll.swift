@@ -10,12 +10,25 @@ extension VirtualPN532 {
         let felicaPolling: [UInt8] = [0x00, 0xFF, 0xFF, 0x00, 0x00]
         switch type {
         case 0x00: return (0x00, [], anyTarget)  // generic passive 106 kbit/s: ISO/IEC 14443-4A, MIFARE, DEP
-        case 0x10: return (0x00, [], { !$0.speaksISODEP })  // MIFARE card
+        case 0x10: return (0x00, [], anyTarget)  // MIFARE card: any type A card, without RATS
         case 0x20: return (0x00, [], { $0.speaksISODEP })  // passive 106 kbit/s ISO/IEC 14443-4A
         case 0x01, 0x11: return (0x01, felicaPolling, anyTarget)  // generic passive 212 kbit/s, FeliCa 212
         case 0x02, 0x12: return (0x02, felicaPolling, anyTarget)  // generic passive 424 kbit/s, FeliCa 424
         case 0x03, 0x23: return (0x03, [0x00], anyTarget)  // passive 106 kbit/s ISO/IEC 14443-4B
         default: return nil  // 04 Jewel, 40-42 DEP passive, 80-82 DEP active
+        }
+    }
+
+    /// The type a found target is reported as: the specific type for a generic request (`00` →
+    /// `20` for an ISO/IEC 14443-4 card, else `10`; `01` → `11`; `02` → `12`; `03` → `23`), the
+    /// requested type otherwise. libnfc maps only specific types to a modulation.
+    static func reportedType(_ requested: UInt8, _ info: TargetInfo?) -> UInt8 {
+        switch requested {
+        case 0x00: info?.speaksISODEP == true ? 0x20 : 0x10
+        case 0x01: 0x11
+        case 0x02: 0x12
+        case 0x03: 0x23
+        default: requested
         }
     }
 
@@ -43,7 +56,8 @@ extension VirtualPN532 {
                     return nil
                 }
                 if !found.isEmpty {
-                    return [UInt8(found.count)] + found.flatMap { [type, UInt8(truncatingIfNeeded: $0.count)] + $0 }
+                    let reported = found.map { data in Self.reportedType(type, targets.first { $0.number == data.first }?.info) }
+                    return [UInt8(found.count)] + zip(reported, found).flatMap { [$0, UInt8(truncatingIfNeeded: $1.count)] + $1 }
                 }
             }
             round += 1

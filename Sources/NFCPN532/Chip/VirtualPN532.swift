@@ -192,6 +192,11 @@ public actor VirtualPN532 {
         case .tgInitAsTarget:
             guard let target = PN532TargetField.TargetParameters(parameters, piccFlag: self.parameters & 0x20 != 0) else { return nil }
             await releaseAll()
+            if parameters[0] & 0x02 != 0 {
+                // DEPOnly: no NFC-DEP initiator ever comes; the command waits until the host aborts it.
+                while !Task.isCancelled { try? await Task.sleep(for: .milliseconds(100)) }
+                return nil
+            }
             return await targetField.offer(target)
         case .tgGetData, .tgGetInitiatorCommand:
             return parameters.isEmpty ? await targetField.hostGetData() : nil

@@ -34,7 +34,7 @@ extension NfcpyUDPCard {
             self.port = bound.port
         }
 
-        /// Closes the port.
+        /// Closes the port; call it after ``NfcpyUDPCard/serve(port:driver:stopped:afterOutput:)`` returned (its thread reads the socket until then).
         public func close() { socket.close() }
     }
 

@@ -20,8 +20,8 @@ import NFCTransport
 ///
 /// A frame of another technology than the card's is answered with an empty frame of that
 /// technology, which nfcpy takes at once for "nothing here" (without it, each technology costs
-/// the reader its 1 s time-out). Anything the card would not answer gets no datagram. `RFOFF`
-/// resets the card. Whatever the tag's engine-level connection fails is silence, as a card
+/// the reader its 1 s time-out). Anything the card would not answer gets no datagram — an
+/// active card ignores REQ and WUP and other technologies' frames. `RFOFF` resets the card. Whatever the tag's engine-level connection fails is silence, as a card
 /// that did not understand.
 public actor NfcpyUDPCard {
     let driver: any ReaderDriver
@@ -55,6 +55,9 @@ public actor NfcpyUDPCard {
             await reset(to: .idle)
             return nil
         }
+        // An active card hears only its own technology (until RFOFF, which nfcpy sends before
+        // each new search).
+        if case .active = stage, let target, !mask(rate).contains(target.technology) { return nil }
         let answer: [UInt8]?
         switch rate.technology {
         case "A": answer = await typeA(bytes)
@@ -93,6 +96,7 @@ public actor NfcpyUDPCard {
     private func typeA(_ frame: [UInt8]) async -> [UInt8]? {
         if frame == [0x26] || frame == [0x52] {
             if case .halted = stage, frame == [0x26] { return nil }  // a halted card answers ALL_REQ only
+            if case .active = stage { return nil }  // an ACTIVE card ignores REQA and WUPA (ISO/IEC 14443-3 §6.3)
             await reset(to: .idle)
             guard let found = try? await driver.targets(matching: .iso14443A).first, case .iso14443A(let a) = found.parameters else {
                 return nil
@@ -168,6 +172,7 @@ public actor NfcpyUDPCard {
     private func typeB(_ frame: [UInt8]) async -> [UInt8]? {
         if case .request(let wakeUp)? = TypeBCardSide.command(frame, pupi: []) {
             if case .halted = stage, !wakeUp { return nil }  // REQB: a halted card stays silent
+            if case .active = stage { return nil }  // an ACTIVE card ignores REQB and WUPB (ISO/IEC 14443-3 §7.4)
             await reset(to: .idle)
             guard let found = try? await driver.targets(matching: .iso14443B).first, case .iso14443B(let b) = found.parameters else {
                 return nil

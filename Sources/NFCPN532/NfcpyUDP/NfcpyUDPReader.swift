@@ -18,6 +18,7 @@ public actor NfcpyUDPReader: ReaderDriver {
     private let link: NfcpyUDPLink
     private var connected = false
     private var handles: UInt64 = 0
+    private var lastIDm: [UInt8]?
     /// How long a poll waits for the listener's answer (200 ms unless set): nfcpy answers from
     /// Python, after its own scheduling, so far slower than a card.
     let pollWait: Duration
@@ -47,12 +48,13 @@ public actor NfcpyUDPReader: ReaderDriver {
             guard answer.count >= 18, Int(answer[0]) == answer.count, answer[1] == 0x01 else { continue }
             let code =
                 answer.count >= 20 ? UInt16(answer[18]) << 8 | UInt16(answer[19]) : UInt16(systemCode[0]) << 8 | UInt16(systemCode[1])
-            handles += 1
-            return [
-                TargetInfo(
-                    handle: handles, identifier: Array(answer[2..<10]),
-                    parameters: .felica(.init(pmm: Array(answer[10..<18]), systemCode: code)))
-            ]
+            let idm = Array(answer[2..<10])
+            // The same card keeps its handle from poll to poll, so a connect after a later poll finds it.
+            if lastIDm != idm {
+                handles += 1
+                lastIDm = idm
+            }
+            return [TargetInfo(handle: handles, identifier: idm, parameters: .felica(.init(pmm: Array(answer[10..<18]), systemCode: code)))]
         }
         return []
     }
@@ -82,10 +84,10 @@ public actor NfcpyUDPReader: ReaderDriver {
         return stream
     }
 
-    /// Connects to the card the last poll found (the listener stays activated until `RFOFF`).
+    /// Connects to the card the polls found (the listener stays activated until `RFOFF`).
     public func connect(to target: TargetInfo, meter: AirTimeMeter) async throws(TransportError) -> any TagConnection {
         guard case .felica = target.parameters, target.handle == handles else {
-            throw TransportError(.noSuchTarget, "\(name): \(target) is not the card the last poll found")
+            throw TransportError(.noSuchTarget, "\(name): \(target) is not the card the polls found")
         }
         connected = true
         return NfcpyUDPConnection(reader: self, target: target, meter: meter)
@@ -166,7 +168,8 @@ final class NfcpyUDPLink: Sendable {
             let left = clock.now.duration(to: deadline)
             guard left > .zero else { return nil }
             let milliseconds = left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000
-            guard let (bytes, _) = socket.receive(waiting: Int32(max(1, min(milliseconds, 60_000)))) else { continue }
+            guard let (bytes, sender) = socket.receive(waiting: Int32(max(1, min(milliseconds, 60_000)))) else { continue }
+            guard sender == peer else { continue }  // only the listener answers
             if let answer = NfcpyUDPFrame(datagram: bytes) { return answer }
         }
     }

@@ -61,8 +61,7 @@ final class UDPSocket: @unchecked Sendable {
         let fd = socket(AF_INET, SOCK_DGRAM, 0)
         #endif
         guard fd >= 0 else { throw TransportError(.serviceUnavailable, "cannot open a UDP socket: \(String(cString: strerror(errno)))") }
-        var reuse: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
+        // No SO_REUSEADDR: a second emulator on the same port must fail, not share the datagrams.
         var bound = address.sockaddr
         let result = withUnsafePointer(to: &bound) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }

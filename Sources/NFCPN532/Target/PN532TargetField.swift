@@ -13,7 +13,7 @@ import NFCTransport
 ///
 /// Only 106 kbit/s type A is offered (MIFARE framing, with or without the chip's ISO/IEC
 /// 14443-4 PICC emulation): the FeliCa and NFC-DEP parameters of TgInitAsTarget are accepted and
-/// not used.
+/// not used, and a DEP-only target (Mode bit 1) is never offered: no DEP initiator comes.
 public actor PN532TargetField: ReaderDriver {
     /// `pn532-target:PATH`, as users name the reader.
     public nonisolated let name: String
@@ -49,8 +49,9 @@ public actor PN532TargetField: ReaderDriver {
     private var nextWatcher = 0
 
     /// The chip's ATS in PICC mode before the host's historical bytes. Decision: the manual does
-    /// not list the ATS the firmware builds; these are FSCI 5 (64-byte frames), TA `77` (every
-    /// bit rate, same both ways), TB `81` (FWI 8, about 77 ms; SFGI 1), TC `02` (CID supported).
+    /// not list the ATS the firmware builds; these are FSCI 5 (64-byte frames), TA `77` (212, 424
+    /// and 848 kbit/s each way; the exchange itself runs at 106), TB `81` (FWI 8, about 77 ms;
+    /// SFGI 1), TC `02` (CID supported).
     static let piccATS = AnswerToSelect(fsci: 5, ta: 0x77, tb: 0x81, tc: 0x02)
     /// The RATS reported as the activating command in PICC mode (FSDI 8: 256-byte frames, CID 0).
     static let rats: [UInt8] = [0xE0, 0x80]
@@ -298,10 +299,14 @@ public actor PN532TargetField: ReaderDriver {
         return try result.get()
     }
 
+    /// The program did not answer in time: the exchange fails, and the card is released — an
+    /// answer still to come would otherwise pass for the next command's.
     private func expire(_ number: Int, after wait: Duration) {
         guard let waiting = session?.initiatorWaiting, waiting.number == number else { return }
         session?.initiatorWaiting = nil
+        session?.toHost = []
         waiting.continuation.resume(returning: .failure(TransportError(.timeout, "\(name): the card's program did not answer in \(wait)")))
+        endSession(lost: false)
     }
 
     /// The initiator lets the card go: the host's next TgGetData reports the release.

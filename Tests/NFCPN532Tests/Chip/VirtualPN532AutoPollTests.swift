@@ -20,6 +20,15 @@ import Testing
         #expect(read.count == 17 && read[0] == 0x00)
     }
 
+    /// A generic type is answered with the specific type found (libnfc maps only those): `00`
+    /// finds a Type 4 card as `20`, `01` a FeliCa card as `11`.
+    @Test func genericTypesAreReportedAsWhatWasFound() async throws {
+        let (host, _) = try await VirtualPN532Tests.host([.type4])
+        #expect(try #require(await host.command(0x60, [0x01, 0x01, 0x00])).prefix(2) == [0x01, 0x20])
+        let (felicaHost, _) = try await VirtualPN532Tests.host([.felicaLiteS])
+        #expect(try #require(await felicaHost.command(0x60, [0x01, 0x01, 0x01])).prefix(2) == [0x01, 0x11])
+    }
+
     @Test func feliCaAtTwoHundredTwelve() async throws {
         let (host, field) = try await VirtualPN532Tests.host([.felicaLiteS])
         let card = try #require(try await field.targets(matching: .felica).first)

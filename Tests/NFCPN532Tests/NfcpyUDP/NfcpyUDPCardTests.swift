@@ -54,6 +54,10 @@ import Testing
             return
         }
         #expect(page0.count == 16 && Array(page0[0..<3]) == Array(uid[0..<3]))
+        // Active, it ignores REQA and WUPA (ISO/IEC 14443-3 §6.3) and other technologies.
+        #expect(await card.receive(Self.a("26")) == nil)
+        #expect(await card.receive(.frame(.f212, [0x06, 0x00, 0xFF, 0xFF, 0x01, 0x00])) == nil)
+        #expect(await card.receive(Self.a("3000")) != nil, "still active")
         // Halted, it answers ALL_REQ only.
         #expect(await card.receive(Self.a("5000")) == nil)
         #expect(await card.receive(Self.a("26")) == nil)

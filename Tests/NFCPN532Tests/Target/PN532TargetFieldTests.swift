@@ -114,14 +114,33 @@ import Testing
         #expect(await host.line.all == [.ack], "no response to the aborted command")
     }
 
-    /// A program that never answers: the exchange times out after the field's minimum wait.
-    @Test func silentProgramTimesOut() async throws {
+    /// A program that never answers: the exchange times out after the field's minimum wait, and
+    /// the card is released — a late answer must not pass for the next command's.
+    @Test func silentProgramTimesOutAndLosesTheCard() async throws {
         let (host, field) = Self.chip(minimumWait: .milliseconds(50))
         let activation = Task { await host.command(0x8C, Self.libnfcType4) }
         let target = try #require(await Self.offered(field))
         let connection = try await field.connect(to: target, meter: AirTimeMeter())
         _ = await activation.value
         await #expect(throws: TransportError(.timeout)) { try await connection.transceive([0x00, 0xB0, 0x00, 0x00, 0x01], timeout: .zero) }
+        await #expect(throws: TransportError(.notConnected)) {
+            try await connection.transceive([0x00, 0xB0, 0x00, 0x00, 0x01], timeout: .zero)
+        }
+        #expect(await host.command(0x86) == [0x29], "the program learns of the release")
+    }
+
+    /// A DEP-only target (Mode bit 1) waits for an NFC-DEP initiator, which never comes: nothing
+    /// is offered, and the host's ACK ends the wait.
+    @Test func depOnlyTargetIsNeverOffered() async throws {
+        let (host, field) = Self.chip()
+        var parameters = Self.libnfcType4
+        parameters[0] = 0x02
+        await host.chip.receive(PN532Frame.command(0x8C, parameters).bytes)
+        #expect(await host.line.frames(1) == [.ack])
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(try await field.targets(matching: .all).isEmpty)
+        await host.chip.receive(PN532Frame.ack.bytes)
+        #expect(await host.command(0x02) == VirtualPN532.firmware, "the chip takes the next command")
     }
 
     /// A new TgInitAsTarget while a card is active replaces it: the waiting exchange fails as a lost tag.
