@@ -121,6 +121,21 @@ PY
     checks=$((checks + 1))
 done
 
+# Two tags in the field (nfc emulate --image A --image B): nfc-list lists both, one at a time
+# (it deselects each card, which then sleeps through the next REQA, ISO/IEC 14443-3 §6.3.2).
+first=$work/two-ntag213.json second=$work/two-type4.json link=$work/pn532-two
+"$NFC" tag new ntag213 -o "$first" >/dev/null
+"$NFC" tag new type4 --uid 04112233445566 -o "$second" >/dev/null
+"$NFC" emulate --image "$first" --image "$second" --pn532 "$link" 2>"$work/emulator.log" &
+emulator=$!
+for _ in $(seq 1 100); do [[ -L $link ]] && break; sleep 0.05; done
+LIBNFC_DEVICE=pn532_uart:$link timeout 30 nfc-list > "$work/two.list" 2>/dev/null || fail "two tags: nfc-list failed"
+stop_emulator
+grep -q "2 ISO14443A passive target(s) found" "$work/two.list" && grep -q "04  11  22  33  44  55  66" "$work/two.list" \
+    || { cat "$work/two.list"; fail "two tags: nfc-list did not list both"; }
+echo "ok    two tags in one field: nfc-list lists the NTAG213 and the Type 4 tag"
+checks=$((checks + 1))
+
 # nfc-read-forum-tag3 on FeliCa Lite-S and Standard: it polls for the NDEF system code 12FC
 # (the Lite-S answers for it only with SYS_OP 01) and reads the message with Check commands.
 # The message stays under 64 bytes: libnfc 1.8's loop reads only the first Check's worth (Nbr

@@ -82,10 +82,10 @@ extension VirtualPN532 {
     /// decide whether to answer — a FeliCa Lite-S answers for `12FC` only when its SYS_OP says
     /// NDEF — as they would in a real chip's field.
     private func matching(_ mask: TechnologyMask, _ modulation: UInt8, _ initiatorData: [UInt8]) async -> [Candidate] {
-        let all = (try? await driver.targets(matching: mask)) ?? []
+        var all = (try? await driver.targets(matching: mask)) ?? []
         switch modulation {
         case 0x00:
-            guard !initiatorData.isEmpty else { return all.map { Candidate(info: $0) } }
+            guard !initiatorData.isEmpty else { return all.filter { !halted.contains($0.identifier) }.map { Candidate(info: $0) } }
             let uid = Self.uncascaded(initiatorData)
             return all.filter { $0.identifier == uid }.map { Candidate(info: $0) }
         case 0x01, 0x02:
@@ -103,6 +103,7 @@ extension VirtualPN532 {
             }
             return found
         default:
+            all.removeAll { halted.contains($0.identifier) }
             return all.map { Candidate(info: $0) }
         }
     }
@@ -322,12 +323,14 @@ extension VirtualPN532 {
         return [PN532Status.success.rawValue]
     }
 
-    /// InDeselect (§7.3.10): Tg, 0 for all; the target stays known for InSelect.
+    /// InDeselect (§7.3.10): Tg, 0 for all; the target stays known for InSelect, and sleeps
+    /// (``halted``) for the next InListPassiveTarget of type A or B.
     func deselect(_ parameters: [UInt8]) -> [UInt8]? {
         guard parameters.count == 1 else { return nil }
         var any = false
         for index in targets.indices where parameters[0] == 0 || targets[index].number == parameters[0] {
             targets[index].selected = false
+            if case .felica = targets[index].info.parameters {} else { halted.insert(targets[index].info.identifier) }
             any = true
         }
         return [any ? PN532Status.success.rawValue : PN532Status.wrongContext.rawValue]
@@ -344,6 +347,7 @@ extension VirtualPN532 {
             return [PN532Status(error).rawValue]
         }
         for other in targets.indices { targets[other].selected = targets[other].number == parameters[0] }
+        halted.remove(targets[index].info.identifier)  // WUPA or WUPB woke it
         return [PN532Status.success.rawValue]
     }
 

@@ -60,7 +60,9 @@ extension VirtualPN532 {
     /// See ``sendsCRC``.
     var checksCRC: Bool { register(CIURegister.rxMode) & 0x80 != 0 }
 
-    /// RFConfiguration (§7.3.1): item 1 switches the field (bit 1; off releases every target),
+    /// RFConfiguration (§7.3.1): item 1 switches the field (bit 0 RF on, bit 1 AutoRFCA; off
+    /// releases every target, and every card in the field powers down, so halted cards are idle
+    /// again),
     /// item 5 sets the retries (passive activation is the third byte); the timing and analog
     /// items are taken and have no effect here.
     func rfConfiguration(_ parameters: [UInt8]) async -> [UInt8]? {
@@ -69,8 +71,11 @@ extension VirtualPN532 {
         switch item {
         case 0x01:
             guard values.count == 1 else { return nil }
-            fieldOn = values[0] & 0x02 != 0
-            if !fieldOn { await releaseAll() }
+            fieldOn = values[0] & 0x01 != 0
+            if !fieldOn {
+                await releaseAll()
+                halted = []
+            }
         case 0x02: guard values.count == 3 else { return nil }
         case 0x04: guard values.count == 1 else { return nil }
         case 0x05:

@@ -46,6 +46,10 @@ public actor VirtualPN532 {
     var parameters: UInt8 = 0x14
     /// The last error code, for GetGeneralStatus.
     var lastError: UInt8 = 0
+    /// Cards InDeselect put to sleep (HLTA, S(DESELECT), HLTB): they ignore the REQ of the next
+    /// InListPassiveTarget (ISO/IEC 14443-3 §6.3.2, §7.4.6) until the field goes off, which is
+    /// how a host lists the cards of a field one at a time (libnfc's `nfc-list`).
+    var halted: Set<[UInt8]> = []
     /// The activated targets, numbered from 1 (Tg), at most two (§7.3.5).
     var targets: [ActiveTarget] = []
     /// Per target number, the card's side of ISO-DEP for hosts that run it themselves through

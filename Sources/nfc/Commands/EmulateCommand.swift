@@ -2,7 +2,7 @@ import ArgumentParser
 import NFCBytes
 import NFCSimulator
 
-/// `nfc emulate --image FILE (--pcsc [--vpcd HOST:PORT] [--remove-after N] [--basic-reader] | --pn532 PATH | --nfcpy-udp [HOST:]PORT)`
+/// `nfc emulate --image FILE… (--pcsc [--vpcd HOST:PORT] [--remove-after N] [--basic-reader] | --pn532 PATH | --nfcpy-udp [HOST:]PORT)`
 struct EmulateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "emulate",
@@ -25,8 +25,12 @@ struct EmulateCommand: ParsableCommand {
             """
     )
 
-    @Option(name: .long, help: "The tag image to emulate; saved after every command that changes the tag.")
-    var image: String
+    @Option(
+        name: .long,
+        help:
+            "The tag image to emulate; saved after every command that changes the tag. --pn532 and --nfcpy-udp take several (repeat --image): the tags are in the field together."
+    )
+    var image: [String] = []
 
     @Flag(name: .long, help: "Emulate through pcscd's vpcd virtual reader.")
     var pcsc = false
@@ -57,6 +61,11 @@ struct EmulateCommand: ParsableCommand {
     var basicReader = false
 
     func validate() throws {
+        guard !image.isEmpty else { throw ValidationError("give the tag image to emulate: --image FILE") }
+        if image.count > 1, pn532 == nil, nfcpyUDP == nil {
+            throw ValidationError("--pcsc emulates one card: give one --image (--pn532 and --nfcpy-udp take several)")
+        }
+        guard Set(image).count == image.count else { throw ValidationError("--image names the same file twice") }
         guard [pcsc, pn532 != nil, nfcpyUDP != nil].filter({ $0 }).count == 1 else {
             throw ValidationError(
                 "give one of --pcsc (pcscd's vpcd reader), --pn532 PATH (a PN532 on a pseudo-terminal) or --nfcpy-udp [HOST:]PORT (nfcpy's UDP reader)"
@@ -77,14 +86,14 @@ struct EmulateCommand: ParsableCommand {
     func run() throws {
         if let pn532 { return try runPN532(at: pn532) }
         if let nfcpyUDP, let (host, port) = NfcpyUDPEmulation.endpoint(nfcpyUDP) {
-            let handle = try openImage(announcing: "for nfcpy's UDP reader")
-            defer { handle.close() }
-            return try NfcpyUDPEmulation(image: handle, host: host, port: port).run()
+            let handles = try openImages(announcing: "for nfcpy's UDP reader")
+            defer { for handle in handles { handle.close() } }
+            return try NfcpyUDPEmulation(images: handles, host: host, port: port).run()
         }
         guard let endpoint = VPCDEndpoint(parsing: vpcd) else {
             throw CLIError("--vpcd takes HOST:PORT, not \"\(vpcd)\"")
         }
-        let handle = try openImage(announcing: "on vpcd \(endpoint) (Ctrl-C to stop)")
+        let handle = try openImage(image[0], announcing: "on vpcd \(endpoint) (Ctrl-C to stop)")
         defer { handle.close() }
         let tag = handle.tag
         let emulation = PCSCEmulation(
@@ -96,20 +105,32 @@ struct EmulateCommand: ParsableCommand {
 
     /// `--pn532 PATH`: the tag in a virtual PN532's field, on a pseudo-terminal linked at PATH.
     private func runPN532(at path: String) throws {
-        let handle = try openImage(announcing: "in a virtual PN532")
-        defer { handle.close() }
-        try PN532Emulation(image: handle, linkPath: path).run()
+        let handles = try openImages(announcing: "in a virtual PN532")
+        defer { for handle in handles { handle.close() } }
+        try PN532Emulation(images: handles, linkPath: path).run()
+    }
+
+    /// Opens every `--image`, in order; one that cannot be opened closes those opened before.
+    private func openImages(announcing place: String) throws -> [TagImageStore.Handle] {
+        var handles: [TagImageStore.Handle] = []
+        do {
+            for path in image { handles.append(try openImage(path, announcing: place)) }
+        } catch {
+            for handle in handles { handle.close() }
+            throw error
+        }
+        return handles
     }
 
     /// Opens the image for the emulator, which owns it while it runs (other commands wait for it,
     /// and none of their changes can be overwritten by the emulator's next save), and says what
     /// it emulates, `place` last.
-    private func openImage(announcing place: String) throws -> TagImageStore.Handle {
+    private func openImage(_ path: String, announcing place: String) throws -> TagImageStore.Handle {
         let handle: TagImageStore.Handle
         do {
-            handle = try TagImageStore.open(image, for: .modify, timeout: .zero)
+            handle = try TagImageStore.open(path, for: .modify, timeout: .zero)
         } catch {
-            throw CLIError(imageError: error, path: image)
+            throw CLIError(imageError: error, path: path)
         }
         let tag = handle.tag
         let kind = VirtualTagKind(of: tag).map(\.rawValue) ?? "\(type(of: tag))"

@@ -1,8 +1,9 @@
 import NFCBytes
 import NFCSimulator
 
-/// A tag image an emulator serves from a simulated field (`nfc emulate --pn532`, `--nfcpy-udp`):
-/// the field holding the image's tag, and saves of the tag back to the image.
+/// The tag images an emulator serves from a simulated field (`nfc emulate --pn532`,
+/// `--nfcpy-udp`): the field holding the images' tags, in the order given, and saves of each tag
+/// back to its image.
 ///
 /// Saves are queued after each answer that may follow a change, and run one after another, each
 /// with the tag as it is when its turn comes, so an older state never overwrites a newer one. The
@@ -10,21 +11,23 @@ import NFCSimulator
 final class EmulatedImage: Sendable {
     /// The field the emulator's reader side reads.
     let field: SimulatedField
-    private let image: TagImageStore.Handle
-    private let id = VirtualTagID(rawValue: 1)
+    private let images: [TagImageStore.Handle]
     private let saver = SaveQueue()
     /// The first save that failed.
     private let saveError = Guarded<String?>(nil)
 
-    init(_ image: TagImageStore.Handle, fieldName: String) {
-        self.image = image
-        field = SimulatedField(name: fieldName, holding: [image.tag])
+    init(_ images: [TagImageStore.Handle], fieldName: String) {
+        self.images = images
+        field = SimulatedField(name: fieldName, holding: images.map(\.tag))
     }
 
-    /// Queues a save after the ones before it; it reads the tag when its turn comes.
+    /// Queues a save after the ones before it; it reads the tags when its turn comes (the field
+    /// numbers its tags from 1 in the order it was given them).
     func queueSave() async {
         await saver.queue { [self] in
-            if let tag = await field.tag(id) { saveIfChanged(tag) }
+            for (index, image) in images.enumerated() {
+                if let tag = await field.tag(VirtualTagID(rawValue: UInt64(index + 1))) { saveIfChanged(tag, to: image) }
+            }
         }
     }
 
@@ -36,7 +39,7 @@ final class EmulatedImage: Sendable {
         if let failure = saveError.withLock({ $0 }) { throw CLIError("cannot save the tag image: \(failure)") }
     }
 
-    private func saveIfChanged(_ tag: any VirtualTag) {
+    private func saveIfChanged(_ tag: any VirtualTag, to image: TagImageStore.Handle) {
         guard saveError.withLock({ $0 == nil }) else { return }
         do {
             try image.save(tag)

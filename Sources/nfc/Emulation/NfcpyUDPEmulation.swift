@@ -12,8 +12,8 @@ final class NfcpyUDPEmulation {
     private let host: String
     private let port: UInt16
 
-    init(image: TagImageStore.Handle, host: String, port: UInt16) {
-        self.image = EmulatedImage(image, fieldName: "nfcpy-udp")
+    init(images: [TagImageStore.Handle], host: String, port: UInt16) {
+        self.image = EmulatedImage(images, fieldName: "nfcpy-udp")
         self.host = host
         self.port = port
     }

@@ -20,8 +20,8 @@ final class PN532Emulation {
     private let image: EmulatedImage
     private let linkPath: String
 
-    init(image: TagImageStore.Handle, linkPath: String) {
-        self.image = EmulatedImage(image, fieldName: "pn532")
+    init(images: [TagImageStore.Handle], linkPath: String) {
+        self.image = EmulatedImage(images, fieldName: "pn532")
         self.linkPath = linkPath
     }
 

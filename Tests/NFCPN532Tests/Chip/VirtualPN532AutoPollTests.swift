@@ -64,4 +64,25 @@ import Testing
         await host.chip.receive(PN532Frame.ack.bytes)
         #expect(await host.command(0x02) == VirtualPN532.firmware, "the chip takes the next command")
     }
+
+    /// InDeselect puts a card to sleep: the next InListPassiveTarget finds the other card, then
+    /// none; with the field switched off and on, both answer again (ISO/IEC 14443-3 §6.3.2).
+    @Test func deselectedCardsSleepUntilTheFieldGoesOff() async throws {
+        let (host, field) = try await VirtualPN532Tests.host([.ntag213, .type4])
+        let uids = try await field.targets(matching: .iso14443A).map(\.identifier)
+        #expect(uids.count == 2)
+        // No passive-activation retries: an empty poll answers at once (with FF it waits for a card).
+        #expect(await host.command(0x32, [0x05, 0xFF, 0x01, 0x00]) == [])
+        var listed: [[UInt8]] = []
+        for _ in 0..<3 {
+            let answer = try #require(await host.command(0x4A, [0x01, 0x00]))
+            guard answer.first == 0x01 else { break }
+            listed.append(Array(answer[6..<(6 + Int(answer[5]))]))
+            #expect(await host.command(0x44, [0x00]) == [0x00])
+        }
+        #expect(listed == uids)
+        #expect(await host.command(0x32, [0x01, 0x00]) == [])
+        #expect(await host.command(0x32, [0x01, 0x01]) == [])
+        #expect(try #require(await host.command(0x4A, [0x01, 0x00])).first == 0x01)
+    }
 }
