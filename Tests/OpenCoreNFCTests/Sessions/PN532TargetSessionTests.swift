@@ -51,13 +51,20 @@ extension SessionTests {
 }
 
 /// libnfc's `nfc-emulate-forum-tag4` (Debian's libnfc-bin), run against a virtual PN532.
-struct LibNFCEmulator: @unchecked Sendable {
+final class LibNFCEmulator: @unchecked Sendable {
     static let path = "/usr/bin/nfc-emulate-forum-tag4"
     static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: path) }
     static let skipReason = "needs libnfc's nfc-emulate-forum-tag4 (apt install libnfc-bin; .ci/run installs it)"
 
     let process: Process
     let pipe: Pipe
+    /// What it printed, read once it ended (the test's one task uses it).
+    private var printed: String?
+
+    private init(process: Process, pipe: Pipe) {
+        self.process = process
+        self.pipe = pipe
+    }
 
     /// Starts the program on `device` serving `file`.
     static func start(file: String, device: String) throws -> LibNFCEmulator {
@@ -77,14 +84,20 @@ struct LibNFCEmulator: @unchecked Sendable {
         let clock = ContinuousClock()
         let deadline = clock.now + limit
         while process.isRunning, clock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
-        guard process.isRunning else { return true }
-        process.terminate()
-        return false
+        let ended = !process.isRunning
+        if !ended { process.terminate() }
+        // Reaped (it has ended or was told to), so that Foundation lets the Process go.
+        process.waitUntilExit()
+        return ended
     }
 
-    /// What the program printed so far (once it ended: all of it).
+    /// What the program printed (read once it ended; "(still running)" before).
     func output() -> String {
         guard !process.isRunning else { return "(still running)" }
-        return String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        if printed == nil {
+            printed = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            try? pipe.fileHandleForReading.close()
+        }
+        return printed ?? ""
     }
 }
