@@ -64,6 +64,24 @@ public final class AirTimeMeter: Sendable {
         }
     }
 
+    /// Runs one exchange of `command` and records it with the wall-clock time it took: for
+    /// drivers whose exchanges leave the process (a serial line, a socket), where that time is
+    /// the air time's stand-in. A failed exchange is recorded with nothing received.
+    public func measure(
+        sending command: [UInt8], _ exchange: () async throws(TransportError) -> [UInt8]
+    ) async throws(TransportError) -> [UInt8] {
+        let clock = ContinuousClock()
+        let start = clock.now
+        do throws(TransportError) {
+            let answer = try await exchange()
+            record(sent: command.count, received: answer.count, airTime: start.duration(to: clock.now))
+            return answer
+        } catch {
+            record(sent: command.count, received: 0, airTime: start.duration(to: clock.now))
+            throw error
+        }
+    }
+
     /// Adds air time that carried no command of the caller's (activation, chaining overhead is
     /// counted with its command instead).
     public func record(airTime: Duration) {

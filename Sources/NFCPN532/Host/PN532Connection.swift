@@ -63,10 +63,7 @@ final class PN532Connection: TagConnection, Sendable {
         guard command.count <= limits.maxCommandLength else {
             throw TransportError(.frameTooLong, "\(driver.name): a command of \(command.count) bytes (at most \(limits.maxCommandLength))")
         }
-        let clock = ContinuousClock()
-        let start = clock.now
-        do throws(TransportError) {
-            let answer: [UInt8]
+        return try await meter.measure(sending: command) { () throws(TransportError) -> [UInt8] in
             switch target.parameters {
             case .felica:
                 let framed = try await exchange(.inDataExchange, [number, UInt8(command.count + 1)] + command, timeout)
@@ -74,17 +71,12 @@ final class PN532Connection: TagConnection, Sendable {
                     throw TransportError(
                         .protocolViolation, "\(driver.name): a FeliCa answer whose LEN byte does not match (\(framed.count) bytes)")
                 }
-                answer = Array(framed.dropFirst())
+                return Array(framed.dropFirst())
             case .iso14443A where !target.speaksISODEP:
-                answer = try await exchange(.inCommunicateThru, command, timeout)
+                return try await exchange(.inCommunicateThru, command, timeout)
             default:
-                answer = try await isoDEP(command, number: number, timeout)
+                return try await isoDEP(command, number: number, timeout)
             }
-            meter.record(sent: command.count, received: answer.count, airTime: start.duration(to: clock.now))
-            return answer
-        } catch {
-            meter.record(sent: command.count, received: 0, airTime: start.duration(to: clock.now))
-            throw error
         }
     }
 

@@ -25,15 +25,8 @@ final class PN532TargetConnection: TagConnection, Sendable {
         guard command.count <= limits.maxCommandLength else {
             throw TransportError(.frameTooLong, "\(field.name): a command of \(command.count) bytes (at most \(limits.maxCommandLength))")
         }
-        let clock = ContinuousClock()
-        let start = clock.now
-        do throws(TransportError) {
-            let answer = try await field.exchange(command, handle: target.handle, timeout: timeout)
-            meter.record(sent: command.count, received: answer.count, airTime: start.duration(to: clock.now))
-            return answer
-        } catch {
-            meter.record(sent: command.count, received: 0, airTime: start.duration(to: clock.now))
-            throw error
+        return try await meter.measure(sending: command) { () throws(TransportError) -> [UInt8] in
+            try await field.exchange(command, handle: target.handle, timeout: timeout)
         }
     }
 

@@ -178,6 +178,9 @@ public actor PN532TargetField: ReaderDriver {
         return [PN532Status.success.rawValue]
     }
 
+    /// Whether an exchange is waiting for the card's answer (tests wait on it).
+    var initiatorIsWaiting: Bool { session?.initiatorWaiting != nil }
+
     /// TgGetTargetStatus (§7.3.21): the state (`00` free, `01` activated, `02` released) and the
     /// bit rates (106 kbit/s both ways).
     public func hostTargetStatus() -> [UInt8] {

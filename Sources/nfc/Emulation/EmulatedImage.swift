@@ -1,3 +1,4 @@
+import Dispatch
 import NFCBytes
 import NFCSimulator
 
@@ -19,6 +20,29 @@ final class EmulatedImage: Sendable {
     init(_ images: [TagImageStore.Handle], fieldName: String) {
         self.images = images
         field = SimulatedField(name: fieldName, holding: images.map(\.tag))
+    }
+
+    /// Runs an emulator's serving loop until SIGINT or SIGTERM sets its `stopped` flag, then
+    /// saves once more (a command still running when the loop stopped may have changed a tag)
+    /// and returns what the loop returned. The loop gets the flag and the closure to call after
+    /// each answer, which queues a save.
+    func serve<Statistics: Sendable>(
+        _ loop: @escaping @Sendable (_ stopped: Guarded<Bool>, _ answered: @escaping @Sendable () async -> Void) async -> Statistics
+    ) -> Statistics {
+        let stopped = Guarded(false)
+        let signals = SignalStop { stopped.withLock { $0 = true } }
+        defer { signals.cancel() }
+        let done = DispatchSemaphore(value: 0)
+        let served = Guarded<Statistics?>(nil)
+        Task.detached { [self] in
+            let statistics = await loop(stopped) { await self.queueSave() }
+            served.withLock { $0 = statistics }
+            await queueSave()
+            await saved()
+            done.signal()
+        }
+        done.wait()
+        return served.withLock { $0 }!
     }
 
     /// Queues a save after the ones before it; it reads the tags when its turn comes (the field

@@ -43,23 +43,13 @@ final class NfcpyUDPEmulation {
             throw CLIError(.busy, "nfcpy-udp: \(error.reason)")
         }
         defer { socket.close() }
-        let stopped = Guarded(false)
-        let signals = SignalStop { stopped.withLock { $0 = true } }
-        defer { signals.cancel() }
         Output.error(
             "answering nfcpy's UDP reader on \(socket.description) (nfc.ContactlessFrontend('udp:\(host):\(port)')); Ctrl-C to stop")
-        let done = DispatchSemaphore(value: 0)
         let image = self.image
-        let served = Guarded(NfcpyUDPCard.Statistics())
-        Task.detached {
-            let statistics = await NfcpyUDPCard.serve(port: socket, driver: image.field, stopped: stopped) { await image.queueSave() }
-            served.withLock { $0 = statistics }
-            await image.queueSave()
-            await image.saved()
-            done.signal()
+        let statistics = image.serve { stopped, answered in
+            await NfcpyUDPCard.serve(port: socket, driver: image.field, stopped: stopped, afterOutput: answered)
         }
-        done.wait()
-        Output.error(Self.summary(served.withLock { $0 }))
+        Output.error(Self.summary(statistics))
         try image.finish()
     }
 

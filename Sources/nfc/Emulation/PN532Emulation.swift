@@ -37,27 +37,14 @@ final class PN532Emulation {
         defer { terminal.close() }
         let (master, device) = (terminal.master, terminal.device)
 
-        let stopped = Guarded(false)
-        let signals = SignalStop { stopped.withLock { $0 = true } }
-        defer { signals.cancel() }
         // What the chip writes goes to the terminal; after each write a save is queued (a
         // response follows the command that changed the tag).
         let image = self.image
         Output.error("PN532 on \(linkPath) -> \(device) (LIBNFC_DEVICE=pn532_uart:\(linkPath)); Ctrl-C to stop")
-        let done = DispatchSemaphore(value: 0)
-        let served = Guarded(VirtualPN532.Statistics())
-        Task.detached {
-            let statistics = await VirtualPN532.serve(fileDescriptor: master, driver: image.field, stopped: stopped) {
-                await image.queueSave()
-            }
-            served.withLock { $0 = statistics }
-            // A command still running when the line stopped may have changed the tag.
-            await image.queueSave()
-            await image.saved()
-            done.signal()
+        let statistics = image.serve { stopped, answered in
+            await VirtualPN532.serve(fileDescriptor: master, driver: image.field, stopped: stopped, afterOutput: answered)
         }
-        done.wait()
-        Output.error(Self.summary(served.withLock { $0 }))
+        Output.error(Self.summary(statistics))
         try image.finish()
     }
 

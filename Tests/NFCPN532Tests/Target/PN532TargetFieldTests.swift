@@ -74,9 +74,8 @@ import Testing
         let connection = try await field.connect(to: target, meter: AirTimeMeter())
         _ = await activation.value
         let exchange = Task { try await connection.transceive([0x00, 0xCA, 0x00, 0x00, 0x00], timeout: .milliseconds(100)) }
-        // Let the exchange queue its APDU before the host asks.
-        while await field.hostTargetStatus() != [0x01, 0x00] { await Task.yield() }
-        try await Task.sleep(for: .milliseconds(20))
+        // The host asks only once the exchange has queued its APDU and waits for the answer.
+        while await !field.initiatorIsWaiting { await Task.yield() }
         #expect(await host.command(0x86) == [0x00, 0x00, 0xCA, 0x00, 0x00, 0x00])
         #expect(await host.command(0x8E, [0x6A, 0x88]) == [0x00])
         #expect(try await exchange.value == [0x6A, 0x88])
@@ -130,17 +129,22 @@ import Testing
     }
 
     /// A DEP-only target (Mode bit 1) waits for an NFC-DEP initiator, which never comes: nothing
-    /// is offered, and the host's ACK ends the wait.
+    /// is offered, and the host's ACK ends the wait. The next offer is then the field's first
+    /// (handle 1): had the DEP-only one been offered and withdrawn, it would be the second.
     @Test func depOnlyTargetIsNeverOffered() async throws {
         let (host, field) = Self.chip()
         var parameters = Self.libnfcType4
         parameters[0] = 0x02
         await host.chip.receive(PN532Frame.command(0x8C, parameters).bytes)
         #expect(await host.line.frames(1) == [.ack])
-        try await Task.sleep(for: .milliseconds(50))
-        #expect(try await field.targets(matching: .all).isEmpty)
         await host.chip.receive(PN532Frame.ack.bytes)
-        #expect(await host.command(0x02) == VirtualPN532.firmware, "the chip takes the next command")
+        await host.chip.waitForCommands()
+        #expect(await host.line.all == [.ack], "no response to the aborted command")
+        let activation = Task { await host.command(0x8C, Self.libnfcType4) }
+        let target = try #require(await Self.offered(field))
+        #expect(target.handle == 1, "the DEP-only TgInitAsTarget offered a card")
+        _ = try await field.connect(to: target, meter: AirTimeMeter())
+        #expect(await activation.value == [0x08, 0xE0, 0x80])
     }
 
     /// A new TgInitAsTarget while a card is active replaces it: the waiting exchange fails as a lost tag.

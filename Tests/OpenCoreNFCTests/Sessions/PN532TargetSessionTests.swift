@@ -42,7 +42,7 @@ extension SessionTests {
             }
             #expect(await delegate.log.next()?.readerError?.code == .readerSessionInvalidationErrorFirstNDEFTagRead)
             // The session released the card: the program's TgGetData reports it and it exits.
-            #expect(await emulator.exit(within: .seconds(10)), "nfc-emulate-forum-tag4 did not end: \(emulator.output())")
+            #expect(await emulator.exited(), "nfc-emulate-forum-tag4 did not end: \(emulator.output())")
             #expect(emulator.output().contains("In: 00  a4  04  00  07  d2  76  00  00  85  01  01  00"))
             await reader.stop()
             #expect(!FileManager.default.fileExists(atPath: link), "the link is removed")
@@ -58,12 +58,15 @@ final class LibNFCEmulator: @unchecked Sendable {
 
     let process: Process
     let pipe: Pipe
+    /// Yields once, when the process ends (its termination handler).
+    let ended: AsyncStream<Void>
     /// What it printed, read once it ended (the test's one task uses it).
     private var printed: String?
 
-    private init(process: Process, pipe: Pipe) {
+    private init(process: Process, pipe: Pipe, ended: AsyncStream<Void>) {
         self.process = process
         self.pipe = pipe
+        self.ended = ended
     }
 
     /// Starts the program on `device` serving `file`.
@@ -75,20 +78,27 @@ final class LibNFCEmulator: @unchecked Sendable {
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
+        let (ended, end) = AsyncStream.makeStream(of: Void.self)
+        process.terminationHandler = { _ in
+            end.yield()
+            end.finish()
+        }
         try process.run()
-        return LibNFCEmulator(process: process, pipe: pipe)
+        return LibNFCEmulator(process: process, pipe: pipe, ended: ended)
     }
 
-    /// Whether the program ended within `limit` (it is stopped if not).
-    func exit(within limit: Duration) async -> Bool {
-        let clock = ContinuousClock()
-        let deadline = clock.now + limit
-        while process.isRunning, clock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
-        let ended = !process.isRunning
-        if !ended { process.terminate() }
-        // Reaped (it has ended or was told to), so that Foundation lets the Process go.
+    /// Waits for the program to end on its own, as an event; if the test is cancelled first
+    /// (the suite's time limit), the program is stopped. Returns whether it ended by itself.
+    func exited() async -> Bool {
+        let byItself = await withTaskCancellationHandler {
+            var iterator = ended.makeAsyncIterator()
+            return await iterator.next() != nil && !Task.isCancelled
+        } onCancel: { [process] in
+            process.terminate()
+        }
+        // Reaped, so that Foundation lets the Process go.
         process.waitUntilExit()
-        return ended
+        return byItself
     }
 
     /// What the program printed (read once it ended; "(still running)" before).
