@@ -82,7 +82,10 @@ import Testing
         }
         #expect(listed == uids)
         #expect(await host.command(0x32, [0x01, 0x00]) == [])
+        #expect(await host.command(0x04)?[1] == 0x00, "GetGeneralStatus: field off")
+        // Bit 0 switches the field on (UM0701-02 §7.3.1; bit 1 is AutoRFCA).
         #expect(await host.command(0x32, [0x01, 0x01]) == [])
+        #expect(await host.command(0x04)?[1] == 0x01, "GetGeneralStatus: field on")
         #expect(try #require(await host.command(0x4A, [0x01, 0x00])).first == 0x01)
     }
 }
