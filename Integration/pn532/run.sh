@@ -160,11 +160,21 @@ PYTHON=${PYTHON:-.venv/bin/python}
 "$PYTHON" -c "import nfc" 2>/dev/null || fail "nfcpy is not installed for $PYTHON (pip install -r Integration/pn532/requirements.txt)"
 as_root() { if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo -n "$@"; fi; }
 device=/dev/ttyNFC$$
+# The ISO-DEP kinds get a message longer than one frame: nfcpy asks for frames of 128 bytes
+# through a PN532 (RATS E0 70) and 256 over UDP, and a READ BINARY answer of 257 bytes comes back
+# chained, each block acknowledged by nfcpy's R(ACK) (ISO/IEC 14443-4 §7.5.2).
+message_for() {
+    case $1 in
+    type4*) printf 'nfcpy reads %s:' "$1"; printf ' chained' {1..60} ;;
+    *) printf 'nfcpy reads %s' "$1" ;;
+    esac
+}
 for kind in ntag213 ntag216 ultralight type4 type4b felica-lite-s felica; do
     case $kind in felica*) brty=212F ;; type4b) brty=106B ;; *) brty=106A ;; esac
     image=$work/$kind-nfcpy.json link=$work/pn532-nfcpy-$kind
+    text=$(message_for "$kind")
     "$NFC" tag new "$kind" -o "$image" >/dev/null
-    "$NFC" write --reader "sim:$image" --text "nfcpy reads $kind" >/dev/null
+    "$NFC" write --reader "sim:$image" --text "$text" >/dev/null
     start_emulator "$image" "$link"
     as_root ln -sfn "$link" "$device"
     theirs=$(timeout 60 "$PYTHON" Integration/pn532/nfcpy_tag.py "tty:${device#/dev/}:pn532" "$brty" read 2>&1) \
@@ -173,10 +183,10 @@ for kind in ntag213 ntag216 ultralight type4 type4b felica-lite-s felica; do
         || { as_root rm -f "$device"; fail "$kind: nfcpy write failed: $written"; }
     as_root rm -f "$device"
     stop_emulator
-    [[ $theirs == "[[\"T\", \"nfcpy reads $kind\"]]" ]] || fail "$kind: nfcpy read $theirs"
+    [[ $theirs == "[[\"T\", \"$text\"]]" ]] || fail "$kind: nfcpy read $theirs"
     "$NFC" read --reader "sim:$image" --json | grep -q "\"uri\" : \"https://example.org/nfcpy/$kind\"\|\"uri\": \"https://example.org/nfcpy/$kind\"" \
         || fail "$kind: nfcpy's write is not in the image: $("$NFC" read --reader "sim:$image")"
-    echo "ok    $kind: nfcpy read the image's message and its write landed in the image"
+    echo "ok    $kind: nfcpy read the image's message (${#text} characters) and its write landed in the image"
     checks=$((checks + 1))
 done
 
@@ -250,7 +260,8 @@ for kind in ntag213 ntag216 ultralight type4 type4b felica-lite-s felica; do
     case $kind in felica*) brty=212F ;; type4b) brty=106B ;; *) brty=106A ;; esac
     image=$work/$kind-udp.json
     "$NFC" tag new "$kind" -o "$image" >/dev/null
-    "$NFC" write --reader "sim:$image" --text "nfcpy reads $kind over UDP" >/dev/null
+    text="$(message_for "$kind") over UDP"
+    "$NFC" write --reader "sim:$image" --text "$text" >/dev/null
     "$NFC" emulate --image "$image" --nfcpy-udp "127.0.0.1:$port" 2>"$work/udp-$kind.log" &
     emulator=$!
     for _ in $(seq 1 100); do grep -q "answering" "$work/udp-$kind.log" && break; sleep 0.05; done
@@ -258,7 +269,7 @@ for kind in ntag213 ntag216 ultralight type4 type4b felica-lite-s felica; do
     written=$(timeout 60 "$PYTHON" Integration/pn532/nfcpy_tag.py "udp:localhost:$port" "$brty" write "https://example.org/udp/$kind" 2>&1) \
         || fail "$kind: nfcpy write over UDP failed: $written"
     stop_emulator
-    [[ $theirs == "[[\"T\", \"nfcpy reads $kind over UDP\"]]" ]] || fail "$kind: nfcpy read $theirs over UDP"
+    [[ $theirs == "[[\"T\", \"$text\"]]" ]] || fail "$kind: nfcpy read $theirs over UDP"
     "$NFC" read --reader "sim:$image" --json | grep -q "\"uri\" *: \"https://example.org/udp/$kind\"" \
         || fail "$kind: nfcpy's UDP write is not in the image: $("$NFC" read --reader "sim:$image")"
     echo "ok    $kind: nfcpy read the image's message over UDP and its write landed in the image ($(tail -1 "$work/udp-$kind.log"))"

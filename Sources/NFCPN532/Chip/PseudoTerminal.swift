@@ -1,4 +1,5 @@
 import NFCTransport
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -12,7 +13,8 @@ import Darwin
 ///
 /// The device side stays open here too, raw (no echo, no line editing: the bytes are frames), so
 /// that a client closing and opening it again finds the same line. ``close()`` removes the link
-/// and closes both sides.
+/// and closes both sides; a link still there when the process exits normally (a Core NFC session
+/// whose reader was never stopped) is removed then, while it still points to its device.
 public final class PseudoTerminal: @unchecked Sendable {
     /// The master side, which the chip reads and writes.
     public let master: Int32
@@ -45,6 +47,7 @@ public final class PseudoTerminal: @unchecked Sendable {
             Glibc_close(master)
             throw error
         }
+        LiveLinks.add(linkPath, device: device)
         self.master = master
         self.slave = slave
         self.device = device
@@ -58,12 +61,7 @@ public final class PseudoTerminal: @unchecked Sendable {
     public func close() {
         guard !closed else { return }
         closed = true
-        // Another terminal may have taken the path since: remove the link only while it is ours.
-        var target = [CChar](repeating: 0, count: 4096)
-        let length = readlink(linkPath, &target, target.count - 1)
-        if length > 0, String(decoding: target[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) == device {
-            unlink(linkPath)
-        }
+        LiveLinks.remove(linkPath, device: device)
         Glibc_close(slave)
         Glibc_close(master)
     }
@@ -103,6 +101,44 @@ public final class PseudoTerminal: @unchecked Sendable {
         }
         guard symlink(device, path) == 0 else {
             throw TransportError(.serviceUnavailable, "cannot link \(path) to \(device): \(String(cString: strerror(errno)))")
+        }
+    }
+}
+
+/// The links of open pseudo-terminals, removed at normal process exit (`atexit`, installed with
+/// the first link). Another terminal may have taken a path since: a link is removed only while
+/// it points to its own device.
+enum LiveLinks {
+    private static let links = Mutex<[String: String]>([:])
+    private static let exitHook: Void = { atexit { LiveLinks.removeAll() } }()
+
+    static func add(_ path: String, device: String) {
+        _ = exitHook
+        links.withLock { $0[path] = device }
+    }
+
+    static func remove(_ path: String, device: String) {
+        links.withLock { links in
+            if links[path] == device { links[path] = nil }
+        }
+        unlinkIfOwn(path, device: device)
+    }
+
+    /// Removes the links whose paths `matching` accepts (at exit: all of them).
+    static func removeAll(matching: (String) -> Bool = { _ in true }) {
+        let chosen = links.withLock { links in
+            let chosen = links.filter { matching($0.key) }
+            for path in chosen.keys { links[path] = nil }
+            return chosen
+        }
+        for (path, device) in chosen { unlinkIfOwn(path, device: device) }
+    }
+
+    private static func unlinkIfOwn(_ path: String, device: String) {
+        var target = [CChar](repeating: 0, count: 4096)
+        let length = readlink(path, &target, target.count - 1)
+        if length > 0, String(decoding: target[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) == device {
+            unlink(path)
         }
     }
 }

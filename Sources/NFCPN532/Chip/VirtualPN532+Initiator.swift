@@ -259,8 +259,8 @@ extension VirtualPN532 {
             // then ATTRIB, then its own ISO-DEP blocks.
             switch typeB {
             case .request: return [PN532Status.success.rawValue] + TypeBCardSide.atqb(target.info, b)
-            case .attrib(let cid):
-                isoDEPCards[target.number] = ISODEPCardSide()
+            case .attrib(let cid, let frameSizeCode):
+                isoDEPCards[target.number] = ISODEPCardSide(frameSizeCode: frameSizeCode)
                 return [PN532Status.success.rawValue] + TypeBCardSide.attribAnswer(cid: cid, b)
             case .halt: return [PN532Status.success.rawValue, 0x00]
             }
@@ -293,7 +293,7 @@ extension VirtualPN532 {
         switch step {
         case .mute: return (.timeout, [])
         case .answer(let bytes): return (.success, bytes)
-        case .apdu(let apdu, let header):
+        case .apdu(let apdu):
             let answer: [UInt8]
             do {
                 answer = try await connection.transceive(apdu, timeout: .milliseconds(500))
@@ -301,7 +301,7 @@ extension VirtualPN532 {
                 return (PN532Status(error), [])
             }
             var after = isoDEPCards[target.number] ?? ISODEPCardSide()
-            let block = after.answered(answer, header: header)
+            let block = after.answered(answer)
             isoDEPCards[target.number] = after
             return (.success, block)
         }

@@ -161,9 +161,9 @@ public actor NfcpyUDPCard {
         switch isoDEP.receive(frame, ats: ats) {
         case .mute: return nil
         case .answer(let bytes): return bytes
-        case .apdu(let apdu, let header):
+        case .apdu(let apdu):
             guard let response = try? await connection.transceive(apdu, timeout: .milliseconds(500)) else { return nil }
-            return isoDEP.answered(response, header: header)
+            return isoDEP.answered(response)
         }
     }
 
@@ -186,9 +186,10 @@ public actor NfcpyUDPCard {
         case (.halt?, _):
             await reset(to: .halted)
             return [0x00]
-        case (.attrib(let cid)?, .readyB):
+        case (.attrib(let cid, let frameSizeCode)?, .readyB):
             guard let opened = try? await driver.connect(to: target, meter: meter) else { return nil }
             connection = opened
+            isoDEP = ISODEPCardSide(frameSizeCode: frameSizeCode)
             stage = .active
             return TypeBCardSide.attribAnswer(cid: cid, b)
         case (nil, .active):

@@ -40,7 +40,7 @@ public enum TemporaryFiles {
     /// Records `path` as a temporary file to remove if a signal ends the process.
     /// - Returns: the slot to pass to ``unregister(_:)``, or `nil` when the table is full or the
     ///   path too long (the file is then only removed on ordinary exit paths).
-    static func register(_ path: String) -> Int? {
+    package static func register(_ path: String) -> Int? {
         let bytes = Array(path.utf8)
         guard bytes.count < pathCapacity, !bytes.contains(0) else { return nil }
         for slot in 0..<slotCount {
@@ -55,7 +55,7 @@ public enum TemporaryFiles {
     }
 
     /// Forgets a slot once its file was renamed into place or removed.
-    static func unregister(_ slot: Int?) {
+    package static func unregister(_ slot: Int?) {
         guard let slot, slot >= 0, slot < slotCount else { return }
         (states + slot).pointee.store(0, ordering: .releasing)
     }

@@ -73,14 +73,12 @@ public struct Type4IdentifyProcedure: Type4Procedure {
     private func identity(capabilities: Type4Capabilities?, ndef: String) -> TagIdentity {
         var details: [(String, String)] = []
         var historical: [UInt8] = []
+        // The ATS and type B's protocol info are activation facts, which the target reports
+        // itself; the identity adds what they carry for an ISO-DEP card: the historical bytes.
         switch target.parameters {
         case .iso14443A(let a):
-            if let ats = a.ats {
-                details.append(("ATS", Hex.encode(ats.bytes, uppercase: true)))
-                historical = ats.historicalBytes
-            }
+            historical = a.ats?.historicalBytes ?? []
         case .iso14443B(let b):
-            details.append(("protocol info", Hex.encode(b.protocolInfo, uppercase: true)))
             historical = b.higherLayerResponse
         case .iso15693, .felica:
             break

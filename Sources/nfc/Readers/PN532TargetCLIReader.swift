@@ -8,7 +8,8 @@ import NFCTransport
 ///
 /// The command waits up to ``arrivalLimit`` for that program's TgInitAsTarget, reads or writes
 /// its card with the same engines as any reader, then releases it (the program's next TgGetData
-/// learns so), gives it ``releaseGrace`` to read that, and removes the link.
+/// learns so), gives it ``releaseGrace`` to read that, and removes the link. Ctrl-C or SIGTERM
+/// while it waits removes the link too (`TemporaryFiles`, as for a save's temporary file).
 struct PN532TargetCLIReader: CLIReader {
     /// Core NFC's own session limit: a session that sees no tag for 60 s ends.
     static let arrivalLimit = Duration.seconds(60)
@@ -17,7 +18,8 @@ struct PN532TargetCLIReader: CLIReader {
 
     let path: String
     let meter = AirTimeMeter()
-    private let state = Guarded<(reader: PN532TargetReader?, connection: (any TagConnection)?)>((nil, nil))
+    private let state = Guarded<(reader: PN532TargetReader?, connection: (any TagConnection)?, slot: Int?)>(
+        (nil, nil, nil))
 
     init(path: String) {
         self.path = path
@@ -30,7 +32,11 @@ struct PN532TargetCLIReader: CLIReader {
         } catch {
             throw CLIError(.permission, error.reason)
         }
-        state.withLock { $0.reader = reader }
+        let slot = TemporaryFiles.register(path)
+        state.withLock {
+            $0.reader = reader
+            $0.slot = slot
+        }
         Output.error(
             "waiting for a program to drive the PN532 at \(path) as a target "
                 + "(e.g. LIBNFC_DEVICE=pn532_uart:\(path) nfc-emulate-forum-tag4 FILE)")
@@ -64,18 +70,20 @@ struct PN532TargetCLIReader: CLIReader {
         }
         guard let found else {
             _ = await reader.stop()
+            TemporaryFiles.unregister(state.withLock { $0.slot })
             throw CLIError(.notFound, "no program drove the PN532 at \(path) as a target within \(Self.arrivalLimit)")
         }
         return found
     }
 
     func finish() async throws -> TagImageSaveOutcome {
-        let (reader, connection) = state.withLock { $0 }
+        let (reader, connection, slot) = state.withLock { $0 }
         if let connection {
             await connection.disconnect()
             try? await Task.sleep(for: Self.releaseGrace)
         }
         await reader?.stop()
+        TemporaryFiles.unregister(slot)
         return .unchanged
     }
 }

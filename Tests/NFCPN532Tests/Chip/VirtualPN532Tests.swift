@@ -102,8 +102,8 @@ import Darwin
 
     /// A host that runs ISO-DEP itself through InCommunicateThru, as nfcpy does for Type 4
     /// (ISO/IEC 14443-4 §5.6, §7): RATS gets the ATS; an I-block carries SELECT and its answer
-    /// comes back in an I-block of the same number; a chained I-block gets R(ACK); an R-block gets
-    /// the last block again; S(DESELECT) is echoed.
+    /// comes back in an I-block of the same number; a chained I-block gets R(ACK); an R-block with
+    /// the card's number gets the last block again; S(DESELECT) is echoed.
     @Test func isoDEPRunByTheHost() async throws {
         let (host, field) = try await Self.host([.type4])
         let card = try #require(try await field.targets(matching: .iso14443A).first)
@@ -115,7 +115,8 @@ import Darwin
         let select: [UInt8] = [0x00, 0xA4, 0x04, 0x00, 0x07, 0xD2, 0x76, 0x00, 0x00, 0x85, 0x01, 0x01, 0x00]
         let answer = try #require(await host.command(0x42, [0x02] + select))
         #expect(answer.prefix(2) == [0x00, 0x02] && answer.suffix(2) == [0x90, 0x00])
-        #expect(await host.command(0x42, [0xB3]) == answer, "R(NAK): the last block again")
+        #expect(await host.command(0x42, [0xB2]) == answer, "R(NAK) with the card's number: the last block again")
+        #expect(await host.command(0x42, [0xB3]) == [0x00, 0xA2], "R(NAK) with the other number: R(ACK) (rule 12)")
         #expect(await host.command(0x42, [0x13, 0x00, 0xA4]) == [0x00, 0xA3], "chaining: R(ACK) with the block number")
         let rest = try #require(await host.command(0x42, [0x02, 0x04, 0x00, 0x07, 0xD2, 0x76, 0x00, 0x00, 0x85, 0x01, 0x01, 0x00]))
         #expect(rest.suffix(2) == [0x90, 0x00], "the chain is one SELECT")
