@@ -211,7 +211,7 @@ def cli_round(work):
     """`nfc fido` over PC/SC on the same card, cross-checked by python-fido2 and cryptography."""
     key_file = os.path.join(work, "cli-credential.json")
     register = subprocess.run([NFC, "fido", "register", "--reader", READER, "--rp", "cli.example", "--user", "carol",
-                               "--pin", "4321", "--key-file", key_file, "--json"], capture_output=True, text=True)
+                               "--pin", "4321", "-o", key_file, "--json"], capture_output=True, text=True)
     check(register.returncode == 0, "nfc fido register over PC/SC (%s)" % register.stderr.strip())
     if register.returncode != 0:
         return

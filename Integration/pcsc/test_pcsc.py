@@ -22,8 +22,9 @@ import emulation
 from checks import check, failures
 
 # Checks the whole suite makes (all groups); fewer means part of it did not run.
-EXPECTED_CHECKS = 53
+EXPECTED_CHECKS = 58
 import pyscard_ndef
+import readers_watch
 import watch_checks
 from wait_reader import wait_for_card, wait_for_readers
 
@@ -229,7 +230,7 @@ def test_pcscd_restart():
 def main():
     started = time.monotonic()
     wait_for_readers(15)
-    only = sys.argv[1:]  # test groups to run (roundtrip, basic, format, felica, removal, vicc, restart, watch); all by default
+    only = sys.argv[1:]  # test groups to run (roundtrip, basic, format, felica, removal, vicc, restart, watch, readers); all by default
     selected = lambda group: not only or group in only
     for kind in ["ntag213", "ntag216", "ultralight", "type4", "slix2", "iso15693-2k", "felica-lite-s", "felica"]:
         if not selected("roundtrip"):
@@ -251,11 +252,13 @@ def main():
         test_vicc()
     if selected("restart"):
         test_pcscd_restart()
+    if selected("readers"):
+        readers_watch.run(NFC, new_image, check, READER)
     if selected("watch"):
         watch_checks.run(NFC, new_image, check, WORK, control=os.environ.get("PCSCD_CONTROL"))
     print("\n%.1f s" % (time.monotonic() - started))
     shutil.rmtree(WORK, ignore_errors=True)
-    # The whole suite runs 53 checks; a selection runs at least one.
+    # The whole suite runs 58 checks; a selection runs at least one.
     return checks.finish(1 if only else EXPECTED_CHECKS)
 
 

@@ -82,7 +82,7 @@ def openssl_verify(certificate_pem, message_file, signature_file):
 
 def check_cli_and_openssl(image):
     result = run(NFC, "piv", "generate", "9c", "--pin", PIN, "--subject", "OpenCoreNFC 9c",
-                 "--reader", "sim:" + image, "--certificate-out", path("9c.pem"))
+                 "--reader", "sim:" + image, "-o", path("9c.pem"))
     check("nfc piv generate 9c on the simulator", result.returncode == 0, result.stderr)
     text = run("openssl", "x509", "-in", path("9c.pem"), "-noout", "-text")
     check("openssl x509 reads the card-signed certificate", text.returncode == 0 and "CN = OpenCoreNFC 9c" in text.stdout,
@@ -203,13 +203,13 @@ def main():
     env = opensc_environment()
     with emulated(image):
         generate = run(NFC, "piv", "generate", "9a", "--pin", PIN, "--subject", "OpenCoreNFC 9a",
-                       "--reader", "pcsc:" + READER, "--certificate-out", path("9a.pem"))
+                       "--reader", "pcsc:" + READER, "-o", path("9a.pem"))
         check("nfc piv generate 9a over PC/SC", generate.returncode == 0, generate.stderr)
         verify = run("openssl", "verify", "-CAfile", path("9a.pem"), path("9a.pem"))
         check("openssl verify: the 9a certificate made over PC/SC", verify.returncode == 0, verify.stdout + verify.stderr)
         check_opensc(env)
         check_yubikit()
-        signed = run(NFC, "piv", "sign", "9a", "--pin", PIN, "--hex", "616263", "--output", path("cli.sig"),
+        signed = run(NFC, "piv", "sign", "9a", "--pin", PIN, "--data-hex", "616263", "--output", path("cli.sig"),
                      "--reader", "pcsc:" + READER)
         with open(path("abc.txt"), "wb") as out:
             out.write(b"abc")

@@ -148,7 +148,7 @@ for kind in felica-lite-s felica; do
     LIBNFC_DEVICE=pn532_uart:$link timeout 30 nfc-read-forum-tag3 -q -o "$work/$kind.ndef" > "$work/$kind.tag3" 2>&1 \
         || { cat "$work/$kind.tag3"; fail "$kind: nfc-read-forum-tag3 failed"; }
     stop_emulator
-    theirs=$("$NFC" ndef decode --file "$work/$kind.ndef" --json | python3 -c 'import json, sys; print(json.dumps(json.load(sys.stdin)["records"]))')
+    theirs=$("$NFC" ndef decode --message "$work/$kind.ndef" --json | python3 -c 'import json, sys; print(json.dumps(json.load(sys.stdin)["records"]))')
     ours=$("$NFC" read --reader "sim:$image" --json | python3 -c 'import json, sys; print(json.dumps(json.load(sys.stdin)["records"]))')
     [[ -n $ours && $theirs == "$ours" ]] || fail "$kind: nfc-read-forum-tag3 read $theirs, the image holds $ours"
     echo "ok    $kind: nfc-read-forum-tag3 read the image's message ($(wc -c < "$work/$kind.ndef") bytes)"
@@ -287,7 +287,7 @@ timeout 30 "$NFC" write --reader "nfcpy-udp:localhost:$port" --uri https://examp
     || { kill $emulation; fail "nfcpy-udp: write failed"; }
 wait $emulation || fail "nfcpy's Type 3 emulation failed: $(cat "$work/type3-emulation.out")"
 [[ $(echo "$ours" | python3 -c 'import json, sys; print(json.dumps(json.load(sys.stdin)["records"]))') == \
-    "$("$NFC" ndef decode --file "$message" --json | python3 -c 'import json, sys; print(json.dumps(json.load(sys.stdin)["records"]))')" ]] \
+    "$("$NFC" ndef decode --message "$message" --json | python3 -c 'import json, sys; print(json.dumps(json.load(sys.stdin)["records"]))')" ]] \
     || fail "nfcpy-udp: read $ours, nfcpy served $(xxd -p "$message")"
 held=$(tail -1 "$work/type3-emulation.out")
 [[ $("$NFC" ndef decode "$held" --json) == "$("$NFC" ndef encode --uri https://example.org/written-to-nfcpy | xargs "$NFC" ndef decode --json)" ]] \
@@ -308,7 +308,7 @@ LIBNFC_DEVICE=pn532_uart:$link timeout 30 nfc-emulate-forum-tag4 "$work/target.n
 wait $reader || { cat "$work/target.log" "$work/target.emulator"; fail "pn532-target: nfc read failed"; }
 grep -q "Target Released" "$work/target.emulator" || { cat "$work/target.emulator"; fail "pn532-target: the emulator did not end with the release"; }
 [[ $(python3 -c 'import json, sys; print(json.dumps(json.load(open(sys.argv[1]))["records"]))' "$work/target.json") == \
-    "$("$NFC" ndef decode --file "$work/target.ndef" --json | python3 -c 'import json, sys; print(json.dumps(json.load(sys.stdin)["records"]))')" ]] \
+    "$("$NFC" ndef decode --message "$work/target.ndef" --json | python3 -c 'import json, sys; print(json.dumps(json.load(sys.stdin)["records"]))')" ]] \
     || fail "pn532-target: read $(cat "$work/target.json")"
 [[ ! -e $link ]] || fail "pn532-target: the link outlived the reader"
 echo "ok    pn532-target: nfc read read libnfc's emulated Type 4 tag, equal to the file it serves"

@@ -99,7 +99,7 @@ import Darwin
         defer { try? FileManager.default.removeItem(at: directory) }
         let payload = directory.appendingPathComponent("big.bin")
         try Data(count: 17 << 20).write(to: payload)
-        let result = try await NFCTool.run(["ndef", "encode", "--mime", "application/octet-stream", "--file", payload.path])
+        let result = try await NFCTool.run(["ndef", "encode", "--mime", "application/octet-stream", "--payload-file", payload.path])
         #expect(result.status == 2 && result.stderr.contains("exceeds the limit"), "\(result.stderr)")
         #expect(result.stdout.isEmpty)
     }
@@ -191,8 +191,8 @@ import Darwin
         let fifo = directory.appendingPathComponent("fifo.json").path
         #expect(mkfifo(fifo, 0o600) == 0)
         for arguments in [
-            ["read", "--reader", "sim:" + fifo], ["tag", "show", fifo], ["ndef", "decode", "--file", fifo],
-            ["ndef", "decode", "--file", directory.path], ["dispatch", "d1010655052b31353535", "--apps", fifo],
+            ["read", "--reader", "sim:" + fifo], ["tag", "show", fifo], ["ndef", "decode", "--message", fifo],
+            ["ndef", "decode", "--message", directory.path], ["dispatch", "d1010655052b31353535", "--apps", fifo],
             ["tag", "show", "/dev/zero"],
         ] {
             let result = try await NFCTool.run(arguments)

@@ -98,7 +98,7 @@ import Testing
             index = next
         }
         try Data(bytes).write(to: file)
-        #expect(try await NFCTool.run(["dispatch", "--file", file.path]).stdout.contains("delivered to mail"))
+        #expect(try await NFCTool.run(["dispatch", "--message", file.path]).stdout.contains("delivered to mail"))
         #expect(try await NFCTool.run(["dispatch"], stdin: hex).stdout.contains("delivered to mail"))
     }
 

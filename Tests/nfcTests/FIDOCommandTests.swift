@@ -33,7 +33,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let keyFile = directory.appendingPathComponent("cred.json").path
         let register = try await NFCTool.run([
-            "fido", "register", "--reader", reader, "--rp", "example.com", "--user", "alice", "--key-file", keyFile, "--json",
+            "fido", "register", "--reader", reader, "--rp", "example.com", "--user", "alice", "-o", keyFile, "--json",
         ])
         #expect(register.status == 0, "\(register.stderr)")
         let registered = try json(register.stdout)
@@ -108,7 +108,7 @@ import Testing
 
         let keyFile = directory.appendingPathComponent("cred.json").path
         let register = try await NFCTool.run([
-            "fido", "register", "--reader", reader, "--rp", "pin.example", "--pin", "8642", "--key-file", keyFile, "--json",
+            "fido", "register", "--reader", reader, "--rp", "pin.example", "--pin", "8642", "-o", keyFile, "--json",
         ])
         #expect(register.status == 0, "\(register.stderr)")
         #expect(try json(register.stdout)["flags"] as? [String] == ["UP", "UV", "AT"])
@@ -125,7 +125,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let keyFile = directory.appendingPathComponent("u2f.json").path
         let register = try await NFCTool.run([
-            "fido", "register", "--reader", reader, "--rp", "u2f.example", "--u2f", "--key-file", keyFile,
+            "fido", "register", "--reader", reader, "--rp", "u2f.example", "--u2f", "-o", keyFile,
         ])
         #expect(register.status == 0, "\(register.stderr)")
         #expect(register.stdout.contains("attestation:   fido-u2f, verified"))

@@ -104,7 +104,7 @@ import Darwin
                     (
                         party,
                         (try? await NFCTool.run([
-                            "fido", "register", "--rp", party, "--resident", "--key-file", keyFile, "--reader", reader,
+                            "fido", "register", "--rp", party, "--resident", "-o", keyFile, "--reader", reader,
                         ]))?.status ?? -1
                     )
                 }

@@ -5,7 +5,7 @@ import Testing
     @Test func encodeKeepsTheOrderOfRecordOptions() async throws {
         let r = try await NFCTool.run([
             "ndef", "encode", "--text", "Hi", "--lang", "fr", "--uri", "https://example.com",
-            "--external", "example.com:t", "--hex", "0102", "--mime", "text/plain", "--hex", "6869",
+            "--external", "example.com:t", "--payload-hex", "0102", "--mime", "text/plain", "--payload-hex", "6869",
         ])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(

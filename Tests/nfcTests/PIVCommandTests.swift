@@ -49,7 +49,7 @@ import Testing
         #expect(status.stdout.contains("Slot 9a (PIV authentication): certificate CN=CLI Test (issuer CN=CLI Test)"))
         #expect(status.stdout.contains("Slot 9c (digital signature): no certificate"))
 
-        let signed = try await NFCTool.run(["piv", "sign", "9a", "--pin", "123456", "--hex", "01020304", "--reader", reader, "--json"])
+        let signed = try await NFCTool.run(["piv", "sign", "9a", "--pin", "123456", "--data-hex", "01020304", "--reader", reader, "--json"])
         #expect(signed.status == 0, "\(signed.stderr)")
         let signature = try P256.Signing.ECDSASignature(
             derRepresentation: bytes(try #require(try json(signed.stdout)["signature"] as? String)))
@@ -60,10 +60,10 @@ import Testing
     @Test func failuresAreOneLine() async throws {
         let (directory, reader) = try await securityKey()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let noKey = try await NFCTool.run(["piv", "sign", "9e", "--hex", "00", "--reader", reader])
+        let noKey = try await NFCTool.run(["piv", "sign", "9e", "--data-hex", "00", "--reader", reader])
         #expect(noKey.status != 0)
         #expect(noKey.stderr.contains("6A88"))
-        let wrongPIN = try await NFCTool.run(["piv", "sign", "9a", "--pin", "999999", "--hex", "00", "--reader", reader])
+        let wrongPIN = try await NFCTool.run(["piv", "sign", "9a", "--pin", "999999", "--data-hex", "00", "--reader", reader])
         #expect(wrongPIN.stderr.contains("wrong PIN, 2 tries left"), "\(wrongPIN.stderr)")
         let wrongKey = try await NFCTool.run([
             "piv", "generate", "9e", "--management-key", String(repeating: "00", count: 24), "--reader", reader,
@@ -72,7 +72,7 @@ import Testing
         #expect(wrongKey.stderr.contains("rejected the management key"), "\(wrongKey.stderr)")
         let needsPIN = try await NFCTool.run(["piv", "generate", "9c", "--reader", reader])
         #expect(needsPIN.stderr.contains("give --pin"), "\(needsPIN.stderr)")
-        let badSlot = try await NFCTool.run(["piv", "sign", "9b", "--hex", "00", "--reader", reader])
+        let badSlot = try await NFCTool.run(["piv", "sign", "9b", "--data-hex", "00", "--reader", reader])
         #expect(badSlot.status != 0)
         let notPIV = try await NFCTool.run(["piv", "status", "--reader", "sim:" + directory.appendingPathComponent("missing.json").path])
         #expect(notPIV.status != 0)
@@ -80,7 +80,7 @@ import Testing
         let generated = try await NFCTool.run(["piv", "generate", "9e", "--reader", reader])
         #expect(generated.status == 0, "\(generated.stderr)")
         #expect(generated.stdout.contains("-----BEGIN CERTIFICATE-----"))
-        let signed = try await NFCTool.run(["piv", "sign", "9e", "--hex", "00", "--reader", reader])
+        let signed = try await NFCTool.run(["piv", "sign", "9e", "--data-hex", "00", "--reader", reader])
         #expect(signed.status == 0 && signed.stdout.hasPrefix("30"), "\(signed.stderr)")
     }
 }

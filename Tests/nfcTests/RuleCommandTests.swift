@@ -39,8 +39,8 @@ import Testing
         arguments: [
             ["--uri", "https://example.com/a=b"],
             ["--text", "x=y", "--lang", "fr"],
-            ["--mime", "text/plain", "--hex", "3d3d"],
-            ["--external", "example.com:t", "--hex", "01"],
+            ["--mime", "text/plain", "--payload-hex", "3d3d"],
+            ["--external", "example.com:t", "--payload-hex", "01"],
         ])
     func equalsSpelling(arguments: [String]) async throws {
         var joined: [String] = []
@@ -66,7 +66,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let payload = directory.appendingPathComponent("p.txt")
         try Data("payload".utf8).write(to: payload)
-        let spaced = try await NFCTool.run(["ndef", "encode", "--mime", "text/plain", "--file", payload.path])
+        let spaced = try await NFCTool.run(["ndef", "encode", "--mime", "text/plain", "--payload-file", payload.path])
         let equals = try await NFCTool.run(["ndef", "encode", "--mime=text/plain", "--file=" + payload.path])
         #expect(spaced.status == 0 && spaced.stdout == equals.stdout)
     }

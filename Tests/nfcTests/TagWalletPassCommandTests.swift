@@ -15,7 +15,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("phone.json").path
         let passType = "pass.com.example.coffee"
-        let created = try await NFCTool.run(["tag", "new", "wallet-pass", "-o", path, "--pass-type-id", passType, "--message", "stamp 7"])
+        let created = try await NFCTool.run([
+            "tag", "new", "wallet-pass", "-o", path, "--pass-type-id", passType, "--pass-message", "stamp 7",
+        ])
         #expect(created.status == 0, "\(created.stderr)")
         let keyPath = path + ".merchant-key.pem"
         let mode = try #require(try FileManager.default.attributesOfItem(atPath: keyPath)[.posixPermissions] as? NSNumber)
@@ -46,8 +48,8 @@ import Testing
     @Test func walletOptionsAreRefusedForOtherTypesAndMessagesOver64Bytes() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("nfc-wallet-\(UUID().uuidString).json").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        #expect(try await NFCTool.run(["tag", "new", "ntag213", "-o", path, "--message", "x"]).status == 64)
-        let long = try await NFCTool.run(["tag", "new", "wallet-pass", "-o", path, "--message", String(repeating: "m", count: 65)])
+        #expect(try await NFCTool.run(["tag", "new", "ntag213", "-o", path, "--pass-message", "x"]).status == 64)
+        let long = try await NFCTool.run(["tag", "new", "wallet-pass", "-o", path, "--pass-message", String(repeating: "m", count: 65)])
         #expect(long.status == 2)
         #expect(long.stderr.contains("at most 64"))
     }

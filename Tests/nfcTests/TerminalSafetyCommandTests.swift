@@ -39,7 +39,8 @@ import Testing
         let read = try await NFCTool.run(["read", "--reader", "sim:" + image])
         expectInert(read, "nfc read")
         #expect(read.stdout.contains(Self.escaped))
-        let hex = try await NFCTool.run(["ndef", "encode", "--text", Self.hostile, "--mime", "text/plain", "--hex", "1b5b324a0a"]).stdout
+        let hex = try await NFCTool.run(["ndef", "encode", "--text", Self.hostile, "--mime", "text/plain", "--payload-hex", "1b5b324a0a"])
+            .stdout
             .trimmingCharacters(in: .whitespacesAndNewlines)
         let decoded = try await NFCTool.run(["ndef", "decode", hex])
         expectInert(decoded, "nfc ndef decode")

@@ -22,12 +22,14 @@ public struct NFCConfigurationError: Error, Hashable, Sendable, CustomStringConv
         public static let wrongType = Code("wrongType")
     }
 
-    /// Which of the two files an error concerns.
+    /// Which file (or folder) an error concerns.
     public enum Document: String, Hashable, Sendable, CustomStringConvertible {
         /// The app's information property list (`Info.plist`).
         case infoPlist = "Info.plist"
         /// The app's code-signing entitlements (`.entitlements`).
         case entitlements = "entitlements"
+        /// The folder of the app's Swift sources (``NFCAppSourceEvidence``).
+        case sources = "sources"
 
         /// The file name as messages show it: `Info.plist` or `entitlements`.
         public var description: String { rawValue }

@@ -8,6 +8,8 @@ struct LintChecks {
     let badKeys: Set<String>
     /// Whether an entitlements file was given.
     let hasEntitlements: Bool
+    /// What the app's sources show, when they were given.
+    var evidence: NFCAppSourceEvidence?
 
     /// All checks, in report order.
     func run() -> [Finding] {
@@ -16,10 +18,11 @@ struct LintChecks {
         findings += usageDescription()
         findings += selectIdentifiers()
         findings += systemCodes()
+        findings += sourceUse()
         guard hasEntitlements else {
             findings.append(
                 Finding(
-                    .warning, .entitlementsNotChecked, key: Keys.readerSessionFormats,
+                    .note, .entitlementsNotChecked, key: Keys.readerSessionFormats,
                     "no entitlements file was given, so the formats and associated-domains checks did not run",
                     fix: "Pass the app's .entitlements file too"))
             return findings
@@ -171,33 +174,106 @@ struct LintChecks {
         return findings
     }
 
-    /// `TAG` declared without the lists that ISO 7816 and FeliCa polling need.
+    /// `TAG` declared without the lists that ISO 7816 and FeliCa polling need. Whether that
+    /// matters depends on the app: without its sources each is a note; with them, a missing
+    /// system-code list is an error when the sources poll `iso18092` (the session cannot poll
+    /// FeliCa), a missing AID list a warning when they handle ISO 7816 tags, and nothing
+    /// otherwise.
     func missingLists() -> [Finding] {
         guard !badKeys.contains(Keys.readerSessionFormats), configuration.readerSessionFormats.contains(.tag) else { return [] }
         var findings: [Finding] = []
         if !badKeys.contains(Keys.iso7816SelectIdentifiers), configuration.iso7816SelectIdentifierValues?.isEmpty ?? true {
-            findings.append(
-                Finding(
-                    .warning, .aidsMissing, key: Keys.iso7816SelectIdentifiers,
-                    "TAG is declared but no AID: tag sessions will not report ISO 7816 tags",
-                    fix: "List the AIDs of the applications the app selects, or ignore this if it reads no ISO 7816 tag"))
+            let severity: NFCConfigurationLint.Severity? =
+                switch evidence.map(\.handlesISO7816Tags) {
+                case nil: .note
+                case true?: .warning
+                case false?: nil
+                }
+            if let severity {
+                findings.append(
+                    Finding(
+                        severity, .aidsMissing, key: Keys.iso7816SelectIdentifiers,
+                        "TAG is declared but no AID: tag sessions will not report ISO 7816 tags"
+                            + (evidence == nil ? "" : ", and the sources handle NFCISO7816Tag"),
+                        fix: "List the AIDs of the applications the app selects"))
+            }
         }
         if !badKeys.contains(Keys.felicaSystemCodes), configuration.felicaSystemCodeValues?.isEmpty ?? true {
-            findings.append(
-                Finding(
-                    .warning, .systemCodesMissing, key: Keys.felicaSystemCodes,
-                    "TAG is declared but no system code: sessions polling iso18092 will fail without system codes",
-                    fix: "List the system codes of the FeliCa cards the app reads, or ignore this if it polls no FeliCa"))
+            let severity: NFCConfigurationLint.Severity? =
+                switch evidence.map({ $0.pollingOptions.contains(.iso18092) }) {
+                case nil: .note
+                case true?: .error
+                case false?: nil
+                }
+            if let severity {
+                findings.append(
+                    Finding(
+                        severity, .systemCodesMissing, key: Keys.felicaSystemCodes,
+                        "TAG is declared but no system code: sessions polling iso18092 fail without system codes"
+                            + (evidence == nil ? "" : ", and the sources poll iso18092"),
+                        fix: "List the system codes of the FeliCa cards the app reads"))
+            }
         }
         return findings
     }
 
-    /// Background tag reading opens universal links, which need an `applinks:` associated domain.
+    /// With the app's sources: AIDs selected but not listed (Core NFC refuses those SELECTs,
+    /// `readerErrorSecurityViolation`), AIDs listed but never mentioned, and system codes listed
+    /// while nothing polls `iso18092`.
+    func sourceUse() -> [Finding] {
+        guard let evidence else { return [] }
+        var findings: [Finding] = []
+        let aidKey = Keys.iso7816SelectIdentifiers
+        let declared = (configuration.iso7816SelectIdentifierValues ?? []).compactMap { try? ApplicationIdentifier.parse($0) }
+        if !badKeys.contains(aidKey) {
+            for (aid, place) in evidence.selectedAIDs.sorted(by: { $0.value < $1.value })
+            where configuration.checkCanSelect(aid: aid, allowingPayment: true) != nil {
+                findings.append(
+                    Finding(
+                        .error, .aidUndeclared, key: aidKey,
+                        "the sources SELECT \(Self.hex(aid)) (\(place)), which the list lacks: Core NFC refuses that SELECT",
+                        fix: "Add \(Self.hex(aid)) to \(aidKey)"))
+            }
+            for (index, aid) in declared.enumerated() where !evidence.mentions(aid) {
+                findings.append(
+                    Finding(
+                        .warning, .aidUnused, key: aidKey,
+                        "item \(index) \(Self.hex(aid)) appears nowhere in the sources (\(evidence.filesRead) Swift files read)",
+                        fix: "Remove it if the app no longer selects it"))
+            }
+        }
+        let codes = configuration.felicaSystemCodeValues ?? []
+        if !badKeys.contains(Keys.felicaSystemCodes), !codes.isEmpty, !evidence.pollingOptions.contains(.iso18092) {
+            findings.append(
+                Finding(
+                    .warning, .systemCodesUnused, key: Keys.felicaSystemCodes,
+                    "system codes are listed, but no source polls iso18092 (\(evidence.filesRead) Swift files read)",
+                    fix: "Remove the list if the app reads no FeliCa card"))
+        }
+        return findings
+    }
+
+    private static func hex(_ bytes: [UInt8]) -> String {
+        bytes.map { String(format: "%02X", $0) }.joined()
+    }
+
+    /// Background tag reading opens universal links, which need an `applinks:` associated domain;
+    /// a malformed `applinks:` entry is ignored by iOS (Apple, "Supporting associated domains").
     func associatedDomains() -> [Finding] {
         let key = Keys.associatedDomains
         let domains = configuration.associatedDomains
-        guard !badKeys.contains(key), !domains.isEmpty, !domains.contains(where: { $0.hasPrefix("applinks:") }) else { return [] }
-        return [
+        guard !badKeys.contains(key), !domains.isEmpty else { return [] }
+        var findings: [Finding] = []
+        for (index, entry) in domains.enumerated() where entry.hasPrefix("applinks:") && AssociatedDomain(entitlement: entry) == nil {
+            findings.append(
+                Finding(
+                    .warning, .appLinkMalformed, key: key,
+                    "item \(index) \"\(entry)\" is not a valid applinks: entry (a host of letters, digits, hyphens and dots, "
+                        + "*. for subdomains, ?mode=developer or ?mode=managed); iOS ignores it",
+                    fix: "Write it as applinks:example.com or applinks:*.example.com"))
+        }
+        guard !domains.contains(where: { $0.hasPrefix("applinks:") }) else { return findings }
+        return findings + [
             Finding(
                 .warning, .noAppLinks, key: key,
                 "associated domains are declared but none is applinks:, so tags read in the background cannot open the app",

@@ -14,8 +14,11 @@ public enum NFCConfigurationLint {
     /// - Parameters:
     ///   - infoPlist: the bytes of the app's `Info.plist`, XML or binary.
     ///   - entitlements: the bytes of its `.entitlements` file; nil skips the entitlement checks
-    ///     (with a ``Code/entitlementsNotChecked`` warning).
-    public static func check(infoPlist: Data, entitlements: Data?) -> [Finding] {
+    ///     (with a ``Code/entitlementsNotChecked`` note).
+    ///   - sources: what the app's Swift sources show (``NFCAppSourceEvidence``); with it, the
+    ///     findings that depend on what the app does become warnings or errors where the sources
+    ///     show they matter, and go where they show they do not; without it they are notes.
+    public static func check(infoPlist: Data, entitlements: Data?, sources: NFCAppSourceEvidence? = nil) -> [Finding] {
         var reader = PropertyListReader()
         let configuration = reader.read(infoPlist: infoPlist, entitlements: entitlements)
         if !reader.unreadableDocuments.isEmpty {
@@ -27,13 +30,14 @@ public enum NFCConfigurationLint {
                 fix: "Give \(error.key ?? "the key") the type Apple documents for it")
         }
         let checks = LintChecks(
-            configuration: configuration, badKeys: reader.badKeys, hasEntitlements: entitlements != nil)
+            configuration: configuration, badKeys: reader.badKeys, hasEntitlements: entitlements != nil, evidence: sources)
         findings += checks.run()
         return findings
     }
 
-    /// Every problem found in the files at these locations; an unreadable file is one finding.
-    public static func check(infoPlistURL: URL, entitlementsURL: URL?) -> [Finding] {
+    /// Every problem found in the files at these locations; an unreadable file or sources folder
+    /// is one finding.
+    public static func check(infoPlistURL: URL, entitlementsURL: URL?, sourcesURL: URL? = nil) -> [Finding] {
         let info: Data
         do {
             info = try NFCAppConfiguration.contents(of: infoPlistURL, .infoPlist)
@@ -48,13 +52,22 @@ public enum NFCConfigurationLint {
                 return [unreadable(error)]
             }
         }
-        return check(infoPlist: info, entitlements: rights)
+        var evidence: NFCAppSourceEvidence?
+        if let sourcesURL {
+            do {
+                evidence = try NFCAppSourceEvidence(directory: sourcesURL)
+            } catch {
+                return [unreadable(error)]
+            }
+        }
+        return check(infoPlist: info, entitlements: rights, sources: evidence)
     }
 
-    /// The process exit status for `findings`: 0 when clean, 1 for warnings only, 2 for any error.
+    /// The process exit status for `findings`: 0 when clean or with notes only, 1 for warnings,
+    /// 2 for any error.
     public static func exitStatus(_ findings: [Finding]) -> Int32 {
         if findings.contains(where: { $0.severity == .error }) { return 2 }
-        return findings.isEmpty ? 0 : 1
+        return findings.contains(where: { $0.severity == .warning }) ? 1 : 0
     }
 
     private static func unreadable(_ error: NFCConfigurationError) -> Finding {

@@ -5,7 +5,7 @@ import NFCBackgroundConfiguration
 import NFCJSON
 import OpenCoreNFC
 
-/// `nfc dispatch [HEX | --file F] [--apps apps.json] [--device STATE]... [--json]`
+/// `nfc dispatch [HEX | --message FILE] [--apps apps.json] [--device STATE]... [--json]`
 struct DispatchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dispatch",
@@ -14,7 +14,8 @@ struct DispatchCommand: AsyncParsableCommand {
             Applies an iPhone's background tag reading rules: the first URI record, universal links of \
             the apps in --apps (their applinks: domains and apple-app-site-association rules), the \
             supported system schemes, and the device conditions given with --device. The message comes \
-            from a hex argument, a file of raw bytes (--file), or standard input (- or no argument). \
+            from a hex argument, a file (--message: binary, hex or the JSON form, told apart by the \
+            content), or standard input (- or no argument). \
             Exit status: 0 delivered (or delivered once unlocked), 1 not delivered, 2 bad input. \
             See docs/background.md.
             """
@@ -22,7 +23,10 @@ struct DispatchCommand: AsyncParsableCommand {
 
     @Argument(help: "The NDEF message as hex, or - for standard input.")
     var hex: String?
-    @Option(name: .long, help: "Read the message as raw bytes from this file.")
+    @Option(name: .long, help: "The message from this file (- for standard input): binary, hex or JSON.")
+    var message: String?
+    /// Deprecated: `--message` (this one reads raw bytes only).
+    @Option(name: .long, help: ArgumentHelp(visibility: .hidden))
     var file: String?
     @Option(name: .long, help: "The apps, association files and handlers (docs/background.md).")
     var apps: String?
@@ -32,13 +36,18 @@ struct DispatchCommand: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
-        if hex != nil && file != nil { throw ValidationError("give either HEX or --file, not both") }
+        if [hex != nil, message != nil, file != nil].filter({ $0 }).count > 1 {
+            throw ValidationError("give one of HEX and --message FILE")
+        }
     }
 
     func run() async throws {
         let configuration = try apps.map(BackgroundConfiguration.load) ?? .empty
         let bytes: [UInt8]
-        if let file {
+        if let messageFile = self.message {
+            bytes = try MessageFile.read(messageFile).bytes
+        } else if let file {
+            Output.deprecated("--file", use: "--message FILE")
             bytes = try Input.readFile(file)
         } else if let hex, hex != "-" {
             bytes = try Input.hex(hex, what: "the message")

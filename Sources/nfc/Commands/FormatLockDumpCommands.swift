@@ -4,8 +4,9 @@ import NFCBytes
 import NFCJSON
 import NFCSimulator
 import NFCTags
+import NFCTransport
 
-/// `nfc format [--reader R] [--stats]`
+/// `nfc format [--reader R] [--json] [--stats]`
 struct FormatCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "format",
@@ -13,16 +14,19 @@ struct FormatCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var readerOptions: ReaderOptions
+    @Flag(name: .long, help: "Print the stable JSON form.")
+    var json = false
 
     func run() async throws {
-        _ = try await TagSession.run(readerOptions, access: .modify) { connection, engine in
+        let (_, stats) = try await TagSession.run(readerOptions, access: .modify, json: json) { connection, engine in
             try await engine.format(on: connection)
         }
-        Output.line("formatted")
+        guard json else { return Output.line("formatted") }
+        Output.line(DoneJSON.object([("formatted", .bool(true))], stats: readerOptions.stats ? stats : nil))
     }
 }
 
-/// `nfc lock [--reader R] [--stats]`
+/// `nfc lock [--reader R] [--json] [--stats]`
 struct LockCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lock",
@@ -30,12 +34,15 @@ struct LockCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var readerOptions: ReaderOptions
+    @Flag(name: .long, help: "Print the stable JSON form.")
+    var json = false
 
     func run() async throws {
-        _ = try await TagSession.run(readerOptions, access: .modify) { connection, engine in
+        let (_, stats) = try await TagSession.run(readerOptions, access: .modify, json: json) { connection, engine in
             try await engine.makeReadOnly(on: connection)
         }
-        Output.line("locked: the tag is read-only")
+        guard json else { return Output.line("locked: the tag is read-only") }
+        Output.line(DoneJSON.object([("locked", .bool(true)), ("readOnly", .bool(true))], stats: readerOptions.stats ? stats : nil))
     }
 }
 
@@ -96,5 +103,14 @@ struct DumpCommand: AsyncParsableCommand {
             let rows = dump.unreadable.map(\.count).reduce(0, +)
             throw CLIError(.incomplete, "incomplete dump: \(rows) rows from \(gap.first) could not be read (\(gap.reason))")
         }
+    }
+}
+
+/// The JSON a command that changes a tag prints: what it did, and the statistics with `--stats`.
+enum DoneJSON {
+    static func object(_ fields: [(String, JSONValue)], stats: ExchangeStatistics?) -> String {
+        var fields = fields
+        if let stats { fields.append(("stats", StatisticsText.json(stats))) }
+        return JSONValue.object(fields).serialized(pretty: true)
     }
 }

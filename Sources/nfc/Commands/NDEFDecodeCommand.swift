@@ -4,14 +4,15 @@ import NDEFJSON
 import NFCBytes
 import NFCJSON
 
-/// `nfc ndef decode [HEX | --file F | -] [--json] [--lenient] [--lines]`
+/// `nfc ndef decode [HEX | --message FILE | -] [--json] [--lenient] [--lines]`
 struct NDEFDecodeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "decode",
         abstract: "Decode an NDEF message and print its records.",
         discussion: """
-            The message comes from a hex argument, a file of raw bytes (--file), or standard input \
-            (- or no argument; read as hex when it holds only hex digits and separators, else as raw bytes). \
+            The message comes from a hex argument, a file (--message: binary, hex or the JSON form, told \
+            apart by the content), or standard input (- or no argument; read as hex when it holds only hex \
+            digits and separators, else as raw bytes). \
             With --lines, standard input holds one hex message per line and one compact JSON object is \
             printed per line. The JSON form is documented in docs/ndef-json.md.
             """
@@ -20,7 +21,11 @@ struct NDEFDecodeCommand: ParsableCommand {
     @Argument(help: "The message as hex, or - for standard input.")
     var hex: String?
 
-    @Option(name: .long, help: "Read the message as raw bytes from this file.")
+    @Option(name: .long, help: "The message from this file (- for standard input): binary, hex or JSON.")
+    var message: String?
+
+    /// Deprecated: `--message` (this one reads raw bytes only).
+    @Option(name: .long, help: ArgumentHelp(visibility: .hidden))
     var file: String?
 
     @Flag(name: .long, help: "Print the stable JSON form instead of text.")
@@ -33,8 +38,10 @@ struct NDEFDecodeCommand: ParsableCommand {
     var lines = false
 
     func validate() throws {
-        if hex != nil && file != nil { throw ValidationError("give either HEX or --file, not both") }
-        if lines && (file != nil || (hex != nil && hex != "-")) {
+        if [hex != nil, message != nil, file != nil].filter({ $0 }).count > 1 {
+            throw ValidationError("give one of HEX and --message FILE")
+        }
+        if lines && (file != nil || message != nil || (hex != nil && hex != "-")) {
             throw ValidationError("--lines reads standard input only")
         }
     }
@@ -47,7 +54,10 @@ struct NDEFDecodeCommand: ParsableCommand {
             return
         }
         let bytes: [UInt8]
-        if let file {
+        if let messageFile = self.message {
+            bytes = try MessageFile.read(messageFile).bytes
+        } else if let file {
+            Output.deprecated("--file", use: "--message FILE")
             bytes = try Input.readFile(file)
         } else if let hex, hex != "-" {
             bytes = try Input.hex(hex)

@@ -4,7 +4,7 @@ import Foundation
 import NFCSimulator
 
 /// `nfc tag new TYPE [--blank] [--uid HEX] -o FILE [--force]`, and for `wallet-pass`
-/// `[--pass-type-id ID] [--message TEXT] [--merchant-key PEM]`
+/// `[--pass-type-id ID] [--pass-message TEXT] [--merchant-key PEM]`
 struct TagNewCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "new",
@@ -37,7 +37,10 @@ struct TagNewCommand: ParsableCommand {
     @Option(name: .long, help: "wallet-pass: the pass type identifier (default \(WalletApplet.samplePassTypeIdentifier)).")
     var passTypeId: String?
 
-    @Option(name: .long, help: "wallet-pass: the pass's NFC message, at most 64 bytes of UTF-8.")
+    @Option(name: .customLong("pass-message"), help: "wallet-pass: the pass's NFC message, at most 64 bytes of UTF-8.")
+    var passMessage: String?
+    /// Deprecated: `--pass-message` (`--message` is a whole NDEF message file everywhere else).
+    @Option(name: .long, help: ArgumentHelp(visibility: .hidden))
     var message: String?
 
     @Option(name: .long, help: "wallet-pass: the merchant's P-256 public key, PEM (SubjectPublicKeyInfo).")
@@ -52,8 +55,8 @@ struct TagNewCommand: ParsableCommand {
             try makeWalletPass(identifier: identifier)
             return
         }
-        guard passTypeId == nil, message == nil, merchantKey == nil else {
-            throw CLIError(.usage, "--pass-type-id, --message and --merchant-key are for wallet-pass only")
+        guard passTypeId == nil, passMessage == nil, message == nil, merchantKey == nil else {
+            throw CLIError(.usage, "--pass-type-id, --pass-message and --merchant-key are for wallet-pass only")
         }
         let tag: any VirtualTag
         do {
@@ -70,8 +73,11 @@ struct TagNewCommand: ParsableCommand {
     func makeWalletPass(identifier: [UInt8]?) throws {
         let passType = passTypeId ?? WalletApplet.samplePassTypeIdentifier
         guard !passType.isEmpty else { throw CLIError(.badInput, "--pass-type-id cannot be empty") }
-        let text = Array((message ?? "OpenCoreNFC sample pass").utf8)
-        guard text.count <= 64 else { throw CLIError(.badInput, "--message holds \(text.count) bytes; a pass message holds at most 64") }
+        if message != nil { Output.deprecated("--message TEXT on tag new", use: "--pass-message TEXT") }
+        let text = Array((passMessage ?? message ?? "OpenCoreNFC sample pass").utf8)
+        guard text.count <= 64 else {
+            throw CLIError(.badInput, "--pass-message holds \(text.count) bytes; a pass message holds at most 64")
+        }
         if let identifier, ![4, 7, 10].contains(identifier.count) {
             throw CLIError(.badInput, "--uid: ISO/IEC 14443-3 UIDs have 4, 7 or 10 bytes, not \(identifier.count)")
         }

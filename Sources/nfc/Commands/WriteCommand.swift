@@ -1,66 +1,105 @@
 import ArgumentParser
 import NDEF
+import NDEFJSON
 import NFCBytes
+import NFCJSON
 import NFCSimulator
 import NFCTags
 
-/// `nfc write [--reader R] (--uri U | --text T [--lang L] | --mime TYPE --file F | --external T --hex H | --json F | --hex MESSAGE)... [--stats]`
+/// `nfc write [--reader R] (records… | --message FILE) [--json] [--stats]`
 struct WriteCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "write",
         abstract: "Write an NDEF message to the tag.",
         discussion: """
-            Records are given as for nfc ndef encode (--uri, --text [--lang], --mime TYPE --file F|--hex H, \
-            --external DOMAIN:TYPE --hex H|--file F), or the whole message as JSON (--json FILE) or as \
-            encoded bytes (--hex MESSAGE, without a --mime or --external before it).
+            Records are given as for nfc ndef encode (--uri, --text [--lang], --mime TYPE or \
+            --external DOMAIN:TYPE each with --payload-file F or --payload-hex H after it), or the whole \
+            message with --message FILE (- for standard input): binary, hex or the JSON form of \
+            docs/ndef-json.md, told apart by the content. --json prints what was written.
             """
     )
 
     @OptionGroup var readerOptions: ReaderOptions
     @OptionGroup var records: RecordOptions
-    @Option(name: .long, help: "The message as JSON (docs/ndef-json.md) from this file (- for standard input).")
-    var json: String?
+    @Option(name: .long, help: "The whole message from this file (- for standard input): binary, hex or JSON.")
+    var message: String?
+    @Flag(name: .long, help: "Print what was written as JSON (docs/ndef-json.md, plus stats).")
+    var json = false
+    /// The old `--json FILE`: ArgumentParser reads `--json` as the flag and FILE as this argument.
+    @Argument(help: ArgumentHelp(visibility: .hidden))
+    var oldJSONFile: String?
 
     var hasRecords: Bool { records.hasRecords }
 
+    /// Where the message comes from, after the old spellings are mapped to the new ones.
+    private enum Source {
+        case records
+        case file(String)
+        case hex(String)
+    }
+
+    private func source() throws -> Source {
+        let oldHexMessage = !hasRecords && !records.hex.isEmpty
+        var sources: [Source] = []
+        if hasRecords { sources.append(.records) }
+        if let message { sources.append(.file(message)) }
+        if let oldJSONFile { sources.append(.file(oldJSONFile)) }
+        if oldHexMessage { sources.append(.hex(records.hex[0])) }
+        if sources.isEmpty { throw ValidationError("give records (--uri, --text, --mime, --external) or --message FILE") }
+        if sources.count > 1 { throw ValidationError("records and --message FILE are alternatives") }
+        if oldHexMessage && records.hex.count > 1 { throw ValidationError("give the encoded message in one --hex") }
+        if oldJSONFile != nil && !json {
+            throw ValidationError("unexpected argument \(oldJSONFile ?? ""): give the message file with --message FILE")
+        }
+        return sources[0]
+    }
+
     func validate() throws {
-        let rawMessage = !hasRecords && !records.hex.isEmpty
-        let modes = [hasRecords, json != nil, rawMessage].filter { $0 }.count
-        if modes == 0 { throw ValidationError("give records (--uri, --text, --mime, --external), --json FILE, or --hex MESSAGE") }
-        if modes > 1 { throw ValidationError("records, --json and --hex MESSAGE are alternatives") }
-        if rawMessage && records.hex.count > 1 { throw ValidationError("give the encoded message in one --hex") }
+        _ = try source()
     }
 
     func encodedMessage() throws -> [UInt8] {
-        if let json {
-            let bytes = json == "-" ? Input.readStandardInput() : try Input.readFile(json)
-            return try encode(NDEFJSONFile.message(bytes, source: json == "-" ? "standard input" : json))
-        }
-        if !hasRecords, let hex = records.hex.first {
+        switch try source() {
+        case .file(let path):
+            if path == oldJSONFile { Output.deprecated("--json FILE", use: "--message FILE (--json is now JSON output)") }
+            let bytes = try MessageFile.read(path).bytes
+            try NDEFVerification.verify(bytes)
+            return bytes
+        case .hex(let hex):
+            Output.deprecated("--hex MESSAGE", use: "--message FILE (hex, binary or JSON; - for standard input)")
             let bytes = try Input.hex(hex, what: "--hex")
             try NDEFVerification.verify(bytes)
             return bytes
+        case .records:
+            let specs = try RecordArguments.specs(from: Invocation.arguments)
+            let bytes: [UInt8]
+            do {
+                bytes = try NDEFMessage(records: try RecordArguments.records(from: specs)).encoded()
+            } catch let error as NDEFError {
+                throw CLIError(.badInput, "cannot encode: \(error)")
+            }
+            try NDEFVerification.verify(bytes)
+            return bytes
         }
-        let specs = try RecordArguments.specs(from: Invocation.arguments)
-        return try encode(NDEFMessage(records: try RecordArguments.records(from: specs)))
-    }
-
-    private func encode(_ message: NDEFMessage) throws -> [UInt8] {
-        let bytes: [UInt8]
-        do {
-            bytes = try message.encoded()
-        } catch {
-            throw CLIError(.badInput, "cannot encode: \(error)")
-        }
-        try NDEFVerification.verify(bytes)
-        return bytes
     }
 
     func run() async throws {
         let message = try encodedMessage()
-        _ = try await TagSession.run(readerOptions, access: .modify) { connection, engine in
+        let json = wantsJSONOutput
+        let (_, stats) = try await TagSession.run(readerOptions, access: .modify, json: json) { connection, engine in
             try await engine.writeNDEF(message, on: connection)
         }
-        Output.line("wrote \(message.count) bytes")
+        guard json else {
+            Output.line("wrote \(message.count) bytes")
+            return
+        }
+        var fields: [(String, JSONValue)] = [("written", .bool(true)), ("hex", .string(Hex.encode(message)))]
+        if let decoded = try? NDEFMessage(decoding: message),
+            case .object(let body) = NDEFJSON.json(for: decoded, options: .strict, length: message.count)
+        {
+            fields += body
+        }
+        if readerOptions.stats { fields.append(("stats", StatisticsText.json(stats))) }
+        Output.line(JSONValue.object(fields).serialized(pretty: true))
     }
 }

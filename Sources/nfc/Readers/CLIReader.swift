@@ -16,8 +16,14 @@ protocol CLIReader: Sendable {
 }
 
 enum CLIReaders {
-    /// Opens the reader `--reader` names, for a command that reads or modifies the tag.
+    /// Opens the reader `--reader` names, for a command that reads or modifies the tag; with
+    /// `--trace`, every exchange is printed (``TracingReader``).
     static func open(_ options: ReaderOptions, access: TagImageAccess) async throws -> any CLIReader {
+        let reader = try await openUntraced(options, access: access)
+        return options.trace ? TracingReader(reader) : reader
+    }
+
+    private static func openUntraced(_ options: ReaderOptions, access: TagImageAccess) async throws -> any CLIReader {
         let name = try options.readerName()
         if let simulated = try await SimulatedReader.open(name, access: access, removeAfter: options.removeAfter) {
             return simulated

@@ -16,6 +16,9 @@ struct ReaderOptions: ParsableArguments {
     @Flag(name: .long, help: "Print commands sent, bytes each way and air time.")
     var stats = false
 
+    @Flag(name: .long, help: "Print every frame or APDU exchanged, with its air time (simulator) or wall time, on standard error.")
+    var trace = false
+
     @Flag(
         name: [.customShort("v"), .customLong("verbose")],
         help: "Log to standard error: -v what the engines and the driver do, -vv every frame (or set OPENCORENFC_LOG=debug|trace).")

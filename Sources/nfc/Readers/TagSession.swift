@@ -14,6 +14,17 @@ enum TagSession {
         _ options: ReaderOptions, access: TagImageAccess, json: Bool = false,
         _ body: (any TagConnection, any NDEFTagEngine) async throws -> T
     ) async throws -> (T, ExchangeStatistics) {
+        try await runResettable(options, access: access, json: json) { tag in
+            try await body(tag.connection, tag.engine)
+        }
+    }
+
+    /// ``run(_:access:json:_:)`` for a command that may take the tag out and activate it again
+    /// (`nfc apdu`'s `reset`): `body` gets the tag as a ``ResettableTag``.
+    static func runResettable<T>(
+        _ options: ReaderOptions, access: TagImageAccess, json: Bool = false,
+        _ body: (ResettableTag) async throws -> T
+    ) async throws -> (T, ExchangeStatistics) {
         let reader = try await CLIReaders.open(options, access: access)
         let connection: any TagConnection
         do {
@@ -23,14 +34,14 @@ enum TagSession {
             throw error
         }
         reader.meter.reset()  // activation is not the command's work
-        let engine = TagEngines.engine(for: TagFamily(connection.target))
+        let tag = ResettableTag(reader: reader, connection: connection)
         let result: Result<T, any Error>
         do {
-            result = .success(try await body(connection, engine))
+            result = .success(try await body(tag))
         } catch {
             result = .failure(error)
         }
-        await connection.disconnect()
+        await tag.connection.disconnect()
         if case .notKept(let reason) = try await reader.finish() {
             Output.error("note: the tag's own change (a counter) was not saved: \(reason)")
         }
@@ -41,6 +52,28 @@ enum TagSession {
         case .failure(let error as TagEngineError): throw CLIError(EngineErrorText.line(error))
         case .failure(let error): throw error
         }
+    }
+}
+
+/// The tag a command works on, which it may reset: disconnect (the card leaves its active state,
+/// a PC/SC card is reset) and connect again, as `scriptor`'s `reset` does.
+final class ResettableTag {
+    private let reader: any CLIReader
+    /// The connection to use now; a ``reset()`` replaces it.
+    private(set) var connection: any TagConnection
+
+    init(reader: any CLIReader, connection: any TagConnection) {
+        self.reader = reader
+        self.connection = connection
+    }
+
+    /// The engine for the tag's family.
+    var engine: any NDEFTagEngine { TagEngines.engine(for: TagFamily(connection.target)) }
+
+    /// Disconnects and connects to the tag again.
+    func reset() async throws {
+        await connection.disconnect()
+        connection = try await reader.connect()
     }
 }
 

@@ -65,9 +65,12 @@ enum Output {
         FileHandle.standardError.write(Data((TerminalText.escapeKeepingLayout(text) + "\n").utf8))
     }
 
-    /// Writes an output file atomically, keeping the mode and owner of a file it replaces; a
-    /// device or FIFO named on purpose (`-o /dev/stdout`) is written to directly.
-    static func writeFile(_ path: String, _ bytes: [UInt8]) throws {
+    /// Writes an output file (`-o/--output FILE`) by the one rule every command follows: an
+    /// existing regular file is refused unless `force` (`--force`) is given, and then replaced
+    /// atomically keeping its mode and owner; a new file is created atomically and create-only,
+    /// so a file that appears meanwhile is not overwritten either. A device or FIFO named on
+    /// purpose (`-o /dev/stdout`) is written to directly.
+    static func writeFile(_ path: String, _ bytes: [UInt8], force: Bool) throws {
         var status = stat()
         let exists = stat(path, &status) == 0
         if exists, status.st_mode & S_IFMT != S_IFREG, status.st_mode & S_IFMT != S_IFDIR {
@@ -80,14 +83,36 @@ enum Output {
             }
             return
         }
+        if exists, !force { throw refusal(path) }
         do {
             if exists, status.st_mode & S_IFMT == S_IFREG {
                 try AtomicFile.write(bytes, to: path, mode: .exactly(status.st_mode & 0o7777), owner: (status.st_uid, status.st_gid))
             } else {
-                try AtomicFile.write(bytes, to: path)
+                try AtomicFile.write(bytes, to: path, replace: false)
             }
         } catch {
+            if error.code == .exists { throw refusal(path) }
             throw CLIError(imageError: error, path: path, doing: "cannot write")
         }
+    }
+
+    /// Refuses early, before any tag or card is touched, an output file that exists while
+    /// `force` is not given (``writeFile(_:_:force:)`` checks again when it writes).
+    static func checkWritable(_ path: String?, force: Bool) throws {
+        guard let path, !force else { return }
+        var status = stat()
+        if stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG || status.st_mode & S_IFMT == S_IFDIR {
+            throw refusal(path)
+        }
+    }
+
+    private static func refusal(_ path: String) -> CLIError {
+        CLIError(.badInput, "\(path) exists; pass --force to replace it", file: path)
+    }
+
+    /// A line on standard error for an option spelled the old way: it still works for one
+    /// release, and says what replaces it.
+    static func deprecated(_ old: String, use new: String) {
+        error("nfc: \(old) is deprecated and goes in the next release; use \(new)")
     }
 }

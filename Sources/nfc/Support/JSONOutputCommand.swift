@@ -29,3 +29,7 @@ extension FIDOSetPINCommand: JSONOutputCommand { var wantsJSONOutput: Bool { opt
 extension PIVStatusCommand: JSONOutputCommand { var wantsJSONOutput: Bool { json } }
 extension PIVSignCommand: JSONOutputCommand { var wantsJSONOutput: Bool { json } }
 extension PIVGenerateCommand: JSONOutputCommand { var wantsJSONOutput: Bool { json } }
+extension WriteCommand: JSONOutputCommand { var wantsJSONOutput: Bool { json && oldJSONFile == nil } }
+extension FormatCommand: JSONOutputCommand { var wantsJSONOutput: Bool { json } }
+extension LockCommand: JSONOutputCommand { var wantsJSONOutput: Bool { json } }
+extension NDEFEncodeCommand: JSONOutputCommand { var wantsJSONOutput: Bool { json && oldJSONFile == nil } }

@@ -1,15 +1,21 @@
 import NDEF
 import NFCBytes
 
-/// Rebuilds the ordered list of records from `--uri`, `--text [--lang]`, `--mime TYPE (--file F | --hex H)`
-/// and `--external TYPE (--hex H | --file F)` options as they stand on the command line.
+/// Rebuilds the ordered list of records from `--uri`, `--text [--lang]`,
+/// `--mime TYPE (--payload-file F | --payload-hex H)` and `--external TYPE (--payload-hex H | --payload-file F)`
+/// options as they stand on the command line. The old payload spellings `--file` and `--hex`
+/// still work for one release, each with a deprecation line.
 ///
 /// ArgumentParser collects each repeated option into its own array and so loses the order between
 /// different options; the order matters here (it is the order of the records), so it is read back
 /// from the arguments ArgumentParser parsed and checked (``Invocation/arguments``), never from
 /// the process's command line.
 enum RecordArguments {
-    static let recordOptions: Set<String> = ["--uri", "--text", "--lang", "--mime", "--file", "--external", "--hex"]
+    static let recordOptions: Set<String> = [
+        "--uri", "--text", "--lang", "--mime", "--external", "--payload-file", "--payload-hex", "--file", "--hex",
+    ]
+    /// The old payload spellings and what replaces them.
+    static let deprecatedSpellings = ["--file": "--payload-file", "--hex": "--payload-hex"]
 
     /// A record spec before its payload is read.
     enum Spec: Equatable {
@@ -41,6 +47,9 @@ enum RecordArguments {
             i += 1
         }
         var specs: [Spec] = []
+        for old in Set(pairs.map(\.0)).intersection(deprecatedSpellings.keys).sorted() {
+            Output.deprecated(old, use: deprecatedSpellings[old] ?? old)
+        }
         for (name, value) in pairs {
             switch name {
             case "--uri": specs.append(.uri(value))
@@ -52,12 +61,13 @@ enum RecordArguments {
                     throw CLIError(.usage, "--lang \(value) must follow the --text it applies to")
                 }
                 specs[specs.count - 1] = .text(text, language: value)
-            case "--file", "--hex":
-                let payload: Payload = name == "--file" ? .file(value) : .hex(value)
+            case "--payload-file", "--payload-hex", "--file", "--hex":
+                let payload: Payload = name.hasSuffix("file") ? .file(value) : .hex(value)
                 switch specs.last {
                 case .mime(let type, .none)?: specs[specs.count - 1] = .mime(type, payload: payload)
                 case .external(let type, .none)?: specs[specs.count - 1] = .external(type, payload: payload)
-                default: throw CLIError(.usage, "\(name) \(value) must follow the --mime or --external it gives the payload of")
+                default:
+                    throw CLIError(.usage, "\(name) \(value) must follow the --mime or --external it gives the payload of")
                 }
             default: break
             }
@@ -108,9 +118,9 @@ enum RecordArguments {
 
     private static func bytes(_ payload: Payload, for what: String) throws -> [UInt8] {
         switch payload {
-        case .none: throw CLIError(.usage, "\(what) needs its payload: --file F or --hex H")
+        case .none: throw CLIError(.usage, "\(what) needs its payload: --payload-file F or --payload-hex H")
         case .file(let path): return try Input.readFile(path)
-        case .hex(let hex): return try Input.hex(hex, what: "--hex")
+        case .hex(let hex): return try Input.hex(hex, what: "--payload-hex")
         }
     }
 }

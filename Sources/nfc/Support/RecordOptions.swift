@@ -10,13 +10,19 @@ struct RecordOptions: ParsableArguments {
     var text: [String] = []
     @Option(name: .long, help: "The language of the --text before it (default en).")
     var lang: [String] = []
-    @Option(name: .long, help: "A media-type record of this type; its payload from the --file or --hex after it.")
+    @Option(name: .long, help: "A media-type record of this type; its payload from the --payload-file or --payload-hex after it.")
     var mime: [String] = []
-    @Option(name: .long, help: "An external-type record DOMAIN:TYPE; its payload from the --hex or --file after it.")
+    @Option(name: .long, help: "An external-type record DOMAIN:TYPE; its payload from the --payload-file or --payload-hex after it.")
     var external: [String] = []
-    @Option(name: .long, help: "A file holding the payload of the --mime or --external before it.")
+    @Option(name: .customLong("payload-file"), help: "A file holding the payload of the --mime or --external before it.")
+    var payloadFile: [String] = []
+    @Option(name: .customLong("payload-hex"), help: "The payload of the --mime or --external before it, in hex.")
+    var payloadHex: [String] = []
+    /// Deprecated: `--payload-file`.
+    @Option(name: .customLong("file"), help: ArgumentHelp(visibility: .hidden))
     var file: [String] = []
-    @Option(name: .long, help: "Hex payload of the --mime or --external before it (nfc write: or the whole encoded message).")
+    /// Deprecated: `--payload-hex`; on `nfc write` without a record before it, `--message`.
+    @Option(name: .customLong("hex"), help: ArgumentHelp(visibility: .hidden))
     var hex: [String] = []
 
     /// Whether any record was given.

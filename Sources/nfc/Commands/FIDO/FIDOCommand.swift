@@ -122,10 +122,10 @@ struct FIDOKeyFile: Codable {
         }
     }
 
-    func write(_ path: String) throws {
+    func write(_ path: String, force: Bool) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         guard let data = try? encoder.encode(self) else { throw CLIError("cannot encode the key file") }
-        try Output.writeFile(path, Array(data) + [0x0A])
+        try Output.writeFile(path, Array(data) + [0x0A], force: force)
     }
 }

@@ -4,7 +4,7 @@ import NFCBytes
 import NFCFIDO
 import NFCJSON
 
-/// `nfc fido register --rp ID [--user NAME] [--resident] [--pin PIN] [--u2f] [--key-file F] [--json]`
+/// `nfc fido register --rp ID [--user NAME] [--resident] [--pin PIN] [--u2f] [-o FILE [--force]] [--json]`
 struct FIDORegisterCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "register",
@@ -20,15 +20,24 @@ struct FIDORegisterCommand: AsyncParsableCommand {
     var resident = false
     @Option(name: .long, help: "The PIN, for user verification (CTAP2; never printed).")
     var pin: String?
-    @Option(name: .customLong("key-file"), help: "Write the credential ID and public key to this JSON file (for nfc fido assert).")
-    var keyFile: String?
+    @Option(name: .shortAndLong, help: "Write the credential ID and public key to this JSON file (nfc fido assert's --key-file).")
+    var output: String?
+    @Flag(name: .long, help: "Replace an existing -o file.")
+    var force = false
+    /// Deprecated: `-o/--output` (assert's `--key-file` reads the file).
+    @Option(name: .customLong("key-file"), help: ArgumentHelp(visibility: .hidden))
+    var oldKeyFile: String?
 
     func validate() throws {
         if rp.isEmpty { throw ValidationError("--rp must not be empty") }
+        if output != nil && oldKeyFile != nil { throw ValidationError("give the key file once, with -o FILE") }
         if options.u2f && (resident || pin != nil) { throw ValidationError("--resident and --pin are CTAP2 features; leave out --u2f") }
     }
 
     func run() async throws {
+        if oldKeyFile != nil { Output.deprecated("--key-file on register", use: "-o/--output FILE") }
+        let keyFile = output ?? oldKeyFile
+        try Output.checkWritable(keyFile, force: force)
         let (rp, user, resident, pin, u2f) = (rp, user, resident, pin, options.u2f)
         let result = try await FIDOCLI.run(options) {
             client, _ -> (id: [UInt8], point: [UInt8], counter: UInt32, flags: [String], format: String) in
@@ -59,7 +68,7 @@ struct FIDORegisterCommand: AsyncParsableCommand {
             try FIDOKeyFile(
                 protocolName: u2f ? "u2f" : "ctap2", rp: rp, user: u2f ? nil : user, credentialId: Hex.encode(result.id),
                 publicKey: Hex.encode(result.point), resident: resident
-            ).write(keyFile)
+            ).write(keyFile, force: force)
         }
         if options.json {
             FIDOCLI.printJSON([

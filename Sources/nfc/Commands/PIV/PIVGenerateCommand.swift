@@ -5,7 +5,7 @@ import NFCBytes
 import NFCJSON
 import NFCPIV
 
-/// `nfc piv generate SLOT [--management-key HEX] [--subject CN] [--pin PIN] [--days N] [--certificate-out F] [--json]`.
+/// `nfc piv generate SLOT [--management-key HEX] [--subject CN] [--pin PIN] [--days N] [-o FILE [--force]] [--json]`.
 struct PIVGenerateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "generate",
@@ -31,7 +31,12 @@ struct PIVGenerateCommand: AsyncParsableCommand {
     var pin: String?
     @Option(name: .long, help: "Days the certificate is valid.")
     var days: Int = 365
-    @Option(name: .customLong("certificate-out"), help: "Also write the certificate to this file (PEM).")
+    @Option(name: .shortAndLong, help: "Also write the certificate to this file (PEM).")
+    var output: String?
+    @Flag(name: .long, help: "Replace an existing -o file.")
+    var force = false
+    /// Deprecated: `-o/--output`.
+    @Option(name: .customLong("certificate-out"), help: ArgumentHelp(visibility: .hidden))
     var certificateOut: String?
     @Flag(name: .long, help: "Print the stable JSON form.")
     var json = false
@@ -39,11 +44,15 @@ struct PIVGenerateCommand: AsyncParsableCommand {
     func validate() throws {
         _ = try PIVRunner.slot(slot)
         if days < 1 { throw ValidationError("--days must be 1 or more") }
+        if output != nil && certificateOut != nil { throw ValidationError("give the certificate file once, with -o FILE") }
         if subject.isEmpty { throw ValidationError("--subject must not be empty") }
     }
 
     func run() async throws {
         let slot = try PIVRunner.slot(slot)
+        if certificateOut != nil { Output.deprecated("--certificate-out", use: "-o/--output FILE") }
+        let certificateFile = output ?? certificateOut
+        try Output.checkWritable(certificateFile, force: force)
         var key = try Input.hex(managementKey, what: "--management-key")
         defer { PIVGenerateCommand.wipe(&key) }
         let algorithm: PIVAlgorithm
@@ -75,7 +84,7 @@ struct PIVGenerateCommand: AsyncParsableCommand {
             return (publicKey, certificate)
         }
         let pem = Self.pem(certificate)
-        if let certificateOut { try Output.writeFile(certificateOut, Array(pem.utf8)) }
+        if let certificateFile { try Output.writeFile(certificateFile, Array(pem.utf8), force: force) }
         if json {
             Output.line(
                 JSONValue.object([

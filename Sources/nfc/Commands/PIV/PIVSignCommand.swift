@@ -4,7 +4,7 @@ import NFCBytes
 import NFCJSON
 import NFCPIV
 
-/// `nfc piv sign SLOT --pin PIN (--file F | --hex H) [--output F] [--json]`.
+/// `nfc piv sign SLOT --pin PIN (--data FILE | --data-hex H) [-o FILE [--force]] [--json]`.
 struct PIVSignCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sign",
@@ -17,31 +17,48 @@ struct PIVSignCommand: AsyncParsableCommand {
     var slot: String
     @Option(name: .long, help: "The PIV PIN (not needed for slot 9e).")
     var pin: String?
-    @Option(name: .long, help: "Sign the contents of this file.")
-    var file: String?
-    @Option(name: .long, help: "Sign these bytes, given in hex.")
-    var hex: String?
-    @Option(name: .long, help: "Also write the DER signature to this file.")
+    @Option(name: .long, help: "Sign the contents of this file (- for standard input).")
+    var data: String?
+    @Option(name: .customLong("data-hex"), help: "Sign these bytes, given in hex.")
+    var dataHex: String?
+    @Option(name: .shortAndLong, help: "Also write the DER signature to this file.")
     var output: String?
+    @Flag(name: .long, help: "Replace an existing -o file.")
+    var force = false
+    /// Deprecated: `--data`.
+    @Option(name: .long, help: ArgumentHelp(visibility: .hidden))
+    var file: String?
+    /// Deprecated: `--data-hex`.
+    @Option(name: .long, help: ArgumentHelp(visibility: .hidden))
+    var hex: String?
     @Flag(name: .long, help: "Print the stable JSON form.")
     var json = false
 
     func validate() throws {
         _ = try PIVRunner.slot(slot)
-        if (file == nil) == (hex == nil) { throw ValidationError("give exactly one of --file and --hex") }
+        if [data, dataHex, file, hex].compactMap({ $0 }).count != 1 {
+            throw ValidationError("give exactly one of --data FILE and --data-hex HEX")
+        }
     }
 
     func run() async throws {
         let slot = try PIVRunner.slot(slot)
+        try Output.checkWritable(output, force: force)
+        if file != nil { Output.deprecated("--file", use: "--data FILE") }
+        if hex != nil { Output.deprecated("--hex", use: "--data-hex HEX") }
         let message: [UInt8]
-        if let file { message = try Input.readFile(file) } else { message = try Input.hex(hex ?? "", what: "--hex") }
+        if let path = data ?? file {
+            message = path == "-" ? Input.readStandardInput() : try Input.readFile(path)
+        } else {
+            message = try Input.hex(dataHex ?? hex ?? "", what: "--data-hex")
+        }
         let digest = Array(SHA256.hash(data: message))
         let pin = pin
         let signature = try await PIVRunner.run(readerOptions, json: json) { client in
             if let pin { try await client.verifyPIN(pin) }
             return try await client.sign(slot: slot, digest: digest)
         }
-        if let output { try Output.writeFile(output, signature) }
+        if let output { try Output.writeFile(output, signature, force: force) }
         if json {
             Output.line(
                 JSONValue.object([
