@@ -250,10 +250,11 @@ def main():
         test_removal_mid_write(["ntag216", "type4", "slix2"])
     if selected("vicc"):
         test_vicc()
-    if selected("restart"):
-        test_pcscd_restart()
+    # Before the restart: pyscard keeps the context it made first, which a restarted pcscd no longer knows.
     if selected("readers"):
         readers_watch.run(NFC, new_image, check, READER)
+    if selected("restart"):
+        test_pcscd_restart()
     if selected("watch"):
         watch_checks.run(NFC, new_image, check, WORK, control=os.environ.get("PCSCD_CONTROL"))
     print("\n%.1f s" % (time.monotonic() - started))

@@ -14,11 +14,12 @@ struct FormatCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var readerOptions: ReaderOptions
+    @OptionGroup var password: TagPasswordOptions
     @Flag(name: .long, help: "Print the stable JSON form.")
     var json = false
 
     func run() async throws {
-        let (_, stats) = try await TagSession.run(readerOptions, access: .modify, json: json) { connection, engine in
+        let (_, stats) = try await TagSession.run(readerOptions, access: .modify, json: json, password: password) { connection, engine in
             try await engine.format(on: connection)
         }
         guard json else { return Output.line("formatted") }
@@ -34,11 +35,12 @@ struct LockCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var readerOptions: ReaderOptions
+    @OptionGroup var password: TagPasswordOptions
     @Flag(name: .long, help: "Print the stable JSON form.")
     var json = false
 
     func run() async throws {
-        let (_, stats) = try await TagSession.run(readerOptions, access: .modify, json: json) { connection, engine in
+        let (_, stats) = try await TagSession.run(readerOptions, access: .modify, json: json, password: password) { connection, engine in
             try await engine.makeReadOnly(on: connection)
         }
         guard json else { return Output.line("locked: the tag is read-only") }
@@ -58,11 +60,12 @@ struct DumpCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var readerOptions: ReaderOptions
+    @OptionGroup var password: TagPasswordOptions
     @Flag(name: .long, help: "Print the stable JSON form.")
     var json = false
 
     func run() async throws {
-        let (dump, stats) = try await TagSession.run(readerOptions, access: .read, json: json) { connection, engine in
+        let (dump, stats) = try await TagSession.run(readerOptions, access: .read, json: json, password: password) { connection, engine in
             try await engine.memoryDump(on: connection)
         }
         if json {

@@ -13,11 +13,12 @@ struct ReadCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var readerOptions: ReaderOptions
+    @OptionGroup var password: TagPasswordOptions
     @Flag(name: .long, help: "Print the stable JSON form (docs/ndef-json.md, plus status and stats).")
     var json = false
 
     func run() async throws {
-        let (result, stats) = try await TagSession.run(readerOptions, access: .read, json: json) { connection, engine in
+        let (result, stats) = try await TagSession.run(readerOptions, access: .read, json: json, password: password) { connection, engine in
             try await engine.readNDEF(on: connection)
         }
         let message: NDEFMessage? =

@@ -17,11 +17,13 @@ struct ScanCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var readerOptions: ReaderOptions
+    @OptionGroup var password: TagPasswordOptions
     @Flag(name: .long, help: "Print the stable JSON form.")
     var json = false
 
     func run() async throws {
-        let ((target, identity, status), stats) = try await TagSession.run(readerOptions, access: .read, json: json) { connection, engine in
+        let ((target, identity, status), stats) = try await TagSession.run(readerOptions, access: .read, json: json, password: password) {
+            connection, engine in
             let identity = try await engine.identify(on: connection)
             do throws(TagEngineError) {
                 return (connection.target, identity, TagText.StatusReading.read(try await engine.queryStatus(on: connection)))
@@ -45,7 +47,7 @@ struct ScanCommand: AsyncParsableCommand {
         if error.code == .tagError || error.code == .authenticationFailed,
             let dump = try? await engine.memoryDump(on: connection), let gap = dump.unreadable.first
         {
-            return "protected: \(gap.first)–\(gap.last) (\(gap.count) pages) refused without the password"
+            return "protected: \(gap.first)–\(gap.last) (\(gap.count) pages) refused without the password (give it with --password)"
         }
         return EngineErrorText.line(error)
     }

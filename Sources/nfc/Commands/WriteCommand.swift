@@ -20,6 +20,7 @@ struct WriteCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var readerOptions: ReaderOptions
+    @OptionGroup var password: TagPasswordOptions
     @OptionGroup var records: RecordOptions
     @Option(name: .long, help: "The whole message from this file (- for standard input): binary, hex or JSON.")
     var message: String?
@@ -86,7 +87,7 @@ struct WriteCommand: AsyncParsableCommand {
     func run() async throws {
         let message = try encodedMessage()
         let json = wantsJSONOutput
-        let (_, stats) = try await TagSession.run(readerOptions, access: .modify, json: json) { connection, engine in
+        let (_, stats) = try await TagSession.run(readerOptions, access: .modify, json: json, password: password) { connection, engine in
             try await engine.writeNDEF(message, on: connection)
         }
         guard json else {

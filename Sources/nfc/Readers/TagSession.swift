@@ -10,11 +10,12 @@ enum TagSession {
     /// the simulated tag, and prints statistics when asked.
     /// - Parameter access: whether the command only reads the tag or may change it (a simulated
     ///   tag's image is then locked exclusively, and saved only if it changed).
+    /// - Parameter password: `--password`: PWD_AUTH right after activation, before `body`.
     static func run<T>(
-        _ options: ReaderOptions, access: TagImageAccess, json: Bool = false,
+        _ options: ReaderOptions, access: TagImageAccess, json: Bool = false, password: TagPasswordOptions? = nil,
         _ body: (any TagConnection, any NDEFTagEngine) async throws -> T
     ) async throws -> (T, ExchangeStatistics) {
-        try await runResettable(options, access: access, json: json) { tag in
+        try await runResettable(options, access: access, json: json, password: password) { tag in
             try await body(tag.connection, tag.engine)
         }
     }
@@ -22,7 +23,7 @@ enum TagSession {
     /// ``run(_:access:json:_:)`` for a command that may take the tag out and activate it again
     /// (`nfc apdu`'s `reset`): `body` gets the tag as a ``ResettableTag``.
     static func runResettable<T>(
-        _ options: ReaderOptions, access: TagImageAccess, json: Bool = false,
+        _ options: ReaderOptions, access: TagImageAccess, json: Bool = false, password: TagPasswordOptions? = nil,
         _ body: (ResettableTag) async throws -> T
     ) async throws -> (T, ExchangeStatistics) {
         let reader = try await CLIReaders.open(options, access: access)
@@ -37,6 +38,7 @@ enum TagSession {
         let tag = ResettableTag(reader: reader, connection: connection)
         let result: Result<T, any Error>
         do {
+            try await password?.authenticate(on: tag.connection)
             result = .success(try await body(tag))
         } catch {
             result = .failure(error)
@@ -49,7 +51,13 @@ enum TagSession {
         if options.stats && !json { Output.error(StatisticsText.line(statistics)) }
         switch result {
         case .success(let value): return (value, statistics)
-        case .failure(let error as TagEngineError): throw CLIError(EngineErrorText.line(error))
+        case .failure(let error as TagEngineError):
+            // A Type 2 tag that NAKs a read or write without a password given may be protected.
+            let hint =
+                error.code == .tagError && password?.password == nil && password?.passwordFile == nil
+                    && TagFamily(tag.connection.target) == .type2 && password != nil
+                ? "; if the tag is password-protected, give --password" : ""
+            throw CLIError(EngineErrorText.line(error) + hint)
         case .failure(let error): throw error
         }
     }

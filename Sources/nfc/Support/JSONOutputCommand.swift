@@ -33,3 +33,10 @@ extension WriteCommand: JSONOutputCommand { var wantsJSONOutput: Bool { json && 
 extension FormatCommand: JSONOutputCommand { var wantsJSONOutput: Bool { json } }
 extension LockCommand: JSONOutputCommand { var wantsJSONOutput: Bool { json } }
 extension NDEFEncodeCommand: JSONOutputCommand { var wantsJSONOutput: Bool { json && oldJSONFile == nil } }
+extension ProtectCommand: JSONOutputCommand { var wantsJSONOutput: Bool { json } }
+extension UnprotectCommand: JSONOutputCommand { var wantsJSONOutput: Bool { json } }
+extension PIVChangePINCommand: JSONOutputCommand { var wantsJSONOutput: Bool { json } }
+extension PIVChangePUKCommand: JSONOutputCommand { var wantsJSONOutput: Bool { json } }
+extension PIVUnblockPINCommand: JSONOutputCommand { var wantsJSONOutput: Bool { json } }
+extension PIVResetCommand: JSONOutputCommand { var wantsJSONOutput: Bool { json } }
+extension FIDOResetCommand: JSONOutputCommand { var wantsJSONOutput: Bool { options.json } }

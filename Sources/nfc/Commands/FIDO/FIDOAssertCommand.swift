@@ -21,7 +21,7 @@ struct FIDOAssertCommand: AsyncParsableCommand {
     var publicKey: String?
     @Option(name: .customLong("key-file"), help: "A key file written by nfc fido register.")
     var keyFile: String?
-    @Option(name: .long, help: "The PIN, for user verification (CTAP2; never printed).")
+    @Option(name: .long, help: "The PIN, for user verification (CTAP2; - for a line of standard input).")
     var pin: String?
 
     func validate() throws {
@@ -43,7 +43,7 @@ struct FIDOAssertCommand: AsyncParsableCommand {
             throw CLIError("the public key is not an uncompressed P-256 point (65 bytes, 04 || x || y)")
         }
         if u2f && credentialID == nil { throw CLIError("U2F needs the key handle: give --credential or --key-file") }
-        let pin = pin
+        let pin = try SecretInput.readIfGiven(self.pin, option: "--pin", prompt: "PIN")
         let result = try await FIDOCLI.run(options) {
             client, _ -> (id: [UInt8], counter: UInt32, flags: [String], signature: [UInt8], user: UserEntity?) in
             let clientData = FIDOCLI.clientData(type: "webauthn.get", rp: rp)

@@ -12,13 +12,15 @@ import NFCSimulator
 struct FIDOCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fido",
-        abstract: "Use a FIDO security key: authenticator info, register a credential, sign an assertion, set the PIN.",
+        abstract: "Use a FIDO security key: authenticator info, register a credential, sign an assertion, set or change the PIN, reset.",
         discussion: """
             The command acts as its own WebAuthn platform: the client data is \
             {"type":…,"challenge":<random>,"origin":"https://<rp>"} and its SHA-256 is sent. \
             CTAP2 is used unless --u2f. See docs/fido.md.
             """,
-        subcommands: [FIDOInfoCommand.self, FIDORegisterCommand.self, FIDOAssertCommand.self, FIDOSetPINCommand.self]
+        subcommands: [
+            FIDOInfoCommand.self, FIDORegisterCommand.self, FIDOAssertCommand.self, FIDOSetPINCommand.self, FIDOResetCommand.self,
+        ]
     )
 }
 
@@ -46,13 +48,36 @@ enum FIDOCLI {
                 let version = try await client.select()
                 return try await body(client, version)
             } catch let error as FIDOError {
-                throw CLIError(error.description)
+                throw await pinError(error, client: client) ?? CLIError(error.description)
             } catch let error as APDUError {
                 throw CLIError("APDU: \(error)")
             }
         }
         _ = stats
         return value
+    }
+
+    /// A PIN refusal in words (CTAP 2.1 §6.5.5.5: PIN_INVALID with the retries left, which
+    /// authenticatorClientPIN getPINRetries reports; PIN_BLOCKED; PIN_AUTH_BLOCKED until the key
+    /// is powered again), or nil for another error.
+    static func pinError(_ error: FIDOError, client: FIDOClient) async -> CLIError? {
+        guard let status = error.ctap2Status, let words = await pinWords(status, client: client) else { return nil }
+        return CLIError(.permission, "\(words) (\(status))")
+    }
+
+    private static func pinWords(_ status: CTAP2Status, client: FIDOClient) async -> String? {
+        switch status {
+        case .pinInvalid:
+            guard let retries = try? await client.getPINRetries() else { return "wrong PIN" }
+            if retries == 0 { return "wrong PIN; no tries are left: the PIN is blocked (nfc fido reset)" }
+            return "wrong PIN, \(retries) \(retries == 1 ? "try" : "tries") left"
+        case .pinBlocked:
+            return "the PIN is blocked: only a reset (nfc fido reset) makes the key usable again"
+        case .pinAuthBlocked:
+            return "three wrong PINs in a row: take the key away and present it again before the next try"
+        default:
+            return nil
+        }
     }
 
     /// Client data as a platform makes it (WebAuthn §5.8.1) and its SHA-256.

@@ -18,7 +18,7 @@ struct FIDORegisterCommand: AsyncParsableCommand {
     var user: String = "user"
     @Flag(name: .long, help: "Make a resident (discoverable) credential (CTAP2).")
     var resident = false
-    @Option(name: .long, help: "The PIN, for user verification (CTAP2; never printed).")
+    @Option(name: .long, help: "The PIN, for user verification (CTAP2; - for a line of standard input).")
     var pin: String?
     @Option(name: .shortAndLong, help: "Write the credential ID and public key to this JSON file (nfc fido assert's --key-file).")
     var output: String?
@@ -38,7 +38,8 @@ struct FIDORegisterCommand: AsyncParsableCommand {
         if oldKeyFile != nil { Output.deprecated("--key-file on register", use: "-o/--output FILE") }
         let keyFile = output ?? oldKeyFile
         try Output.checkWritable(keyFile, force: force)
-        let (rp, user, resident, pin, u2f) = (rp, user, resident, pin, options.u2f)
+        let pin = try SecretInput.readIfGiven(self.pin, option: "--pin", prompt: "PIN")
+        let (rp, user, resident, u2f) = (rp, user, resident, options.u2f)
         let result = try await FIDOCLI.run(options) {
             client, _ -> (id: [UInt8], point: [UInt8], counter: UInt32, flags: [String], format: String) in
             let clientData = FIDOCLI.clientData(type: "webauthn.create", rp: rp)

@@ -2,7 +2,7 @@ import ArgumentParser
 import NDEFJSON
 import NFCFIDO
 
-/// `nfc fido set-pin --new PIN [--pin OLD]`
+/// `nfc fido set-pin [--new PIN] [--pin OLD]`
 struct FIDOSetPINCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "set-pin",
@@ -10,9 +10,10 @@ struct FIDOSetPINCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var options: FIDOOptions
-    @Option(name: .customLong("new"), help: "The new PIN: 4–63 bytes (never printed).")
-    var newPIN: String
-    @Option(name: .long, help: "The current PIN, to change it (never printed).")
+    @Option(
+        name: .customLong("new"), help: "The new PIN: 4–63 bytes (- for a line of standard input; asked for on a terminal when left out).")
+    var newPIN: String?
+    @Option(name: .long, help: "The current PIN, to change it (- for a line of standard input).")
     var pin: String?
 
     func validate() throws {
@@ -20,7 +21,8 @@ struct FIDOSetPINCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let (newPIN, oldPIN) = (newPIN, pin)
+        let oldPIN = try SecretInput.readIfGiven(pin, option: "--pin", prompt: "Current PIN")
+        let newPIN = try SecretInput.read(self.newPIN, option: "--new", prompt: "New PIN")
         let retries = try await FIDOCLI.run(options) { client, _ -> Int in
             if let oldPIN {
                 try await client.changePIN(from: oldPIN, to: newPIN)

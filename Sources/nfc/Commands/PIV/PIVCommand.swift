@@ -8,9 +8,13 @@ import NFCTransport
 struct PIVCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "piv",
-        abstract: "Use a PIV card application: status, ECDSA signatures, key generation with a self-signed certificate.",
+        abstract:
+            "Use a PIV card application: status, ECDSA signatures, key generation with a self-signed certificate, PIN and PUK management, reset.",
         discussion: "Works on any reader (sim, sim:FILE, pcsc, pcsc:NAME). The JSON forms are in docs/piv.md.",
-        subcommands: [PIVStatusCommand.self, PIVSignCommand.self, PIVGenerateCommand.self]
+        subcommands: [
+            PIVStatusCommand.self, PIVSignCommand.self, PIVGenerateCommand.self, PIVChangePINCommand.self, PIVChangePUKCommand.self,
+            PIVUnblockPINCommand.self, PIVResetCommand.self,
+        ]
     )
 }
 

@@ -69,7 +69,7 @@ struct PIVGenerateCommand: AsyncParsableCommand {
         serial[0] = serial[0] & 0x7F | 0x01
         let now = Date()
         let subject = subject
-        let pin = pin
+        let pin = try SecretInput.readIfGiven(self.pin, option: "--pin", prompt: "PIN")
         let days = days
         let managementKey = key
         let (publicKey, certificate) = try await PIVRunner.run(readerOptions, json: json) { client in

@@ -36,6 +36,7 @@ struct PIVSignCommand: AsyncParsableCommand {
 
     func validate() throws {
         _ = try PIVRunner.slot(slot)
+        if pin == "-" && (data ?? file) == "-" { throw ValidationError("--pin - and --data - cannot both read standard input") }
         if [data, dataHex, file, hex].compactMap({ $0 }).count != 1 {
             throw ValidationError("give exactly one of --data FILE and --data-hex HEX")
         }
@@ -53,7 +54,7 @@ struct PIVSignCommand: AsyncParsableCommand {
             message = try Input.hex(dataHex ?? hex ?? "", what: "--data-hex")
         }
         let digest = Array(SHA256.hash(data: message))
-        let pin = pin
+        let pin = try SecretInput.readIfGiven(self.pin, option: "--pin", prompt: "PIN")
         let signature = try await PIVRunner.run(readerOptions, json: json) { client in
             if let pin { try await client.verifyPIN(pin) }
             return try await client.sign(slot: slot, digest: digest)

@@ -121,7 +121,8 @@ public struct PIVApplet: ISO7816Applet {
     public mutating func reset() { clearSecurityStatus() }
 
     /// Runs one PIV command: GET DATA `CB`, PUT DATA `DB`, VERIFY `20`, CHANGE REFERENCE DATA `24`, RESET RETRY
-    /// COUNTER `2C`, GENERAL AUTHENTICATE `87`, GENERATE ASYMMETRIC KEY PAIR `47` and the YubiKey GET VERSION `FD`.
+    /// COUNTER `2C`, GENERAL AUTHENTICATE `87`, GENERATE ASYMMETRIC KEY PAIR `47` and the YubiKey extensions GET VERSION
+    /// `FD` and RESET `FB`.
     /// A class other than `00` (or `10` chaining, which the host undoes) gets `6E00`, another instruction `6D00`.
     public mutating func process(_ command: SimCommandAPDU) -> SimResponseAPDU {
         // Every PIV command is interindustry (CLA 00; 10 chaining is undone by the host).
@@ -137,8 +138,20 @@ public struct PIVApplet: ISO7816Applet {
         case 0xFD:
             guard command.p1 == 0, command.p2 == 0 else { return SimResponseAPDU(.incorrectP1P2) }
             return SimResponseAPDU(data: Self.protocolVersion)
+        case 0xFB: return factoryReset(command)
         default: return SimResponseAPDU(.instructionNotSupported)
         }
+    }
+
+    /// Yubico's PIV extension RESET (`FB`, P1 P2 `00 00`; Yubico, "PIV Introduction — Yubico
+    /// extensions"): back to the factory state — default PIN, PUK and management key, no keys,
+    /// no certificates, a new CHUID — only once both the PIN and the PUK are blocked; otherwise
+    /// `6985` (conditions of use not satisfied).
+    mutating func factoryReset(_ command: SimCommandAPDU) -> SimResponseAPDU {
+        guard command.p1 == 0, command.p2 == 0 else { return SimResponseAPDU(.incorrectP1P2) }
+        guard pinRetries == 0, pukRetries == 0 else { return SimResponseAPDU(.conditionsNotSatisfied) }
+        self = PIVApplet()
+        return SimResponseAPDU(.success)
     }
 
     mutating func clearSecurityStatus() {
