@@ -51,12 +51,16 @@ def run(nfc, new_image, check, reader):
             with emulation.emulated(nfc, image, reader):
                 inserted = next_event("card-inserted")
                 atr = pyscard_atr(reader)
+                listing = subprocess.run([nfc, "readers"], capture_output=True, text=True, timeout=30).stdout
             removed = next_event("card-removed")
             card = (inserted or {}).get("card", {})
+            # `nfc readers` lists the same card, name and description separated by a real tab.
+            listed = "%s\tPC/SC, tag present (ATR %s: %s)" % (reader, atr, card.get("description"))
             ok = inserted is not None and removed is not None and inserted["atr"] == atr \
-                and card.get("kind") == wanted[0] and (wanted[1] is None or card.get("name") == wanted[1])
+                and card.get("kind") == wanted[0] and (wanted[1] is None or card.get("name") == wanted[1]) \
+                and listed in listing
             check("nfc readers --watch: %s in and out, ATR %s as pyscard reads it, %s" % (kind, atr, card.get("description")),
-                  ok, "inserted %r, removed %r, pyscard ATR %s" % (inserted, removed, atr))
+                  ok, "inserted %r, removed %r, pyscard ATR %s, nfc readers: %r" % (inserted, removed, atr, listing))
     finally:
         watcher.send_signal(signal.SIGINT)
         try:

@@ -80,6 +80,13 @@ import Testing
         #expect(both.status != 0 && both.stderr.contains("not both"))
     }
 
+    @Test func windowsLineEndsSplitLines() async throws {
+        let tag = try await type4()
+        let script = "# a comment first\r\n\(Self.selectApp) expect 9000\r\n00 A4 04 00 07 D2 76 00 00 85 01 02 00 expect 9000\r\n"
+        let result = try await NFCTool.run(["apdu", "--reader", "sim:" + tag, "--script", "-"], stdin: script)
+        #expect(result.status == 1 && result.stderr.contains("line 3: expected 9000"), "every line ran: \(result.stderr)")
+    }
+
     @Test func standardInputWithoutArgumentsIsAScript() async throws {
         let tag = try await type4()
         let result = try await NFCTool.run(["apdu", "--reader", "sim:" + tag], stdin: "\(Self.selectApp) expect 9000\n")

@@ -68,6 +68,10 @@ public struct NFCAppSourceEvidence: Sendable, Hashable {
             else { continue }
             files.append(url)
         }
+        guard !files.isEmpty else {
+            throw NFCConfigurationError(
+                .unreadableFile, in: .sources, "\(directory.path) holds no .swift file: there is nothing to take evidence from")
+        }
         for url in files.sorted(by: { $0.path < $1.path }) {
             guard let data = try? Data(contentsOf: url) else { continue }
             let relative = url.path.hasPrefix(directory.path) ? String(url.path.dropFirst(directory.path.count + 1)) : url.path
@@ -208,7 +212,8 @@ enum SwiftLexer {
     static func split(_ text: String) -> (code: String, strings: [String]) {
         var code = ""
         var strings: [String] = []
-        let characters = Array(text)
+        // Carriage returns out first: "\r\n" is one Character, which would not end a `//` comment.
+        let characters = Array(String(String.UnicodeScalarView(text.unicodeScalars.filter { $0 != "\r" })))
         var index = 0
         func at(_ offset: Int) -> Character? { index + offset < characters.count ? characters[index + offset] : nil }
         while index < characters.count {

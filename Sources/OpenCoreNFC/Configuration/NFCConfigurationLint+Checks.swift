@@ -224,7 +224,10 @@ struct LintChecks {
         guard let evidence else { return [] }
         var findings: [Finding] = []
         let aidKey = Keys.iso7816SelectIdentifiers
-        let declared = (configuration.iso7816SelectIdentifierValues ?? []).compactMap { try? ApplicationIdentifier.parse($0) }
+        // Indexed as the Info.plist lists them (a malformed item keeps its place, reported elsewhere).
+        let declared = (configuration.iso7816SelectIdentifierValues ?? []).enumerated().compactMap { index, value in
+            (try? ApplicationIdentifier.parse(value)).map { (index, $0) }
+        }
         if !badKeys.contains(aidKey) {
             for (aid, place) in evidence.selectedAIDs.sorted(by: { $0.value < $1.value })
             where configuration.checkCanSelect(aid: aid, allowingPayment: true) != nil {
@@ -234,7 +237,7 @@ struct LintChecks {
                         "the sources SELECT \(Self.hex(aid)) (\(place)), which the list lacks: Core NFC refuses that SELECT",
                         fix: "Add \(Self.hex(aid)) to \(aidKey)"))
             }
-            for (index, aid) in declared.enumerated() where !evidence.mentions(aid) {
+            for (index, aid) in declared where !evidence.mentions(aid) {
                 findings.append(
                     Finding(
                         .warning, .aidUnused, key: aidKey,

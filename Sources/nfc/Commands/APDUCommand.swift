@@ -53,7 +53,10 @@ struct APDUCommand: AsyncParsableCommand {
             return .script(try APDUScript.steps(String(decoding: bytes, as: UTF8.self)))
         }
         if apdus.isEmpty {
-            if isatty(STDIN_FILENO) == 1 && !json { return .prompt }
+            if isatty(STDIN_FILENO) == 1 {
+                if json { throw CLIError(.usage, "--json needs APDUs or --script FILE; the prompt prints text") }
+                return .prompt
+            }
             return .script(try APDUScript.steps(String(decoding: Input.readStandardInput(), as: UTF8.self)))
         }
         var commands: [(bytes: [UInt8], apdu: CommandAPDU)] = []

@@ -46,7 +46,7 @@ struct APDURunner {
         var json: JSONValue {
             .object([
                 ("line", .int(Int64(line))), ("expected", .string(expected.description)),
-                ("sw", .string(status.description)), ("meaning", .string(status.meaning)),
+                ("sw", .string(Hex.encode(status.bytes))), ("meaning", .string(status.meaning)),
             ])
         }
     }

@@ -10,11 +10,11 @@ struct ProtectCommand: AsyncParsableCommand {
         commandName: "protect",
         abstract: "Protect an NTAG21x or Ultralight EV1 with a password (writes, or reads too with --read).",
         discussion: """
-            Writes the password (PWD) and its acknowledge (PACK) into the tag's configuration pages, \\
-            then PROT (--read: reads need the password too) and AUTH0 last, the first protected page \\
-            (NXP NTAG213/215/216 data sheet §8.8). Without --from-page, every page from 4 on is \\
-            protected: the capability container stays readable, so phones still see an NDEF tag. \\
-            A tag already protected must be unprotected first (nfc unprotect). Keep the password: \\
+            Writes the password (PWD) and its acknowledge (PACK) into the tag's configuration pages, \
+            then PROT (--read: reads need the password too) and AUTH0 last, the first protected page \
+            (NXP NTAG213/215/216 data sheet §8.8). Without --from-page, every page from 4 on is \
+            protected: the capability container stays readable, so phones still see an NDEF tag. \
+            A tag already protected must be unprotected first (nfc unprotect). Keep the password: \
             without it the protected pages cannot be changed again.
             """
     )

@@ -13,9 +13,9 @@ struct ReadersCommand: AsyncParsableCommand {
         commandName: "readers",
         abstract: "List readers: sim (the simulator) always, then PC/SC readers.",
         discussion: """
-            Each PC/SC reader's tag is shown with its ATR in words (PC/SC Part 3: a storage card's \\
-            standard and name, an ISO/IEC 14443-4 card's historical bytes). With --watch, readers \\
-            and cards are shown as they come and go, as pcsc_scan does, until Ctrl-C; with --json, \\
+            Each PC/SC reader's tag is shown with its ATR in words (PC/SC Part 3: a storage card's \
+            standard and name, an ISO/IEC 14443-4 card's historical bytes). With --watch, readers \
+            and cards are shown as they come and go, as pcsc_scan does, until Ctrl-C; with --json, \
             one JSON object per event and line.
             """
     )
@@ -50,7 +50,7 @@ struct ReadersCommand: AsyncParsableCommand {
             Output.line("sim\tsimulated field with a persistent virtual tag (\(image))")
             for reader in pcsc {
                 let card = reader.tagPresent ? "tag present (ATR \(Hex.encode(reader.atr)): \(ATRDescription(atr: reader.atr)))" : "no tag"
-                Output.line(TerminalText.escape("\(reader.name)\tPC/SC, \(card)"))
+                Output.line(TerminalText.escape(reader.name) + "\tPC/SC, " + TerminalText.escape(card))
             }
         }
         if let problem { Output.error("PC/SC: \(problem)") }

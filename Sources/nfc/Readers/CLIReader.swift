@@ -13,6 +13,13 @@ protocol CLIReader: Sendable {
     /// Keeps what the command changed (saves a simulated tag's image if it changed) and lets the
     /// reader go (a simulated tag's image lock); nothing for hardware.
     func finish() async throws -> TagImageSaveOutcome
+    /// Why the tag cannot be reset (connected again after a disconnect), or nil when it can.
+    var resetRefusal: String? { get }
+}
+
+extension CLIReader {
+    /// Most readers connect again after a disconnect.
+    var resetRefusal: String? { nil }
 }
 
 enum CLIReaders {

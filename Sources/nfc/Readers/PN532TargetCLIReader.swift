@@ -25,6 +25,11 @@ struct PN532TargetCLIReader: CLIReader {
         self.path = path
     }
 
+    /// The card is a program, which ends once released: there is nothing to connect to again.
+    var resetRefusal: String? {
+        "a pn532-target card is a program driving the chip; it ends when the card is released, so it cannot be reset"
+    }
+
     func connect() async throws -> any TagConnection {
         let reader: PN532TargetReader
         do {

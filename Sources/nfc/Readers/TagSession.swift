@@ -80,6 +80,7 @@ final class ResettableTag {
 
     /// Disconnects and connects to the tag again.
     func reset() async throws {
+        if let refusal = reader.resetRefusal { throw CLIError(.usage, refusal) }
         await connection.disconnect()
         connection = try await reader.connect()
     }

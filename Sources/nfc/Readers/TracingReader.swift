@@ -26,6 +26,7 @@ struct TracingReader: CLIReader {
     }
 
     var meter: AirTimeMeter { inner.meter }
+    var resetRefusal: String? { inner.resetRefusal }
 
     func connect() async throws -> any TagConnection {
         let connection = try await inner.connect()

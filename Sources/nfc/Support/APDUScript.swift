@@ -89,8 +89,13 @@ enum APDUScript {
     /// Every step of a whole script, checked before anything is sent.
     static func steps(_ text: String) throws -> [(line: Int, step: Step)] {
         var steps: [(Int, Step)] = []
-        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            guard let step = try step(String(line), number: index + 1) else { continue }
+        // By scalar: in a String "\r\n" is one Character, so a file with Windows line ends would
+        // not split on "\n" at all.
+        let lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map {
+            String(String.UnicodeScalarView($0.last == "\r" ? $0.dropLast() : $0[...]))
+        }
+        for (index, line) in lines.enumerated() {
+            guard let step = try step(line, number: index + 1) else { continue }
             steps.append((index + 1, step))
             if step == .quit { break }
         }

@@ -73,7 +73,8 @@ enum Output {
     static func writeFile(_ path: String, _ bytes: [UInt8], force: Bool) throws {
         var status = stat()
         let exists = stat(path, &status) == 0
-        if exists, status.st_mode & S_IFMT != S_IFREG, status.st_mode & S_IFMT != S_IFDIR {
+        if exists, status.st_mode & S_IFMT == S_IFDIR { throw directoryRefusal(path) }
+        if exists, status.st_mode & S_IFMT != S_IFREG {
             guard let handle = FileHandle(forWritingAtPath: path) else { throw CLIError(.permission, "cannot write \(path)", file: path) }
             do {
                 try handle.write(contentsOf: Data(bytes))
@@ -85,29 +86,37 @@ enum Output {
         }
         if exists, !force { throw refusal(path) }
         do {
-            if exists, status.st_mode & S_IFMT == S_IFREG {
+            if exists {
                 try AtomicFile.write(bytes, to: path, mode: .exactly(status.st_mode & 0o7777), owner: (status.st_uid, status.st_gid))
             } else {
                 try AtomicFile.write(bytes, to: path, replace: false)
             }
         } catch {
-            if error.code == .exists { throw refusal(path) }
-            throw CLIError(imageError: error, path: path, doing: "cannot write")
+            guard error.code == .exists else { throw CLIError(imageError: error, path: path, doing: "cannot write") }
+            if !force { throw refusal(path) }
+            throw CLIError(
+                .badInput, "\(path): a file appeared there while writing (or a dangling symbolic link is in the way); nothing was replaced",
+                file: path)
         }
     }
 
-    /// Refuses early, before any tag or card is touched, an output file that exists while
-    /// `force` is not given (``writeFile(_:_:force:)`` checks again when it writes).
+    /// Refuses early, before any tag or card is touched, an output path that is a directory, or
+    /// a file that exists while `force` is not given (``writeFile(_:_:force:)`` checks again when
+    /// it writes).
     static func checkWritable(_ path: String?, force: Bool) throws {
-        guard let path, !force else { return }
+        guard let path else { return }
         var status = stat()
-        if stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG || status.st_mode & S_IFMT == S_IFDIR {
-            throw refusal(path)
-        }
+        guard stat(path, &status) == 0 else { return }
+        if status.st_mode & S_IFMT == S_IFDIR { throw directoryRefusal(path) }
+        if status.st_mode & S_IFMT == S_IFREG, !force { throw refusal(path) }
     }
 
     private static func refusal(_ path: String) -> CLIError {
         CLIError(.badInput, "\(path) exists; pass --force to replace it", file: path)
+    }
+
+    private static func directoryRefusal(_ path: String) -> CLIError {
+        CLIError(.badInput, "\(path) is a directory: name the file to write", file: path)
     }
 
     /// A line on standard error for an option spelled the old way: it still works for one

@@ -122,8 +122,32 @@ import Testing
         #expect(findings.last?.message.contains("item 2") == true)
     }
 
-    @Test func anUnreadableSourcesFolderIsOneFinding() {
-        let nowhere = URL(fileURLWithPath: "/nonexistent/\(UUID().uuidString)")
-        #expect(throws: NFCConfigurationError.self) { try NFCAppSourceEvidence(directory: nowhere) }
+    @Test func anUnreadableOrEmptySourcesFolderIsOneFinding() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sources-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let info = folder.appendingPathComponent("Info.plist")
+        try F.infoPlist.write(to: info)
+        try Data("int main(void) { return 0; }".utf8).write(to: folder.appendingPathComponent("main.m"))
+        for sources in [URL(fileURLWithPath: "/nonexistent/\(UUID().uuidString)"), folder] {
+            let findings = Lint.check(infoPlistURL: info, entitlementsURL: nil, sourcesURL: sources)
+            #expect(findings.map(\.code) == [.unreadable], "\(sources.path): \(findings)")
+            #expect(findings.first?.message.hasPrefix("sources: ") == true)
+        }
+        #expect(Lint.check(infoPlistURL: info, entitlementsURL: nil, sourcesURL: folder).first?.message.contains("no .swift file") == true)
+    }
+
+    /// Windows line ends: a `//` comment still ends at the line's end.
+    @Test func carriageReturnsEndComments() {
+        let found = Self.evidence("// a comment\r\nNFCTagReaderSession(pollingOption: .iso18092, delegate: d)\r\n")
+        #expect(found.pollingOptions == [.iso18092])
+    }
+
+    @Test func unusedAIDsAreNamedByTheirPlaceInTheList() {
+        let findings = lint(
+            F.stringArray(Keys.iso7816SelectIdentifiers, ["zz", "A000000308", "D2760000850101"]),
+            sources: "let aid = [0xA0, 0x00, 0x00, 0x03, 0x08]")
+        let unused = findings.filter { $0.code == .aidUnused }
+        #expect(unused.count == 1 && unused.first?.message.contains("item 2 D2760000850101") == true, "\(findings)")
     }
 }

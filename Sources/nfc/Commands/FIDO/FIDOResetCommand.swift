@@ -8,8 +8,8 @@ struct FIDOResetCommand: AsyncParsableCommand {
         commandName: "reset",
         abstract: "Reset the FIDO2 application (authenticatorReset): every credential and the PIN are gone.",
         discussion: """
-            CTAP 2.1 §6.6: keys accept it only within seconds of being powered (present the key, \\
-            then run this) and may ask for a touch. Asks for confirmation on a terminal; --yes \\
+            CTAP 2.1 §6.6: keys accept it only within seconds of being powered (present the key, \
+            then run this) and may ask for a touch. Asks for confirmation on a terminal; --yes \
             confirms beforehand (needed when standard input is not a terminal).
             """
     )

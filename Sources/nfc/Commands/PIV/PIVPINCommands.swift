@@ -85,8 +85,8 @@ struct PIVResetCommand: AsyncParsableCommand {
         abstract:
             "Reset the PIV application: every key and certificate is destroyed; PIN, PUK and management key go back to their defaults.",
         discussion: """
-            Blocks the PIN and the PUK first (wrong tries until none is left), as Yubico's RESET \\
-            extension requires, then resets. Asks for confirmation on a terminal; --yes confirms \\
+            Blocks the PIN and the PUK first (wrong tries until none is left), as Yubico's RESET \
+            extension requires, then resets. Asks for confirmation on a terminal; --yes confirms \
             beforehand (needed when standard input is not a terminal).
             """
     )
