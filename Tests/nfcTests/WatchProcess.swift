@@ -1,7 +1,8 @@
 import Foundation
 import NFCTestSupport
 
-/// A running `nfc watch` whose standard output is read line by line as it comes.
+/// A running `nfc watch` (or another long-running command) whose standard output is read line
+/// by line as it comes.
 final class WatchProcess: @unchecked Sendable {
     let process = Process()
     private let condition = NSCondition()
@@ -10,12 +11,17 @@ final class WatchProcess: @unchecked Sendable {
     private var ended = false
     private let errors = Pipe()
 
-    init(_ arguments: [String]) throws {
+    convenience init(_ arguments: [String]) throws {
+        try self.init(command: ["watch"] + arguments)
+    }
+
+    /// Any `nfc` command whose output comes line by line (`nfc write --loop --json`).
+    init(command arguments: [String]) throws {
         guard let executable = NFCTool.executable else {
             throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "nfc executable not built next to the tests"])
         }
         process.executableURL = executable
-        process.arguments = ["watch"] + arguments
+        process.arguments = arguments
         let output = Pipe()
         process.standardOutput = output
         process.standardError = errors

@@ -241,7 +241,7 @@ struct LintChecks {
                 findings.append(
                     Finding(
                         .warning, .aidUnused, key: aidKey,
-                        "item \(index) \(Self.hex(aid)) appears nowhere in the sources (\(evidence.filesRead) Swift files read)",
+                        "item \(index) \(Self.hex(aid)) appears nowhere in the sources (\(evidence.filesRead) Swift \(evidence.filesRead == 1 ? "file" : "files") read)",
                         fix: "Remove it if the app no longer selects it"))
             }
         }
@@ -250,7 +250,7 @@ struct LintChecks {
             findings.append(
                 Finding(
                     .warning, .systemCodesUnused, key: Keys.felicaSystemCodes,
-                    "system codes are listed, but no source polls iso18092 (\(evidence.filesRead) Swift files read)",
+                    "system codes are listed, but no source polls iso18092 (\(evidence.filesRead) Swift \(evidence.filesRead == 1 ? "file" : "files") read)",
                     fix: "Remove the list if the app reads no FeliCa card"))
         }
         return findings

@@ -1,4 +1,5 @@
 import Foundation
+import NFCBytes
 import NFCSimulator
 
 #if canImport(Glibc)
@@ -15,6 +16,8 @@ import Darwin
 final class ImageFolderField: Sendable {
     let field: SimulatedField
     let path: String
+    /// The file each tag in the field came from, by its target handle.
+    private let files = Guarded<[UInt64: String]>([:])
 
     init(path: String) {
         self.path = path
@@ -50,19 +53,42 @@ final class ImageFolderField: Sendable {
             reported.formIntersection(listing.skipped)
             let now = listing.files
             for (file, known) in placed where now[file] != known.version {
-                if let id = known.id { _ = await field.remove(id) }
+                if let id = known.id {
+                    _ = await field.remove(id)
+                    files.withLock { $0[id.rawValue] = nil }
+                }
                 placed[file] = nil
             }
             for (file, version) in now.sorted(by: { $0.key < $1.key }) where placed[file] == nil {
                 do {
                     let tag = try TagImageFile.load(file)
-                    placed[file] = (version, await field.place(tag))
+                    let id = await field.place(tag)
+                    files.withLock { $0[id.rawValue] = file }
+                    placed[file] = (version, id)
                 } catch {
                     placed[file] = (version, nil)
                     problem("\(file): \(error)")
                 }
             }
             try? await Task.sleep(for: interval)
+        }
+    }
+
+    /// The image file the tag with target `handle` was loaded from, while it is in the field.
+    func file(of handle: UInt64) -> String? { files.withLock { $0[handle] } }
+
+    /// Saves the tag with target `handle` back to its image file, under the image's lock
+    /// (`nfc write --loop`); the folder then sees a new version of the file, a tap of the same tag.
+    func save(_ handle: UInt64) async throws {
+        guard let file = file(of: handle), let tag = await field.tag(VirtualTagID(rawValue: handle)) else {
+            throw CLIError("the tag left before its image could be saved")
+        }
+        do throws(TagImageError) {
+            let image = try TagImageStore.open(file, for: .modify)
+            defer { image.close() }
+            _ = try image.save(tag)
+        } catch {
+            throw CLIError(imageError: error, path: file, doing: "cannot save")
         }
     }
 

@@ -26,6 +26,21 @@ struct WriteCommand: AsyncParsableCommand {
     var message: String?
     @Flag(name: .long, help: "Print what was written as JSON (docs/ndef-json.md, plus stats).")
     var json = false
+    @Flag(
+        name: .long,
+        help: "Write tag after tag as they are presented, never the same UID twice, until --count, the end of --from, or Ctrl-C.")
+    var loop = false
+    @Option(name: .long, help: "--loop: stop after this many tags.")
+    var count: Int?
+    @Option(name: .long, help: "--loop: the number {n} stands for in --uri and --text on the first tag (default 1).")
+    var start: Int = 1
+    @Option(
+        name: .long,
+        help:
+            "--loop: one message per tag from this file: JSON lines, or CSV whose header names a record per column (uri, text, text:LANG).")
+    var from: String?
+    @Option(name: .long, help: "--loop: append one JSON line per tag written (time, UID, number, message) to this file.")
+    var log: String?
     /// The old `--json FILE`: ArgumentParser reads `--json` as the flag and FILE as this argument.
     @Argument(help: ArgumentHelp(visibility: .hidden))
     var oldJSONFile: String?
@@ -56,6 +71,16 @@ struct WriteCommand: AsyncParsableCommand {
     }
 
     func validate() throws {
+        if !loop, count != nil || start != 1 || from != nil || log != nil {
+            throw ValidationError("--count, --start, --from and --log go with --loop")
+        }
+        if let count, count < 1 { throw ValidationError("--count must be 1 or more") }
+        if from != nil {
+            if hasRecords || message != nil || oldJSONFile != nil || !records.hex.isEmpty {
+                throw ValidationError("--from FILE gives each tag its message: leave out records and --message")
+            }
+            return
+        }
         _ = try source()
     }
 
@@ -85,6 +110,7 @@ struct WriteCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if loop { return try await runLoop() }
         let message = try encodedMessage()
         let json = wantsJSONOutput
         let (_, stats) = try await TagSession.run(readerOptions, access: .modify, json: json, password: password) { connection, engine in
@@ -102,5 +128,19 @@ struct WriteCommand: AsyncParsableCommand {
         }
         if readerOptions.stats { fields.append(("stats", StatisticsText.json(stats))) }
         Output.line(JSONValue.object(fields).serialized(pretty: true))
+    }
+
+    /// `--loop`: the message source for each tag, then the loop (``WriteLoop``).
+    private func runLoop() async throws {
+        let source: WriteLoop.Source
+        if let from {
+            source = .lines(try WriteLoopFile.messages(from))
+        } else if hasRecords {
+            source = .template(try RecordArguments.specs(from: Invocation.arguments))
+        } else {
+            source = .fixed(try encodedMessage())
+        }
+        try await WriteLoop(source: source, count: count, start: start, log: log, json: wantsJSONOutput)
+            .run(readerOptions, password: password)
     }
 }

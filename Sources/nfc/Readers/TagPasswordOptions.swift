@@ -59,12 +59,16 @@ struct TagPasswordOptions: ParsableArguments {
     /// Authenticates on `connection` when a password was given: the tag must be an NTAG21x or
     /// Ultralight EV1 (a Type 2 tag), and answer PWD_AUTH with a PACK (the expected one, if given).
     func authenticate(on connection: any TagConnection) async throws {
-        guard let password = try bytes() else { return }
+        try await Self.authenticate(password: try bytes(), pack: try expectedPACK(), on: connection)
+    }
+
+    /// ``authenticate(on:)`` with the password and PACK already read (nil password: nothing to do).
+    static func authenticate(password: [UInt8]?, pack: [UInt8]?, on connection: any TagConnection) async throws {
+        guard let password else { return }
         guard TagFamily(connection.target) == .type2 else {
             throw CLIError(
                 .usage, "--password is for NTAG21x and Ultralight EV1 tags (PWD_AUTH); this is a \(TagFamily(connection.target)) tag")
         }
-        let pack = try expectedPACK()
         do {
             try await Type2Engine().authenticate(password: password, expectedPACK: pack, on: connection)
         } catch {
