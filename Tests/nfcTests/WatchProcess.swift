@@ -79,7 +79,20 @@ final class WatchProcess: @unchecked Sendable {
     /// Ctrl-C, then the exit status and what was left on standard error.
     func interrupt() async -> (status: Int32, stderr: String) {
         if process.isRunning { process.interrupt() }
-        return await offCooperativePool {
+        return await ended()
+    }
+
+    /// Waits for a command that ends by itself, then its exit status and standard error; one
+    /// still running after `seconds` is killed (a deadline on a condition, not a sleep), and its
+    /// status then says so.
+    func ended(within seconds: Double = 20) async -> (status: Int32, stderr: String) {
+        await offCooperativePool {
+            let deadline = Date().addingTimeInterval(seconds)
+            let nap = NSCondition()
+            nap.lock()
+            while self.process.isRunning && Date() < deadline { _ = nap.wait(until: Date().addingTimeInterval(0.05)) }
+            nap.unlock()
+            if self.process.isRunning { self.process.terminate() }
             self.process.waitUntilExit()
             let stderr = String(decoding: self.errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             return (self.process.terminationStatus, stderr)

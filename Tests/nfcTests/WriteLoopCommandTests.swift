@@ -54,8 +54,8 @@ import Testing
         #expect(
             summary?["written"] as? Int == 3 && summary?["repeats"] as? Int == 1 && summary?["failed"] as? Int == 0,
             "\(String(describing: summary))")
-        let (status, stderr) = await loop.interrupt()
-        #expect(status == 0, "\(stderr)")
+        let (status, stderr) = await loop.ended()
+        #expect(status == 0 && loop.process.terminationReason == .exit, "the loop ends by itself after --count: \(stderr)")
 
         #expect(try await texts("a.json") == ["Ticket 7", "https://example.org/t/7"])
         #expect(try await texts("b.json") == ["Ticket 8", "https://example.org/t/8"])
@@ -79,9 +79,19 @@ import Testing
         try tap(try await blank("04b10000000002"), as: "grace.json")
         #expect(await loop.next()?["n"] as? Int == 2)
         #expect((await loop.next()?["summary"] as? [String: Any])?["written"] as? Int == 2, "the end of the file ends the loop")
-        _ = await loop.interrupt()
+        #expect(await loop.ended().status == 0)
         #expect(try await texts("ada.json") == ["Ada, Countess", "https://example.org/ada"])
         #expect(try await texts("grace.json") == ["Grace"])
+    }
+
+    @Test func ctrlCEndsTheLoopWithASummary() async throws {
+        let loop = try WatchProcess(command: ["write", "--loop", "--reader", "sim:" + folder.path, "--text", "badge {n}", "--json"])
+        try tap(try await blank("04c10000000001"), as: "one.json")
+        #expect(await loop.next()?["n"] as? Int == 1)
+        let (status, stderr) = await loop.interrupt()
+        #expect(status == 0 && loop.process.terminationReason == .exit, "Ctrl-C ends the loop cleanly: \(stderr)")
+        #expect((await loop.next()?["summary"] as? [String: Any])?["written"] as? Int == 1)
+        #expect(try await texts("one.json") == ["badge 1"])
     }
 
     @Test func badLoopArgumentsAreRefusedAtOnce() async throws {

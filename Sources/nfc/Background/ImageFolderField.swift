@@ -80,7 +80,15 @@ final class ImageFolderField: Sendable {
     /// Saves the tag with target `handle` back to its image file, under the image's lock
     /// (`nfc write --loop`); the folder then sees a new version of the file, a tap of the same tag.
     func save(_ handle: UInt64) async throws {
-        guard let file = file(of: handle), let tag = await field.tag(VirtualTagID(rawValue: handle)) else {
+        // The arrival is announced inside `place`, before `run` records the tag's file: a reader
+        // as quick as `write --loop` may get here first, so wait (briefly) for the record.
+        var file = file(of: handle)
+        let deadline = ContinuousClock.now + .seconds(2)
+        while file == nil, ContinuousClock.now < deadline, await field.tag(VirtualTagID(rawValue: handle)) != nil {
+            try? await Task.sleep(for: .milliseconds(5))
+            file = self.file(of: handle)
+        }
+        guard let file, let tag = await field.tag(VirtualTagID(rawValue: handle)) else {
             throw CLIError("the tag left before its image could be saved")
         }
         do throws(TagImageError) {
