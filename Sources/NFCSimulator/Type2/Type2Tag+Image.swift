@@ -18,11 +18,27 @@ extension Type2Tag {
         public var signature: HexBytes
         /// Unsuccessful PWD_AUTH attempts counted towards AUTHLIM (0–7).
         public var failedAuthentications: Int
+        /// For a copy of a real chip: the pages that could not be read (absent in a whole image).
+        public var unreadPages: [PageSpan]?
+
+        /// Pages `first` through `last`.
+        public struct PageSpan: Codable, Sendable, Hashable {
+            /// The first page of the span.
+            public var first: Int
+            /// The last page of the span.
+            public var last: Int
+
+            /// A span from its first and last page.
+            public init(first: Int, last: Int) {
+                self.first = first
+                self.last = last
+            }
+        }
 
         /// Creates an image from its fields as given; ``Type2Tag/init(image:)`` checks them.
         public init(
             model: Model, uid: HexBytes, memory: HexBytes, counters: [UInt32], tearingFlags: HexBytes, signature: HexBytes,
-            failedAuthentications: Int
+            failedAuthentications: Int, unreadPages: [PageSpan]? = nil
         ) {
             self.model = model
             self.uid = uid
@@ -31,6 +47,7 @@ extension Type2Tag {
             self.tearingFlags = tearingFlags
             self.signature = signature
             self.failedAuthentications = failedAuthentications
+            self.unreadPages = unreadPages
         }
     }
 
@@ -39,7 +56,8 @@ extension Type2Tag {
         Image(
             model: model, uid: HexBytes(uid), memory: HexBytes(memory), counters: counters,
             tearingFlags: HexBytes(tearingFlags), signature: HexBytes(signature),
-            failedAuthentications: failedAuthentications
+            failedAuthentications: failedAuthentications,
+            unreadPages: unreadPages.isEmpty ? nil : unreadPages.map { Image.PageSpan(first: $0.lowerBound, last: $0.upperBound) }
         )
     }
 
@@ -48,7 +66,8 @@ extension Type2Tag {
     /// - Throws: ``TagImageError`` `.invalidValue` at `uid` (not 7 bytes, or UID0 = 88h, the
     ///   cascade tag), `memory` (not the model's size, or pages 00h–02h disagreeing with the UID
     ///   and its check bytes), `counters` (wrong count, or a value past FFFFFFh), `tearingFlags`,
-    ///   `signature` (not 32 bytes) or `failedAuthentications` (outside 0–7).
+    ///   `signature` (not 32 bytes), `failedAuthentications` (outside 0–7) or `unreadPages` (a span
+    ///   outside the memory, reversed, or out of order).
     public init(image: Image) throws(TagImageError) {
         let model = image.model
         let uid = image.uid.bytes
@@ -91,10 +110,24 @@ extension Type2Tag {
             throw TagImageError(
                 .invalidValue, field: "failedAuthentications", "AUTHLIM counts 0–7 attempts, not \(image.failedAuthentications)")
         }
+        var unread: [ClosedRange<Int>] = []
+        for (index, span) in (image.unreadPages ?? []).enumerated() {
+            guard span.first <= span.last, span.first >= 0, span.last < model.pageCount else {
+                throw TagImageError(
+                    .invalidValue, field: "unreadPages[\(index)]",
+                    "pages \(span.first)–\(span.last) are not a span of \(model)'s \(model.pageCount) pages")
+            }
+            if let previous = unread.last, span.first <= previous.upperBound + 1 {
+                throw TagImageError(
+                    .invalidValue, field: "unreadPages[\(index)]", "spans must be in page order, apart, and not overlap")
+            }
+            unread.append(span.first...span.last)
+        }
         self.init(
             model: model, uid: uid, memory: memory, counters: image.counters, tearingFlags: flags,
             signature: image.signature.bytes, failedAuthentications: image.failedAuthentications
         )
+        unreadPages = unread
     }
 
     static func hex(_ byte: UInt8) -> String {

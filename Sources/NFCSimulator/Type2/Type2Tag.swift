@@ -26,6 +26,9 @@ public struct Type2Tag: TagImageRepresentable, Hashable {
     public let signature: [UInt8]
     /// Unsuccessful PWD_AUTH attempts since the last successful one (non-volatile, AUTHLIM).
     public internal(set) var failedAuthentications: Int
+    /// For a copy of a real chip (`nfc dump -o`): the pages that could not be read, which hold
+    /// factory values here (PWD, PACK, pages behind a read password). Empty for a whole image.
+    public internal(set) var unreadPages: [ClosedRange<Int>] = []
 
     /// The ISO/IEC 14443-3 state (NTAG21x §8.4; MF0ULX1 “State diagram”).
     public internal(set) var state: State = .idle

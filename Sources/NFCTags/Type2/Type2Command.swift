@@ -30,6 +30,10 @@ enum Type2Command {
     /// READ_SIG with its RFU address 00h: the 32-byte originality signature.
     static let readSignature: [UInt8] = [0x3C, 0x00]
 
+    /// READ_CNT: the 24-bit one-way counter `index`, least significant byte first (NTAG213/215/216
+    /// §10.6: index 02h, the NFC counter; MF0ULX1 “READ_CNT”: 00h–02h).
+    static func readCounter(_ index: Int) -> [UInt8] { [0x39, UInt8(truncatingIfNeeded: index)] }
+
     /// The wait for a short answer (GET_VERSION, READ, PWD_AUTH, READ_SIG): the tag answers after
     /// its frame delay and ≈ 2 ms of transmission; 5 ms leaves room for a slow reader.
     static let shortTimeout: Duration = .milliseconds(5)

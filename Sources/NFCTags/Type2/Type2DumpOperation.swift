@@ -33,8 +33,14 @@ public struct Type2DumpOperation: TagOperation {
     private let limits: ExchangeLimits
     private let maximumReadLength: Int?
     private var readLimits: Type2ReadLimits
-    private var model: Type2Model?
-    private var memory = Type2Memory()
+    /// The model GET_VERSION named, once probed.
+    private(set) var model: Type2Model?
+    /// The GET_VERSION answer, once probed (`nil`: not asked or refused).
+    private(set) var version: Type2Version?
+    /// Every page read so far.
+    private(set) var memory = Type2Memory()
+    /// The last page the finished dump covers (`nil` until it finishes).
+    private(set) var lastPage: Int?
     /// The lowest last page of a refused FAST_READ: later reads end before it.
     private var ceiling: Int?
     private var state: State
@@ -108,6 +114,7 @@ public struct Type2DumpOperation: TagOperation {
         }
         guard case .done(let answer) = step else { throw TagEngineError(.unexpectedResponse, "version probe ended without an answer") }
         model = answer.model
+        version = answer.version
         readLimits = Type2ReadLimits(limits: limits, cap: maximumReadLength, version: answer.version)
         if model != nil, readLimits.fastRead, readLimits.maximumLength >= 4 { return fastRead(from: 0) }
         guard readLimits.maximumLength >= 16 else {
@@ -160,6 +167,7 @@ public struct Type2DumpOperation: TagOperation {
 
     private mutating func finish(lastPage: Int) -> TagStep<TagMemoryDump> {
         state = .finished
+        self.lastPage = lastPage
         let rows = memory.rows.filter { $0.0 <= lastPage }.map { (Type2Command.hex($0.0), $0.1) }
         var gaps: [TagMemoryDump.Gap] = []
         if let model, lastPage + 1 < model.pageCount {

@@ -60,7 +60,7 @@ public struct Type2Engine: NDEFTagEngine {
     /// Formats a blank NTAG21x or Ultralight EV1: the TLVs `03 00 FE` in page 4, then the CC (one-time
     /// programmable) last; the model must be known from GET_VERSION.
     public func format(on connection: any TagConnection) async throws(TagEngineError) {
-        try await TagOperationRunner.run(
+        _ = try await TagOperationRunner.run(
             Type2FormatOperation(limits: connection.limits, maximumReadLength: maximumReadLength), on: connection)
     }
 
@@ -84,6 +84,37 @@ public struct Type2Engine: NDEFTagEngine {
             Type2DumpOperation(limits: connection.limits, maximumReadLength: maximumReadLength), on: connection)
     }
 
+    // MARK: NTAG21x and Ultralight EV1 copies and wipes
+
+    /// Everything the chip gives up for a copy: memory, signature, counters (``Type2CaptureOperation``).
+    /// - Throws: `.unsupported` when the model is unknown; transport failures.
+    public func capture(on connection: any TagConnection) async throws(TagEngineError) -> Type2Capture {
+        try await TagOperationRunner.run(
+            Type2CaptureOperation(limits: connection.limits, maximumReadLength: maximumReadLength), on: connection)
+    }
+
+    /// Writes a copy back onto a tag of the same model (``Type2RestoreOperation``).
+    /// - Returns: the number of pages written (0 when the tag already held the image).
+    /// - Throws: `.unsupported` for another model or a CC that would need bits cleared; `.readOnly`
+    ///   when a lock bit guards a page that must change; `.tagError` for a refused WRITE.
+    @discardableResult
+    public func restore(_ image: Type2Capture, parts: Type2RestoreParts = [], on connection: any TagConnection) async throws(TagEngineError)
+        -> Int
+    {
+        try await TagOperationRunner.run(
+            Type2RestoreOperation(image: image, parts: parts, limits: connection.limits, maximumReadLength: maximumReadLength),
+            on: connection)
+    }
+
+    /// Wipes the tag back to an empty formatted tag, broken TLVs included (``Type2WipeOperation``).
+    /// - Returns: the number of pages written.
+    /// - Throws: `.readOnly` for a locked tag; `.unsupported` for an unknown model or a damaged CC.
+    @discardableResult
+    public func wipe(on connection: any TagConnection) async throws(TagEngineError) -> Int {
+        try await TagOperationRunner.run(
+            Type2WipeOperation(limits: connection.limits, maximumReadLength: maximumReadLength), on: connection)
+    }
+
     // MARK: NTAG21x and Ultralight EV1 password protection
 
     /// Protects pages from `page` on with a password (PWD, PACK, PROT, then AUTH0 last).
@@ -99,7 +130,7 @@ public struct Type2Engine: NDEFTagEngine {
     public func setPassword(_ password: [UInt8], pack: [UInt8], protectFrom page: Int, protectReads: Bool, on connection: any TagConnection)
         async throws(TagEngineError)
     {
-        try await TagOperationRunner.run(
+        _ = try await TagOperationRunner.run(
             Type2SetPasswordOperation(
                 password: password, pack: pack, firstProtectedPage: page, protectReads: protectReads, limits: connection.limits),
             on: connection

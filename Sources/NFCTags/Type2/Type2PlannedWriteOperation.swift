@@ -15,7 +15,8 @@ protocol Type2WritePlan: Sendable {
 }
 
 /// Probes the chip with GET_VERSION, reads the pages a plan asks for, then writes what the plan
-/// decides: the state machine that formatting and setting a password share.
+/// decides: the state machine that formatting, wiping, restoring and setting a password share. Done
+/// with the number of pages written.
 struct Type2PlannedWriteOperation<Plan: Type2WritePlan>: TagOperation {
     enum State: Sendable {
         case idle
@@ -40,7 +41,7 @@ struct Type2PlannedWriteOperation<Plan: Type2WritePlan>: TagOperation {
         self.maximumReadLength = maximumReadLength
     }
 
-    mutating func start() throws(TagEngineError) -> TagStep<Void> {
+    mutating func start() throws(TagEngineError) -> TagStep<Int> {
         guard case .idle = state else { throw TagEngineError(.unexpectedResponse, "\(Plan.operationName) started twice") }
         try plan.check()
         var probe = Type2VersionProbe(limits: limits)
@@ -48,14 +49,14 @@ struct Type2PlannedWriteOperation<Plan: Type2WritePlan>: TagOperation {
         return try probed(probe, step)
     }
 
-    mutating func resume(with outcome: Result<[UInt8], TransportError>) throws(TagEngineError) -> TagStep<Void> {
+    mutating func resume(with outcome: Result<[UInt8], TransportError>) throws(TagEngineError) -> TagStep<Int> {
         switch state {
         case .probing(var probe):
             let step = try probe.resume(with: outcome)
             return try probed(probe, step)
         case .reading(var reader, let model):
             let step = try reader.resume(with: outcome)
-            if let next: TagStep<Void> = Type2Step.forward(step) {
+            if let next: TagStep<Int> = Type2Step.forward(step) {
                 state = .reading(reader, model)
                 return next
             }
@@ -63,15 +64,14 @@ struct Type2PlannedWriteOperation<Plan: Type2WritePlan>: TagOperation {
         case .writing(var writer):
             let step = try writer.resume(with: outcome)
             state = .writing(writer)
-            if case .done = step { state = .finished }
-            return step
+            return written(step, by: writer)
         case .idle, .finished:
             throw TagEngineError(.unexpectedResponse, "\(Plan.operationName) resumed out of turn")
         }
     }
 
-    private mutating func probed(_ probe: Type2VersionProbe, _ step: TagStep<Type2VersionAnswer>) throws(TagEngineError) -> TagStep<Void> {
-        if let next: TagStep<Void> = Type2Step.forward(step) {
+    private mutating func probed(_ probe: Type2VersionProbe, _ step: TagStep<Type2VersionAnswer>) throws(TagEngineError) -> TagStep<Int> {
+        if let next: TagStep<Int> = Type2Step.forward(step) {
             state = .probing(probe)
             return next
         }
@@ -81,17 +81,26 @@ struct Type2PlannedWriteOperation<Plan: Type2WritePlan>: TagOperation {
         var reader = Type2PageReader(plan: try readLimits.plan(pages), into: Type2Memory())
         let first = reader.start()
         state = .reading(reader, model)
-        guard let next: TagStep<Void> = Type2Step.forward(first) else {
+        guard let next: TagStep<Int> = Type2Step.forward(first) else {
             throw TagEngineError(.unexpectedResponse, "nothing to read before \(Plan.operationName)")
         }
         return next
     }
 
-    private mutating func write(model: Type2Model, memory: Type2Memory) throws(TagEngineError) -> TagStep<Void> {
+    private mutating func write(model: Type2Model, memory: Type2Memory) throws(TagEngineError) -> TagStep<Int> {
         var writer = Type2PageWriter(try plan.writes(model: model, memory: memory))
         let first = writer.start()
         state = .writing(writer)
-        if case .done = first { state = .finished }
-        return first
+        return written(first, by: writer)
+    }
+
+    private mutating func written(_ step: TagStep<Void>, by writer: Type2PageWriter) -> TagStep<Int> {
+        switch step {
+        case .transceive(let frame, let timeout): return .transceive(frame, timeout: timeout)
+        case .reactivate: return .reactivate
+        case .done:
+            state = .finished
+            return .done(writer.writes.count)
+        }
     }
 }

@@ -6,24 +6,59 @@ import NFCSimulator
 import NFCTags
 import NFCTransport
 
-/// `nfc format [--reader R] [--json] [--stats]`
+/// `nfc format [--wipe] [--reader R] [--json] [--stats]`
 struct FormatCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "format",
-        abstract: "Format a blank tag for NDEF (an empty message)."
+        abstract: "Format a blank tag for NDEF (an empty message).",
+        discussion: """
+            --wipe also takes a formatted or damaged tag (broken TLVs, a stale message) back to an \
+            empty formatted one: on NTAG21x and Ultralight EV1 every user page is cleared (page 4 \
+            first becomes an empty NDEF TLV, so an interrupted wipe still reads as empty) and a \
+            blank CC written; other tags are formatted, or their NDEF message emptied. Lock bits \
+            and a locked CC are permanent and refused; a password stays (nfc unprotect removes it).
+            """
     )
 
     @OptionGroup var readerOptions: ReaderOptions
     @OptionGroup var password: TagPasswordOptions
+    @Flag(name: .long, help: "Clear the tag back to an empty formatted tag, even if it holds a message or broken TLVs.")
+    var wipe = false
     @Flag(name: .long, help: "Print the stable JSON form.")
     var json = false
 
     func run() async throws {
-        let (_, stats) = try await TagSession.run(readerOptions, access: .modify, json: json, password: password) { connection, engine in
-            try await engine.format(on: connection)
+        let (written, stats) = try await TagSession.run(readerOptions, access: .modify, json: json, password: password) {
+            connection, engine -> Int? in
+            guard wipe else {
+                try await engine.format(on: connection)
+                return nil
+            }
+            return try await TagWipe.wipe(on: connection, engine: engine)
         }
-        guard json else { return Output.line("formatted") }
-        Output.line(DoneJSON.object([("formatted", .bool(true))], stats: readerOptions.stats ? stats : nil))
+        guard json else {
+            return Output.line(wipe ? "wiped: an empty formatted tag" + (written.map { " (\($0) pages written)" } ?? "") : "formatted")
+        }
+        var fields: [(String, JSONValue)] = [("formatted", .bool(true))]
+        if wipe { fields.append(("wiped", .bool(true))) }
+        if let written { fields.append(("pagesWritten", .int(Int64(written)))) }
+        Output.line(DoneJSON.object(fields, stats: readerOptions.stats ? stats : nil))
+    }
+}
+
+/// `nfc format --wipe`, per tag family.
+enum TagWipe {
+    /// Type 2 (NTAG21x, Ultralight EV1): every user page cleared (``Type2Engine/wipe(on:)``),
+    /// returning the pages written. Other families: formatted when blank, else their NDEF message
+    /// emptied with the engine's own tearing-safe write, returning `nil`.
+    static func wipe(on connection: any TagConnection, engine: any NDEFTagEngine) async throws(TagEngineError) -> Int? {
+        if let type2 = engine as? Type2Engine { return try await type2.wipe(on: connection) }
+        do {
+            try await engine.format(on: connection)
+        } catch where error.code == .alreadyFormatted {
+            try await engine.writeNDEF([], on: connection)
+        }
+        return nil
     }
 }
 
@@ -48,23 +83,38 @@ struct LockCommand: AsyncParsableCommand {
     }
 }
 
-/// `nfc dump [--reader R] [--json] [--stats]`
+/// `nfc dump [-o image.json [--force]] [--reader R] [--json] [--stats]`
 struct DumpCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dump",
-        abstract: "Hex dump of the tag's memory (pages, blocks or files).",
+        abstract: "Hex dump of the tag's memory (pages, blocks or files), or a copy of it as a tag image.",
         discussion: """
             Memory the tag refuses to give (password-protected pages) is marked as unreadable, \
             and the exit status is then 6 (incomplete) after the rows that were read.
+
+            -o FILE saves an NTAG21x or Ultralight EV1 as a tag image: UID, every page, the \
+            signature and counters. --reader sim:FILE then is the tag, and nfc restore FILE \
+            writes it onto another of the same model. Pages that could not be read keep factory \
+            values and are listed in the image (unreadPages); PWD and PACK never read back, so \
+            the copy holds them only when --password opened the tag.
             """
     )
 
     @OptionGroup var readerOptions: ReaderOptions
     @OptionGroup var password: TagPasswordOptions
+    @Option(name: .shortAndLong, help: "Save the tag as a tag image (NTAG21x, Ultralight EV1) for --reader sim:FILE and nfc restore.")
+    var output: String?
+    @Flag(name: .long, help: "Replace an existing -o file.")
+    var force = false
     @Flag(name: .long, help: "Print the stable JSON form.")
     var json = false
 
+    func validate() throws {
+        if force && output == nil { throw ValidationError("--force replaces the -o file: give -o FILE too") }
+    }
+
     func run() async throws {
+        if let output { return try await TagCopyCommand.save(to: output, force: force, reader: readerOptions, password: password, json: json) }
         let (dump, stats) = try await TagSession.run(readerOptions, access: .read, json: json, password: password) { connection, engine in
             try await engine.memoryDump(on: connection)
         }

@@ -63,14 +63,16 @@ struct TagPasswordOptions: ParsableArguments {
     }
 
     /// ``authenticate(on:)`` with the password and PACK already read (nil password: nothing to do).
-    static func authenticate(password: [UInt8]?, pack: [UInt8]?, on connection: any TagConnection) async throws {
-        guard let password else { return }
+    /// - Returns: the PACK the tag answered, `nil` when no password was given.
+    @discardableResult
+    static func authenticate(password: [UInt8]?, pack: [UInt8]?, on connection: any TagConnection) async throws -> [UInt8]? {
+        guard let password else { return nil }
         guard TagFamily(connection.target) == .type2 else {
             throw CLIError(
                 .usage, "--password is for NTAG21x and Ultralight EV1 tags (PWD_AUTH); this is a \(TagFamily(connection.target)) tag")
         }
         do {
-            try await Type2Engine().authenticate(password: password, expectedPACK: pack, on: connection)
+            return try await Type2Engine().authenticate(password: password, expectedPACK: pack, on: connection)
         } catch {
             if error.code == .authenticationFailed {
                 throw CLIError(.permission, "the tag refused the password: \(EngineErrorText.line(error))")
