@@ -99,7 +99,7 @@ let package = Package(
         .target(
             name: "NFCReaders",
             dependencies: [
-                "NFCTransport", "NFCTags",
+                "NFCTransport",
                 .target(name: "NFCSimulator", condition: .when(traits: ["Simulator"])),
                 .target(name: "NFCPCSC", condition: .when(traits: ["PCSC"])),
                 .target(name: "NFCPN532", condition: .when(traits: ["PN532"])),

@@ -16,9 +16,10 @@ public struct Type2RestoreParts: OptionSet, Sendable, Hashable {
 /// The user memory goes first in the tearing-safe order of ``Type2MemoryRewrite`` (pages that
 /// already hold the image's bytes are skipped, pages the image could not read are left alone),
 /// then the CC: one-time programmable (T2TOP §2.1.3), so it is written only when the image's CC
-/// sets bits and clears none; with `.configuration`, PWD and PACK, then CFG1 and CFG0 last (AUTH0
-/// moves last, as setting a password does, NTAG213/215/216 §8.8.1); with `.locks`, the dynamic
-/// then static lock bits (OR-ed in by the chip, §8.5.1–8.5.2). The tag must be the image's model
+/// sets bits and clears none; with `.locks`, the dynamic then static lock bits (OR-ed in by the
+/// chip, §8.5.1–8.5.2); with `.configuration`, PWD and PACK, then CFG1 and CFG0 last: AUTH0 moves
+/// last, as setting a password does (§8.8.1), since once it covers the lock page the writes
+/// before it would need the password. The tag must be the image's model
 /// (GET_VERSION): the pages of another model mean something else.
 typealias Type2RestoreOperation = Type2PlannedWriteOperation<Type2RestorePlan>
 
@@ -64,14 +65,6 @@ struct Type2RestorePlan: Type2WritePlan {
             }
             writes.append(Type2PageWrite(page: 3, bytes: wanted))
         }
-        if parts.contains(.configuration) {
-            for page in [model.passwordPage, model.packPage] {
-                if let bytes = image.pages[page] { writes.append(Type2PageWrite(page: page, bytes: bytes)) }
-            }
-            for page in [model.configurationPage1, model.configurationPage0] {
-                if let bytes = image.pages[page], bytes != memory.page(page) { writes.append(Type2PageWrite(page: page, bytes: bytes)) }
-            }
-        }
         if parts.contains(.locks) {
             if let page = model.dynamicLockPage, let wanted = image.pages[page], let current = memory.page(page) {
                 let merged = [current[0] | wanted[0], current[1] | wanted[1], current[2] | wanted[2], current[3]]
@@ -80,6 +73,14 @@ struct Type2RestorePlan: Type2WritePlan {
             if let wanted = image.pages[2], let current = memory.page(2) {
                 let merged = [current[0], current[1], current[2] | wanted[2], current[3] | wanted[3]]
                 if merged != current { writes.append(Type2PageWrite(page: 2, bytes: merged)) }
+            }
+        }
+        if parts.contains(.configuration) {
+            for page in [model.passwordPage, model.packPage] {
+                if let bytes = image.pages[page] { writes.append(Type2PageWrite(page: page, bytes: bytes)) }
+            }
+            for page in [model.configurationPage1, model.configurationPage0] {
+                if let bytes = image.pages[page], bytes != memory.page(page) { writes.append(Type2PageWrite(page: page, bytes: bytes)) }
             }
         }
         return writes

@@ -55,7 +55,7 @@ enum TagWipe {
         if let type2 = engine as? Type2Engine { return try await type2.wipe(on: connection) }
         do {
             try await engine.format(on: connection)
-        } catch where error.code == .alreadyFormatted {
+        } catch  where error.code == .alreadyFormatted {
             try await engine.writeNDEF([], on: connection)
         }
         return nil
@@ -114,7 +114,9 @@ struct DumpCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        if let output { return try await TagCopyCommand.save(to: output, force: force, reader: readerOptions, password: password, json: json) }
+        if let output {
+            return try await TagCopyCommand.save(to: output, force: force, reader: readerOptions, password: password, json: json)
+        }
         let (dump, stats) = try await TagSession.run(readerOptions, access: .read, json: json, password: password) { connection, engine in
             try await engine.memoryDump(on: connection)
         }

@@ -1,7 +1,6 @@
 import ArgumentParser
 import NFCBytes
 import NFCJSON
-import NFCReaders
 import NFCSimulator
 import NFCTags
 import NFCTransport
@@ -20,7 +19,9 @@ enum TagCopyCommand {
         let ((capture, pack), stats) = try await TagSession.run(reader, access: .read, json: json) { connection, engine in
             guard let type2 = engine as? Type2Engine else {
                 throw CLIError(
-                    .usage, "dump -o copies NTAG21x and Ultralight EV1 tags; this is a \(TagFamily(connection.target)) tag (nfc dump shows its memory)")
+                    .usage,
+                    "dump -o copies NTAG21x and Ultralight EV1 tags; this is a \(TagFamily(connection.target)) tag (nfc dump shows its memory)"
+                )
             }
             let pack = try await TagPasswordOptions.authenticate(password: pwd, pack: expectedPACK, on: connection)
             return (try await type2.capture(on: connection), pack)
@@ -38,18 +39,23 @@ enum TagCopyCommand {
             var fields: [(String, JSONValue)] = [
                 ("saved", .string(path)), ("type", .string(kind)), ("uid", .string(Hex.encode(tag.uid))),
                 ("pages", .int(Int64(capture.pages.count))),
-                ("unreadPages", .array(tag.unreadPages.map { .object([("first", .int(Int64($0.lowerBound))), ("last", .int(Int64($0.upperBound)))]) })),
+                (
+                    "unreadPages",
+                    .array(tag.unreadPages.map { .object([("first", .int(Int64($0.lowerBound))), ("last", .int(Int64($0.upperBound)))]) })
+                ),
                 ("signature", .bool(capture.signature != nil)), ("complete", .bool(missing.isEmpty)),
             ]
             if reader.stats { fields.append(("stats", StatisticsText.json(stats))) }
             Output.line(JSONValue.object(fields).serialized(pretty: true))
         } else {
-            Output.line("saved \(kind) \(Hex.encode(tag.uid, uppercase: true)) to \(TerminalText.escape(path)): \(capture.pages.count) pages")
+            Output.line(
+                "saved \(kind) \(Hex.encode(tag.uid, uppercase: true)) to \(TerminalText.escape(path)): \(capture.pages.count) pages")
             if pwd == nil {
                 Output.line("note: PWD and PACK cannot be read; the copy holds factory values (give --password to copy them)")
             }
             if capture.signature == nil { Output.line("note: the tag did not give its signature; the copy holds a stand-in") }
         }
+        if !missing.isEmpty && json { throw ExitCode(CLIError.Code.incomplete.exitStatus) }  // "complete": false says it
         if let first = missing.first {
             let pages = missing.map { "\(Self.hex($0.lowerBound))–\(Self.hex($0.upperBound))" }.joined(separator: ", ")
             throw CLIError(
@@ -109,13 +115,16 @@ struct RestoreCommand: AsyncParsableCommand {
         }
         guard let type2 = loaded as? Type2Tag, let capture = TagCopies.capture(of: type2) else {
             let kind = VirtualTagKind(of: loaded)?.rawValue ?? "\(type(of: loaded))"
-            throw CLIError(.usage, "restore writes NTAG21x and Ultralight EV1 images; \(image) is a \(kind) (nfc write --message copies an NDEF message)")
+            throw CLIError(
+                .usage,
+                "restore writes NTAG21x and Ultralight EV1 images; \(image) is a \(kind) (nfc write --message copies an NDEF message)")
         }
         if locks { try Confirmation.require(yes, "Set the image's lock bits on the tag? Locked pages can never be written again.") }
         var parts: Type2RestoreParts = []
         if config { parts.insert(.configuration) }
         if locks { parts.insert(.locks) }
-        let (written, stats) = try await TagSession.run(readerOptions, access: .modify, json: json, password: password) { connection, engine in
+        let (written, stats) = try await TagSession.run(readerOptions, access: .modify, json: json, password: password) {
+            connection, engine in
             guard let engine = engine as? Type2Engine else {
                 throw CLIError(.usage, "the image is an \(type2.model); the tag is a \(TagFamily(connection.target)) tag")
             }

@@ -1,4 +1,3 @@
-#if Simulator
 import NFCSimulator
 import NFCTags
 
@@ -6,8 +5,9 @@ import NFCTags
 ///
 /// A bridge between the engines' reading of a chip (``Type2Capture``) and the simulator's
 /// (``Type2Tag``), which stay independent of each other (ARCHITECTURE.md): the two meet only here,
-/// through the bytes of the chip.
-public enum TagCopies {
+/// through the bytes of the chip. It lives in the tool, the one module that links both whatever
+/// the package traits (NFCReaders links the simulator only with the `Simulator` trait).
+enum TagCopies {
     /// A virtual tag holding what was read: the model's factory values where nothing could be
     /// read, those pages listed in ``Type2Tag/unreadPages``.
     /// - Parameters:
@@ -16,7 +16,7 @@ public enum TagCopies {
     ///   - pack: the PACK the tag answered that password with.
     /// - Throws: ``TagImageError`` `.invalidValue` when the UID pages could not be read or the
     ///   pages contradict each other (a UID without its check bytes).
-    public static func virtualTag(from capture: Type2Capture, password: [UInt8]? = nil, pack: [UInt8]? = nil) throws(TagImageError)
+    static func virtualTag(from capture: Type2Capture, password: [UInt8]? = nil, pack: [UInt8]? = nil) throws(TagImageError)
         -> Type2Tag
     {
         guard let model = Type2Tag.Model(rawValue: capture.model.rawValue) else {
@@ -45,7 +45,7 @@ public enum TagCopies {
 
     /// What a virtual tag's image says about the chip, for ``Type2Engine/restore(_:parts:on:)``:
     /// every page, those the copy could not read left out.
-    public static func capture(of tag: Type2Tag) -> Type2Capture? {
+    static func capture(of tag: Type2Tag) -> Type2Capture? {
         guard let model = Type2Model(rawValue: tag.model.rawValue), let version = Type2Version(tag.model.versionBytes) else { return nil }
         var pages: [[UInt8]?] = (0..<tag.model.pageCount).map { tag.page($0) }
         for span in tag.unreadPages {
@@ -54,4 +54,3 @@ public enum TagCopies {
         return Type2Capture(model: model, version: version, pages: pages, signature: tag.signature, counters: tag.counters.map { $0 })
     }
 }
-#endif

@@ -1,0 +1,156 @@
+import Foundation
+import Testing
+
+/// `nfc dump -o` (a copy of a tag as a tag image), `nfc restore` and `nfc format --wipe`, on
+/// simulated tags, as tagtool's dump/load and libnfc's nfc-mfultralight r/w do on real ones.
+@Suite(.serialized, .timeLimit(.minutes(2))) struct TagCopyCommandTests {
+    private let directory: URL
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("nfc-copy-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    private func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+    private func json(_ text: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "not JSON: \(text)")
+    }
+
+    private func tag(_ kind: String, _ name: String, uid: String? = nil, text: String? = nil) async throws -> String {
+        let file = path(name)
+        let created = try await NFCTool.run(["tag", "new", kind, "-o", file] + (uid.map { ["--uid", $0] } ?? []))
+        #expect(created.status == 0, "\(created.stderr)")
+        if let text {
+            let written = try await NFCTool.run(["write", "--reader", "sim:" + file, "--text", text])
+            #expect(written.status == 0, "\(written.stderr)")
+        }
+        return file
+    }
+
+    @Test func aCopyIsATagAndRestoresOntoAnotherOfTheSameModel() async throws {
+        let original = try await tag("ntag215", "original.json", text: "copied")
+        let copy = path("copy.json")
+        let dumped = try await NFCTool.run(["dump", "--reader", "sim:" + original, "-o", copy])
+        #expect(dumped.status == 0 && dumped.stdout.contains("135 pages"), "\(dumped.stdout) \(dumped.stderr)")
+        #expect(dumped.stdout.contains("PWD and PACK cannot be read"))
+
+        let read = try await NFCTool.run(["read", "--reader", "sim:" + copy, "--json"])
+        #expect(read.status == 0 && read.stdout.contains("copied"), "the copy is a tag: \(read.stderr)")
+        let shown = try await NFCTool.run(["tag", "show", copy, "--json"])
+        let originalShown = try await NFCTool.run(["tag", "show", original, "--json"])
+        #expect(try json(shown.stdout)["uid"] as? String == json(originalShown.stdout)["uid"] as? String)
+        let image = try json(String(decoding: try Data(contentsOf: URL(fileURLWithPath: copy)), as: UTF8.self))
+        let tagFields = try #require(image["tag"] as? [String: Any])
+        let unread = try #require(tagFields["unreadPages"] as? [[String: Int]])
+        #expect(unread == [["first": 133, "last": 134]], "PWD and PACK are marked: \(unread)")
+
+        let again = try await NFCTool.run(["dump", "--reader", "sim:" + original, "-o", copy])
+        #expect(again.status != 0 && again.stderr.contains("--force"), "an existing copy is kept: \(again.stderr)")
+        #expect(try await NFCTool.run(["dump", "--reader", "sim:" + original, "-o", copy, "--force"]).status == 0)
+
+        let blank = try await tag("ntag215", "blank.json", uid: "04a1a2a3a4a5a6")
+        let restored = try await NFCTool.run(["restore", copy, "--reader", "sim:" + blank, "--json"])
+        #expect(restored.status == 0, "\(restored.stderr)")
+        let report = try json(restored.stdout)
+        #expect(report["restored"] as? Bool == true && (report["pagesWritten"] as? Int ?? 0) > 0, "\(restored.stdout)")
+        let onBlank = try await NFCTool.run(["read", "--reader", "sim:" + blank, "--json"])
+        #expect(onBlank.stdout.contains("copied"), "\(onBlank.stdout)")
+        let blankShown = try await NFCTool.run(["tag", "show", blank, "--json"])
+        #expect(try json(blankShown.stdout)["uid"] as? String == "04a1a2a3a4a5a6", "the UID is the chip's own")
+        let twice = try await NFCTool.run(["restore", copy, "--reader", "sim:" + blank])
+        #expect(twice.status == 0 && twice.stdout.contains("0 pages written"), "\(twice.stdout)")
+    }
+
+    @Test func aReadProtectedTagGivesAPartialCopyUnlessThePasswordIsGiven() async throws {
+        let original = try await tag("ntag213", "protected.json", text: "behind a password")
+        let protect = try await NFCTool.run(
+            ["protect", "--reader", "sim:" + original, "--password", "0a0b0c0d", "--pack", "1234", "--from-page", "16", "--read"])
+        #expect(protect.status == 0, "\(protect.stderr)")
+
+        let partial = try await NFCTool.run(["dump", "--reader", "sim:" + original, "-o", path("partial.json")])
+        #expect(partial.status == 6, "a partial copy says so: \(partial.stderr)")
+        #expect(partial.stderr.contains("incomplete copy: pages 10h–2Ch could not be read"), "\(partial.stderr)")
+        let partialJSON = try await NFCTool.run(["dump", "--reader", "sim:" + original, "-o", path("partial.json"), "--force", "--json"])
+        #expect(partialJSON.status == 6)
+        #expect(try json(partialJSON.stdout)["complete"] as? Bool == false)
+
+        let whole = try await NFCTool.run(
+            ["dump", "--reader", "sim:" + original, "-o", path("whole.json"), "--password", "0a0b0c0d", "--json"])
+        #expect(whole.status == 0, "\(whole.stderr)")
+        #expect(
+            try json(whole.stdout)["unreadPages"] as? [Any] == nil || (try json(whole.stdout)["unreadPages"] as? [Any])?.isEmpty == true)
+        let attributes = try FileManager.default.attributesOfItem(atPath: path("whole.json"))
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600, "a copy holding the password is private")
+
+        let target = try await tag("ntag213", "target.json", uid: "04b1b2b3b4b5b6")
+        let restored = try await NFCTool.run(["restore", path("whole.json"), "--reader", "sim:" + target, "--config"])
+        #expect(restored.status == 0, "\(restored.stderr)")
+        let closed = try await NFCTool.run(["read", "--reader", "sim:" + target])
+        #expect(closed.status != 0, "the restored configuration protects the tag")
+        let opened = try await NFCTool.run(["read", "--reader", "sim:" + target, "--password", "0a0b0c0d", "--pack", "1234"])
+        #expect(opened.status == 0 && opened.stdout.contains("behind a password"), "\(opened.stderr)")
+    }
+
+    @Test func restoreRefusesOtherModelsKindsAndUnconfirmedLocks() async throws {
+        let ntag213 = try await tag("ntag213", "n213.json", text: "x")
+        let copy = path("n213-copy.json")
+        #expect(try await NFCTool.run(["dump", "--reader", "sim:" + ntag213, "-o", copy]).status == 0)
+        let ntag216 = try await tag("ntag216", "n216.json")
+        let model = try await NFCTool.run(["restore", copy, "--reader", "sim:" + ntag216])
+        #expect(model.status != 0 && model.stderr.contains("same model"), "\(model.stderr)")
+
+        let type4 = try await tag("type4", "t4.json")
+        let notType2 = try await NFCTool.run(["dump", "--reader", "sim:" + type4, "-o", path("t4-copy.json")])
+        #expect(notType2.status == 64 && notType2.stderr.contains("NTAG21x and Ultralight EV1"), "\(notType2.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: path("t4-copy.json")))
+        let type4Image = try await NFCTool.run(["restore", type4, "--reader", "sim:" + ntag213])
+        #expect(type4Image.status == 64 && type4Image.stderr.contains("is a type4"), "\(type4Image.stderr)")
+
+        let locks = try await NFCTool.run(["restore", copy, "--reader", "sim:" + ntag213, "--locks"], stdin: "")
+        #expect(locks.status == 64 && locks.stderr.contains("--yes"), "locks are permanent: \(locks.stderr)")
+        let confirmed = try await NFCTool.run(["restore", copy, "--reader", "sim:" + ntag213, "--locks", "--yes"])
+        #expect(confirmed.status == 0, "\(confirmed.stderr)")
+        let yesAlone = try await NFCTool.run(["restore", copy, "--reader", "sim:" + ntag213, "--yes"])
+        #expect(yesAlone.status == 64)
+        let forceAlone = try await NFCTool.run(["dump", "--reader", "sim:" + ntag213, "--force"])
+        #expect(forceAlone.status == 64 && forceAlone.stderr.contains("give -o FILE"), "\(forceAlone.stderr)")
+    }
+
+    @Test func wipeTakesBrokenTLVsBackToAnEmptyTag() async throws {
+        let file = try await tag("ntag213", "broken.json", text: "soon gone")
+        // Break the TLV area: an NDEF TLV whose 3-byte length runs past the data area.
+        var image = try json(String(decoding: try Data(contentsOf: URL(fileURLWithPath: file)), as: UTF8.self))
+        var fields = try #require(image["tag"] as? [String: Any])
+        var memory = try #require(fields["memory"] as? String)
+        let start = memory.index(memory.startIndex, offsetBy: 32)
+        memory.replaceSubrange(start..<memory.index(start, offsetBy: 8), with: "03ff7fff")
+        fields["memory"] = memory
+        image["tag"] = fields
+        try JSONSerialization.data(withJSONObject: image).write(to: URL(fileURLWithPath: file))
+
+        let broken = try await NFCTool.run(["read", "--reader", "sim:" + file])
+        #expect(broken.status != 0, "the TLVs are broken: \(broken.stdout)")
+        let format = try await NFCTool.run(["format", "--reader", "sim:" + file])
+        #expect(format.status != 0, "format alone refuses a formatted tag")
+        let wiped = try await NFCTool.run(["format", "--wipe", "--reader", "sim:" + file, "--json"])
+        #expect(wiped.status == 0, "\(wiped.stderr)")
+        let report = try json(wiped.stdout)
+        #expect(report["wiped"] as? Bool == true && (report["pagesWritten"] as? Int ?? 0) >= 2, "\(wiped.stdout)")
+        let empty = try await NFCTool.run(["read", "--reader", "sim:" + file])
+        #expect(empty.status == 0 && empty.stdout.contains("empty tag"), "\(empty.stdout) \(empty.stderr)")
+        let dump = try await NFCTool.run(["dump", "--reader", "sim:" + file])
+        #expect(dump.stdout.contains("04h  03 00 fe 00") && dump.stdout.contains("05h  00 00 00 00"), "\(dump.stdout)")
+
+        let type4 = try await tag("type4", "t4-wipe.json", text: "type 4 text")
+        let type4Wiped = try await NFCTool.run(["format", "--wipe", "--reader", "sim:" + type4])
+        #expect(type4Wiped.status == 0 && type4Wiped.stdout.contains("wiped"), "\(type4Wiped.stderr)")
+        let type4Read = try await NFCTool.run(["read", "--reader", "sim:" + type4])
+        #expect(type4Read.stdout.contains("empty tag"), "\(type4Read.stdout)")
+
+        let locked = try await tag("ntag213", "locked.json", text: "kept")
+        #expect(try await NFCTool.run(["lock", "--reader", "sim:" + locked]).status == 0)
+        let refused = try await NFCTool.run(["format", "--wipe", "--reader", "sim:" + locked])
+        #expect(refused.status != 0 && refused.stderr.contains("grants no write access"), "\(refused.stderr)")
+    }
+}
