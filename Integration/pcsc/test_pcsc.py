@@ -22,7 +22,7 @@ import emulation
 from checks import check, failures
 
 # Checks the whole suite makes (all groups); fewer means part of it did not run.
-EXPECTED_CHECKS = 58
+EXPECTED_CHECKS = 64
 import pyscard_ndef
 import readers_watch
 import watch_checks
@@ -117,6 +117,48 @@ def test_format_and_lock(kind):
           "format: %s / lock: %s" % (formatted.stderr.strip(), locked.stderr.strip()))
     check("%s: a write after lock is refused with a reason" % kind,
           refused.returncode != 0 and refused.stderr.strip() != "", refused.stderr.strip())
+
+
+def image_tag(path):
+    """The `tag` object of a tag image file."""
+    with open(path) as handle:
+        return json.load(handle)["tag"]
+
+
+def test_copy_restore_wipe(kind):
+    """nfc dump -o, nfc restore and nfc format --wipe through pcscd (native frames in a transparent
+    session), each compared with the same command on the simulator."""
+    original = new_image(kind, kind + "-original")
+    nfc("write", "--reader", "sim:" + original, "--text", "copied through pcscd")
+    copied = os.path.join(WORK, kind + "-copy-pcsc.json")
+    simulated_copy = os.path.join(WORK, kind + "-copy-sim.json")
+    nfc("dump", "--reader", "sim:" + original, "-o", simulated_copy, "--force")
+    with emulated(original):
+        saved = nfc("dump", "--reader", PCSC, "-o", copied, "--force")
+    same = saved.returncode == 0 and os.path.exists(copied) and image_tag(copied) == image_tag(simulated_copy)
+    check("%s: nfc dump -o through pcscd saves the same copy as on the simulator" % kind, same,
+          saved.stderr.strip() or "the copies differ")
+
+    target = new_image(kind, kind + "-restore-target")
+    simulated_target = copy(target, kind + "-restore-target-sim")
+    nfc("restore", copied, "--reader", "sim:" + simulated_target)
+    with emulated(target):
+        restored = nfc("restore", copied, "--reader", PCSC)
+        read = nfc("read", "--reader", PCSC, "--json")
+    texts = [record.get("text") for record in records(read.stdout) or []]
+    check("%s: nfc restore through pcscd writes the copy as on the simulator" % kind,
+          restored.returncode == 0 and texts == ["copied through pcscd"] and dump(target) == dump(simulated_target),
+          "restore: %s / read: %r" % (restored.stderr.strip(), texts))
+
+    simulated_wipe = copy(target, kind + "-wipe-sim")
+    nfc("format", "--wipe", "--reader", "sim:" + simulated_wipe)
+    with emulated(target):
+        wiped = nfc("format", "--wipe", "--reader", PCSC)
+        empty = nfc("read", "--reader", PCSC, "--json")
+    check("%s: nfc format --wipe through pcscd leaves an empty tag, as on the simulator" % kind,
+          wiped.returncode == 0 and empty.returncode == 0 and records(empty.stdout) == []
+          and dump(target) == dump(simulated_wipe),
+          "wipe: %s / read: %s" % (wiped.stderr.strip(), empty.stdout[:200]))
 
 
 def test_felica_needs_transparent_session():
@@ -230,7 +272,7 @@ def test_pcscd_restart():
 def main():
     started = time.monotonic()
     wait_for_readers(15)
-    only = sys.argv[1:]  # test groups to run (roundtrip, basic, format, felica, removal, vicc, restart, watch, readers); all by default
+    only = sys.argv[1:]  # test groups to run (roundtrip, basic, format, copy, felica, removal, vicc, restart, watch, readers); all by default
     selected = lambda group: not only or group in only
     for kind in ["ntag213", "ntag216", "ultralight", "type4", "slix2", "iso15693-2k", "felica-lite-s", "felica"]:
         if not selected("roundtrip"):
@@ -244,6 +286,9 @@ def main():
     for kind in ["ntag216", "slix2", "felica-lite-s"]:
         if selected("format"):
             test_format_and_lock(kind)
+    for kind in ["ntag213", "ultralight"]:
+        if selected("copy"):
+            test_copy_restore_wipe(kind)
     if selected("felica"):
         test_felica_needs_transparent_session()
     if selected("removal"):
@@ -259,7 +304,7 @@ def main():
         watch_checks.run(NFC, new_image, check, WORK, control=os.environ.get("PCSCD_CONTROL"))
     print("\n%.1f s" % (time.monotonic() - started))
     shutil.rmtree(WORK, ignore_errors=True)
-    # The whole suite runs 58 checks; a selection runs at least one.
+    # The whole suite runs 64 checks; a selection runs at least one.
     return checks.finish(1 if only else EXPECTED_CHECKS)
 
 
