@@ -22,7 +22,7 @@ import emulation
 from checks import check, failures
 
 # Checks the whole suite makes (all groups); fewer means part of it did not run.
-EXPECTED_CHECKS = 64
+EXPECTED_CHECKS = 65
 import pyscard_ndef
 import readers_watch
 import watch_checks
@@ -161,6 +161,23 @@ def test_copy_restore_wipe(kind):
           "wipe: %s / read: %s" % (wiped.stderr.strip(), empty.stdout[:200]))
 
 
+def test_scan_all():
+    """nfc scan --all --reader pcsc: the card in each reader, here two vpcd readers at once."""
+    first = new_image("ntag213", "all-first")
+    second = new_image("slix2", "all-second")
+    (reader_a, port_a), (reader_b, port_b) = REMOVAL_READERS[0], REMOVAL_READERS[1]
+    with emulation.emulated(NFC, first, reader_a, "--vpcd", "127.0.0.1:%d" % port_a), \
+            emulation.emulated(NFC, second, reader_b, "--vpcd", "127.0.0.1:%d" % port_b):
+        scan = nfc("scan", "--all", "--reader", "pcsc:Virtual PCD", "--json")
+    try:
+        tags = json.loads(scan.stdout)["tags"]
+        families = sorted(tag["family"] for tag in tags)
+    except (ValueError, KeyError):
+        families = None
+    check("nfc scan --all through pcscd lists the card in each of two readers", families == ["type2", "type5"],
+          scan.stderr.strip() or scan.stdout[:300])
+
+
 def test_felica_needs_transparent_session():
     image = new_image("felica-lite-s", "felica-basic")
     with emulated(image, "--basic-reader"):
@@ -289,6 +306,8 @@ def main():
     for kind in ["ntag213", "ultralight"]:
         if selected("copy"):
             test_copy_restore_wipe(kind)
+    if selected("copy"):
+        test_scan_all()
     if selected("felica"):
         test_felica_needs_transparent_session()
     if selected("removal"):
@@ -304,7 +323,7 @@ def main():
         watch_checks.run(NFC, new_image, check, WORK, control=os.environ.get("PCSCD_CONTROL"))
     print("\n%.1f s" % (time.monotonic() - started))
     shutil.rmtree(WORK, ignore_errors=True)
-    # The whole suite runs 64 checks; a selection runs at least one.
+    # The whole suite runs 65 checks; a selection runs at least one.
     return checks.finish(1 if only else EXPECTED_CHECKS)
 
 

@@ -130,10 +130,24 @@ first=$work/two-ntag213.json second=$work/two-type4.json link=$work/pn532-two
 emulator=$!
 for _ in $(seq 1 100); do [[ -L $link ]] && break; sleep 0.05; done
 LIBNFC_DEVICE=pn532_uart:$link timeout 30 nfc-list > "$work/two.list" 2>/dev/null || fail "two tags: nfc-list failed"
+# Our own reader through the same chip: nfc scan --all lists both, with the UIDs nfc-list printed.
+timeout 30 "$NFC" scan --all --reader "pn532:$link" --json > "$work/two.scan" 2>"$work/two.scan-errors" \
+    || { cat "$work/two.scan-errors"; fail "two tags: nfc scan --all failed"; }
 stop_emulator
 grep -q "2 ISO14443A passive target(s) found" "$work/two.list" && grep -q "04  11  22  33  44  55  66" "$work/two.list" \
     || { cat "$work/two.list"; fail "two tags: nfc-list did not list both"; }
 echo "ok    two tags in one field: nfc-list lists the NTAG213 and the Type 4 tag"
+checks=$((checks + 1))
+"${PYTHON:-python3}" - "$work/two.scan" "$work/two.list" <<'PY' || fail "two tags: nfc scan --all differs from nfc-list"
+import json, re, sys
+scan = json.load(open(sys.argv[1]))
+listed = {"".join(line.split(":", 1)[1].split()).lower()
+          for line in open(sys.argv[2]) if "UID (NFCID1)" in line}
+ours = {tag["uid"] for tag in scan["tags"]}
+families = sorted(tag["family"] for tag in scan["tags"])
+assert scan["count"] == 2 and ours == listed and families == ["type2", "type4"], (scan, listed)
+print(f"ok    two tags in one field: nfc scan --all lists {sorted(ours)}, the UIDs nfc-list lists")
+PY
 checks=$((checks + 1))
 
 # nfc-read-forum-tag3 on FeliCa Lite-S and Standard: it polls for the NDEF system code 12FC

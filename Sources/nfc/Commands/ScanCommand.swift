@@ -1,11 +1,12 @@
 import ArgumentParser
 import NDEFJSON
+import NFCBytes
 import NFCJSON
 import NFCSimulator
 import NFCTags
 import NFCTransport
 
-/// `nfc scan [--reader R] [--json] [--stats]`
+/// `nfc scan [--all] [--reader R] [--json] [--stats]`
 struct ScanCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scan",
@@ -13,15 +14,22 @@ struct ScanCommand: AsyncParsableCommand {
         discussion: """
             The identity is always printed when it was read. When the NDEF status cannot be read \
             (a password-protected tag, say), it says why and the exit status is 6 (incomplete).
+
+            --all lists every tag the reader sees: each image of --reader sim:FOLDER (one field), \
+            the card in each PC/SC reader, up to two ISO/IEC 14443 A tags and a FeliCa and a type B \
+            one on a PN532.
             """
     )
 
     @OptionGroup var readerOptions: ReaderOptions
     @OptionGroup var password: TagPasswordOptions
+    @Flag(name: .long, help: "List every tag the reader sees, not just one.")
+    var all = false
     @Flag(name: .long, help: "Print the stable JSON form.")
     var json = false
 
     func run() async throws {
+        if all { return try await scanAll() }
         let ((target, identity, status), stats) = try await TagSession.run(readerOptions, access: .read, json: json, password: password) {
             connection, engine in
             let identity = try await engine.identify(on: connection)
@@ -39,6 +47,95 @@ struct ScanCommand: AsyncParsableCommand {
             Output.line(TagText.identityText(target: target, identity: identity, status: status))
         }
         if case .unavailable = status { throw ExitCode(CLIError.Code.incomplete.exitStatus) }
+    }
+
+    /// `--all`: each tag's identity and NDEF status, one after the other.
+    private func scanAll() async throws {
+        let pwd = try password.bytes()
+        let pack = try password.expectedPACK()
+        let reader = try await CLIReaders.open(readerOptions, access: .read)
+        var found: [(TargetInfo, Result<(TagIdentity, TagText.StatusReading), any Error>)] = []
+        do {
+            for target in try await reader.allTargets() {
+                found.append((target, await Self.scan(target, reader: reader, password: pwd, pack: pack)))
+            }
+        } catch {
+            _ = try? await reader.finish()
+            throw error
+        }
+        _ = try await reader.finish()
+        let stats = reader.meter.statistics
+        var incomplete = false
+        var entries: [JSONValue] = []
+        for (index, (target, result)) in found.enumerated() {
+            switch result {
+            case .success(let (identity, status)):
+                if case .unavailable = status { incomplete = true }
+                if json {
+                    entries.append(.object(TagText.identityJSON(target: target, identity: identity, status: status)))
+                } else {
+                    Output.line((index > 0 ? "\n" : "") + TagText.identityText(target: target, identity: identity, status: status))
+                }
+            case .failure(let error):
+                incomplete = true
+                let reason = (error as? CLIError)?.description ?? "\(error)"
+                if json {
+                    entries.append(
+                        .object([
+                            ("technology", .string(target.technology.rawValue)), ("uid", .string(Hex.encode(target.identifier))),
+                            ("error", .string(reason)),
+                        ]))
+                } else {
+                    Output.line(
+                        (index > 0 ? "\n" : "")
+                            + "\(target.technology) \(Hex.encode(target.identifier, uppercase: true)): \(TerminalText.escape(reason))")
+                }
+            }
+        }
+        if json {
+            var fields: [(String, JSONValue)] = [("tags", .array(entries)), ("count", .int(Int64(found.count)))]
+            if readerOptions.stats { fields.append(("stats", StatisticsText.json(stats))) }
+            Output.line(JSONValue.object(fields).serialized(pretty: true))
+        } else {
+            Output.line(found.isEmpty ? "no tag in the field" : "\n\(found.count) tag\(found.count == 1 ? "" : "s")")
+            if readerOptions.stats { Output.error(StatisticsText.line(stats)) }
+        }
+        if found.isEmpty { throw ExitCode(CLIError.Code.notFound.exitStatus) }
+        if incomplete { throw ExitCode(CLIError.Code.incomplete.exitStatus) }
+    }
+
+    /// One tag of `--all`: connect, open it with the password when it is a Type 2 tag, identify.
+    private static func scan(_ target: TargetInfo, reader: any CLIReader, password: [UInt8]?, pack: [UInt8]?) async -> Result<
+        (TagIdentity, TagText.StatusReading), any Error
+    > {
+        let connection: any TagConnection
+        do {
+            connection = try await reader.connect(to: target)
+        } catch {
+            return .failure(error)
+        }
+        let result = await identify(target, on: connection, password: password, pack: pack)
+        await connection.disconnect()
+        return result
+    }
+
+    private static func identify(_ target: TargetInfo, on connection: any TagConnection, password: [UInt8]?, pack: [UInt8]?) async
+        -> Result<(TagIdentity, TagText.StatusReading), any Error>
+    {
+        let engine = TagEngines.engine(for: TagFamily(target))
+        do {
+            if TagFamily(target) == .type2 { try await TagPasswordOptions.authenticate(password: password, pack: pack, on: connection) }
+            let identity = try await engine.identify(on: connection)
+            do throws(TagEngineError) {
+                return .success((identity, .read(try await engine.queryStatus(on: connection))))
+            } catch {
+                return .success((identity, .unavailable(await reason(error, engine: engine, connection: connection))))
+            }
+        } catch let error as TagEngineError {
+            return .failure(CLIError(EngineErrorText.line(error)))
+        } catch {
+            return .failure(error)
+        }
     }
 
     /// Why the NDEF status could not be read: for a tag that refused part of its memory, which

@@ -15,11 +15,26 @@ protocol CLIReader: Sendable {
     func finish() async throws -> TagImageSaveOutcome
     /// Why the tag cannot be reset (connected again after a disconnect), or nil when it can.
     var resetRefusal: String? { get }
+    /// Every tag the reader sees now (`nfc scan --all`).
+    func allTargets() async throws -> [TargetInfo]
+    /// Connects to one of ``allTargets()``.
+    func connect(to target: TargetInfo) async throws -> any TagConnection
 }
 
 extension CLIReader {
     /// Most readers connect again after a disconnect.
     var resetRefusal: String? { nil }
+
+    /// A reader that holds one tag at a time (a program playing the card): that tag.
+    func allTargets() async throws -> [TargetInfo] {
+        let connection = try await connect()
+        let target = connection.target
+        await connection.disconnect()
+        return [target]
+    }
+
+    /// A reader that holds one tag at a time: connects to it again.
+    func connect(to target: TargetInfo) async throws -> any TagConnection { try await connect() }
 }
 
 enum CLIReaders {

@@ -24,5 +24,22 @@ struct PCSCReader: CLIReader {
         }
     }
 
+    /// The card in each reader the name matches (PC/SC: one card per reader).
+    func allTargets() async throws -> [TargetInfo] {
+        do {
+            return try await driver.targets(matching: .all)
+        } catch {
+            throw CLIError("\(driver.name): \(error.reason.isEmpty ? error.code.name : error.reason)")
+        }
+    }
+
+    func connect(to target: TargetInfo) async throws -> any TagConnection {
+        do {
+            return try await driver.connect(to: target, meter: meter)
+        } catch {
+            throw CLIError("\(driver.name): \(error.reason.isEmpty ? error.code.name : error.reason)")
+        }
+    }
+
     func finish() async throws -> TagImageSaveOutcome { .unchanged }
 }

@@ -35,5 +35,23 @@ struct PN532Reader: CLIReader {
         }
     }
 
+    /// Every tag the chip lists: up to two ISO/IEC 14443 A tags (InListPassiveTarget MaxTg = 2,
+    /// UM0701-02 §7.3.5), then FeliCa and ISO/IEC 14443 B.
+    func allTargets() async throws -> [TargetInfo] {
+        do {
+            return try await driver.targets(matching: [.iso14443A, .felica, .iso14443B])
+        } catch {
+            throw CLIError(error.reason.isEmpty ? "\(driver.name): \(error.code.name)" : error.reason)
+        }
+    }
+
+    func connect(to target: TargetInfo) async throws -> any TagConnection {
+        do {
+            return try await driver.connect(to: target, meter: meter)
+        } catch {
+            throw CLIError(error.reason.isEmpty ? "\(driver.name): \(error.code.name)" : error.reason)
+        }
+    }
+
     func finish() async throws -> TagImageSaveOutcome { .unchanged }
 }

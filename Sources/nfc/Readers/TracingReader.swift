@@ -35,6 +35,14 @@ struct TracingReader: CLIReader {
         return TracingConnection(inner: connection, clock: clock, counter: counter)
     }
 
+    func allTargets() async throws -> [TargetInfo] { try await inner.allTargets() }
+
+    func connect(to target: TargetInfo) async throws -> any TagConnection {
+        let connection = try await inner.connect(to: target)
+        Output.error("trace     activated \(target.technology) \(Hex.encode(target.identifier))")
+        return TracingConnection(inner: connection, clock: clock, counter: counter)
+    }
+
     func finish() async throws -> TagImageSaveOutcome { try await inner.finish() }
 }
 
