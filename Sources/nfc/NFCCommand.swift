@@ -9,7 +9,8 @@ struct NFCCommand: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             ReadersCommand.self, ScanCommand.self, ReadCommand.self, WriteCommand.self, FormatCommand.self,
-            LockCommand.self, DumpCommand.self, RestoreCommand.self, ProtectCommand.self, UnprotectCommand.self, APDUCommand.self, NDEFCommand.self,
+            LockCommand.self, DumpCommand.self, RestoreCommand.self, ProtectCommand.self, UnprotectCommand.self, APDUCommand.self,
+            NDEFCommand.self,
             TagCommand.self, EmulateCommand.self,
             LintCommand.self, DispatchCommand.self, WatchCommand.self, OATHCommand.self, FIDOCommand.self, PIVCommand.self,
         ]

@@ -100,7 +100,8 @@ import Testing
         let signed = try await NFCTool.run(["piv", "sign", "9c", "--pin", "123456", "--data", file, "--reader", reader, "--json"])
         #expect(signed.status == 0, "\(signed.stderr)")
         let publicKey = try P256.Signing.PublicKey(x963Representation: Self.bytes(try #require(generation["publicKey"] as? String)))
-        let signature = try P256.Signing.ECDSASignature(derRepresentation: Self.bytes(try #require(try json(signed.stdout)["signature"] as? String)))
+        let signature = try P256.Signing.ECDSASignature(
+            derRepresentation: Self.bytes(try #require(try json(signed.stdout)["signature"] as? String)))
         #expect(publicKey.isValidSignature(signature, for: SHA256.hash(data: Array("sign me".utf8))))
     }
 
@@ -124,7 +125,9 @@ import Testing
         var dates: [Date] = []
         var index = 0
         while index + 15 <= der.count {
-            if der[index] == 0x17, der[index + 1] == 0x0D, let date = formatter.date(from: String(decoding: der[index + 2..<index + 15], as: UTF8.self)) {
+            if der[index] == 0x17, der[index + 1] == 0x0D,
+                let date = formatter.date(from: String(decoding: der[index + 2..<index + 15], as: UTF8.self))
+            {
                 dates.append(date)
                 index += 15
             } else {
