@@ -17,6 +17,7 @@ enum NFCMain {
     /// Off the main actor, so the parsed command is never sent across isolation domains.
     nonisolated static func parseAndRun() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
+        InvocationLog.record(arguments)
         let command: any ParsableCommand
         do {
             command = try NFCCommand.parseAsRoot(arguments)

@@ -94,7 +94,16 @@ import Testing
         // The image holds the key, not the password.
         let image = try String(contentsOfFile: String(reader.dropFirst(4)), encoding: .utf8)
         #expect(image.contains("\"accessKey\"") && !image.contains("s3cret"))
-        #expect(try await NFCTool.run(["oath", "password", "--clear", "--reader", reader, "--password", "s3cret"]).status == 0)
+        // Secrets from standard input, one line each, the current code before the new one.
+        let fromStdin = try await NFCTool.run(["oath", "list", "--reader", reader, "--password", "-"], stdin: "s3cret\n")
+        #expect(fromStdin.status == 0, "\(fromStdin.stderr)")
+        let changed = try await NFCTool.run(
+            ["oath", "password", "--reader", reader, "--password", "-", "--new", "-"], stdin: "s3cret\nn3xt\n")
+        #expect(changed.status == 0, "\(changed.stderr)")
+        #expect(try await NFCTool.run(["oath", "list", "--reader", reader, "--password", "n3xt"]).status == 0)
+        let short = try await NFCTool.run(["oath", "list", "--reader", reader, "--password", "-"], stdin: "")
+        #expect(short.status == 64 && short.stderr.contains("no line left"), "\(short.stderr)")
+        #expect(try await NFCTool.run(["oath", "password", "--clear", "--reader", reader, "--password", "n3xt"]).status == 0)
         #expect(try await NFCTool.run(["oath", "list", "--reader", reader]).status == 0)
         // RESET needs no password.
         #expect(try await NFCTool.run(["oath", "password", "--new", "x", "--reader", reader]).status == 0)

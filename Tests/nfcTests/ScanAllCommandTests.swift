@@ -57,6 +57,8 @@ import Testing
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
         let none = try await NFCTool.run(["scan", "--all", "--reader", "sim:" + empty.path])
         #expect(none.status == 3 && none.stderr.contains("no tag images"), "\(none.stderr)")
+        let noneJSON = try await NFCTool.run(["scan", "--all", "--reader", "sim:" + empty.path, "--json"])
+        #expect(noneJSON.status == 3 && noneJSON.stdout.contains(#""error""#), "an error object under --json: \(noneJSON.stdout)")
     }
 
     @Test func aProtectedTagAmongOthersIsReportedIncomplete() async throws {

@@ -45,8 +45,10 @@ import Testing
         let unread = try #require(tagFields["unreadPages"] as? [[String: Int]])
         #expect(unread == [["first": 133, "last": 134]], "PWD and PACK are marked: \(unread)")
 
-        let again = try await NFCTool.run(["dump", "--reader", "sim:" + original, "-o", copy])
-        #expect(again.status != 0 && again.stderr.contains("--force"), "an existing copy is kept: \(again.stderr)")
+        try Data("kept".utf8).write(to: URL(fileURLWithPath: path("kept.json")))
+        let again = try await NFCTool.run(["dump", "--reader", "sim:" + original, "-o", path("kept.json")])
+        #expect(again.status == 2 && again.stderr.contains("--force"), "an existing file is kept: \(again.stderr)")
+        #expect(try String(contentsOfFile: path("kept.json"), encoding: .utf8) == "kept")
         #expect(try await NFCTool.run(["dump", "--reader", "sim:" + original, "-o", copy, "--force"]).status == 0)
 
         let blank = try await tag("ntag215", "blank.json", uid: "04a1a2a3a4a5a6")
@@ -78,12 +80,20 @@ import Testing
         let whole = try await NFCTool.run(
             ["dump", "--reader", "sim:" + original, "-o", path("whole.json"), "--password", "0a0b0c0d", "--json"])
         #expect(whole.status == 0, "\(whole.stderr)")
-        #expect(
-            try json(whole.stdout)["unreadPages"] as? [Any] == nil || (try json(whole.stdout)["unreadPages"] as? [Any])?.isEmpty == true)
+        let wholeReport = try json(whole.stdout)
+        #expect((wholeReport["unreadPages"] as? [Any])?.isEmpty == true && wholeReport["complete"] as? Bool == true, "\(whole.stdout)")
         let attributes = try FileManager.default.attributesOfItem(atPath: path("whole.json"))
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600, "a copy holding the password is private")
 
         let target = try await tag("ntag213", "target.json", uid: "04b1b2b3b4b5b6")
+        let refusedPartial = try await NFCTool.run(["restore", path("partial.json"), "--reader", "sim:" + target, "--json"])
+        #expect(refusedPartial.status == 1, "\(refusedPartial.stdout)")
+        let error = try #require(try json(refusedPartial.stdout)["error"] as? [String: Any], "errors are JSON under --json")
+        #expect((error["message"] as? String ?? "\(error)").contains("lacks 24 user pages from 10h"), "\(error)")
+        let partialRestore = try await NFCTool.run(["restore", path("partial.json"), "--reader", "sim:" + target, "--partial"])
+        #expect(
+            partialRestore.status == 0 && partialRestore.stdout.contains("29 pages the copy could not read were left alone"),
+            "\(partialRestore.stdout) \(partialRestore.stderr)")
         let restored = try await NFCTool.run(["restore", path("whole.json"), "--reader", "sim:" + target, "--config"])
         #expect(restored.status == 0, "\(restored.stderr)")
         let closed = try await NFCTool.run(["read", "--reader", "sim:" + target])
@@ -107,11 +117,22 @@ import Testing
         let type4Image = try await NFCTool.run(["restore", type4, "--reader", "sim:" + ntag213])
         #expect(type4Image.status == 64 && type4Image.stderr.contains("is a type4"), "\(type4Image.stderr)")
 
-        let locks = try await NFCTool.run(["restore", copy, "--reader", "sim:" + ntag213, "--locks"], stdin: "")
+        // A locked tag's copy, restored with --locks, locks the target too.
+        #expect(try await NFCTool.run(["lock", "--reader", "sim:" + ntag213]).status == 0)
+        let lockedCopy = path("locked-copy.json")
+        #expect(try await NFCTool.run(["dump", "--reader", "sim:" + ntag213, "-o", lockedCopy]).status == 0)
+        let fresh = try await tag("ntag213", "fresh.json", uid: "04c1c2c3c4c5c6")
+        let locks = try await NFCTool.run(["restore", lockedCopy, "--reader", "sim:" + fresh, "--locks"], stdin: "")
         #expect(locks.status == 64 && locks.stderr.contains("--yes"), "locks are permanent: \(locks.stderr)")
-        let confirmed = try await NFCTool.run(["restore", copy, "--reader", "sim:" + ntag213, "--locks", "--yes"])
+        let unlockedRestore = try await NFCTool.run(["restore", lockedCopy, "--reader", "sim:" + fresh])
+        #expect(unlockedRestore.status == 0, "\(unlockedRestore.stderr)")
+        let stillWritable = try await NFCTool.run(["write", "--reader", "sim:" + fresh, "--text", "still writable"])
+        #expect(stillWritable.status == 0, "without --locks the copy stays writable: \(stillWritable.stderr)")
+        let confirmed = try await NFCTool.run(["restore", lockedCopy, "--reader", "sim:" + fresh, "--locks", "--yes"])
         #expect(confirmed.status == 0, "\(confirmed.stderr)")
-        let yesAlone = try await NFCTool.run(["restore", copy, "--reader", "sim:" + ntag213, "--yes"])
+        let refusedWrite = try await NFCTool.run(["write", "--reader", "sim:" + fresh, "--text", "after the restored locks"])
+        #expect(refusedWrite.status != 0, "the restored lock bits and CC make the copy read-only: \(refusedWrite.stdout)")
+        let yesAlone = try await NFCTool.run(["restore", copy, "--reader", "sim:" + fresh, "--yes"])
         #expect(yesAlone.status == 64)
         let forceAlone = try await NFCTool.run(["dump", "--reader", "sim:" + ntag213, "--force"])
         #expect(forceAlone.status == 64 && forceAlone.stderr.contains("give -o FILE"), "\(forceAlone.stderr)")

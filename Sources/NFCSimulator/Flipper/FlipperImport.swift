@@ -46,10 +46,14 @@ public enum FlipperImport {
             tearing = dump.tearing.count == 3 ? dump.tearing : [0xBD, 0xBD, 0xBD]
         }
         let signature = dump.signature ?? Type2Tag(model: model, uid: dump.uid).image.signature.bytes
+        // PWD and PACK read back as zeros (NTAG213/215/216 §8.8.3): a dump holding zeros there
+        // did not know them, and says so, so that `nfc restore --config` does not write them.
+        let secretsUnknown = [model.passwordPage, model.packPage].allSatisfy { dump.pages[$0] == [0, 0, 0, 0] }
         let image = Type2Tag.Image(
             model: model, uid: HexBytes(dump.uid), memory: HexBytes(dump.pages.flatMap { $0 }),
             counters: counters, tearingFlags: HexBytes(tearing), signature: HexBytes(signature),
-            failedAuthentications: dump.failedAuthenticationAttempts ?? 0
+            failedAuthentications: dump.failedAuthenticationAttempts ?? 0,
+            unreadPages: secretsUnknown ? [Type2Tag.Image.PageSpan(first: model.passwordPage, last: model.packPage)] : nil
         )
         return try Type2Tag(image: image)
     }

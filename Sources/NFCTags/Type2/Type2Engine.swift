@@ -93,26 +93,31 @@ public struct Type2Engine: NDEFTagEngine {
             Type2CaptureOperation(limits: connection.limits, maximumReadLength: maximumReadLength), on: connection)
     }
 
-    /// Writes a copy back onto a tag of the same model (``Type2RestoreOperation``).
+    /// Writes a copy back onto a tag of the same model (Type2RestoreOperation).
     /// - Returns: the number of pages written (0 when the tag already held the image).
     /// - Throws: `.unsupported` for another model or a CC that would need bits cleared; `.readOnly`
-    ///   when a lock bit guards a page that must change; `.tagError` for a refused WRITE.
+    ///   when a lock bit guards a page that must change; `.authenticationFailed` when a page to write is
+    ///   protected by AUTH0 and `authenticated` is false (PWD_AUTH did not open the tag on this
+    ///   connection), before anything is written; `.tagError` for a refused WRITE.
     @discardableResult
-    public func restore(_ image: Type2Capture, parts: Type2RestoreParts = [], on connection: any TagConnection) async throws(TagEngineError)
-        -> Int
+    public func restore(_ image: Type2Capture, parts: Type2RestoreParts = [], authenticated: Bool = false, on connection: any TagConnection)
+        async throws(TagEngineError) -> Int
     {
         try await TagOperationRunner.run(
-            Type2RestoreOperation(image: image, parts: parts, limits: connection.limits, maximumReadLength: maximumReadLength),
+            Type2RestoreOperation(
+                image: image, parts: parts, authenticated: authenticated, limits: connection.limits, maximumReadLength: maximumReadLength),
             on: connection)
     }
 
-    /// Wipes the tag back to an empty formatted tag, broken TLVs included (``Type2WipeOperation``).
+    /// Wipes the tag back to an empty formatted tag, broken TLVs included (Type2WipeOperation).
     /// - Returns: the number of pages written.
-    /// - Throws: `.readOnly` for a locked tag; `.unsupported` for an unknown model or a damaged CC.
+    /// - Throws: `.readOnly` for a locked tag; `.unsupported` for an unknown model or a damaged CC;
+    ///   `.authenticationFailed` as for ``restore(_:parts:authenticated:on:)``.
     @discardableResult
-    public func wipe(on connection: any TagConnection) async throws(TagEngineError) -> Int {
+    public func wipe(authenticated: Bool = false, on connection: any TagConnection) async throws(TagEngineError) -> Int {
         try await TagOperationRunner.run(
-            Type2WipeOperation(limits: connection.limits, maximumReadLength: maximumReadLength), on: connection)
+            Type2WipeOperation(authenticated: authenticated, limits: connection.limits, maximumReadLength: maximumReadLength),
+            on: connection)
     }
 
     // MARK: NTAG21x and Ultralight EV1 password protection

@@ -36,7 +36,12 @@ enum Type2MemoryRewrite {
                 .readOnly, "cannot \(what): page \(Type2Command.hex(page)) is locked by a lock bit (locks are permanent)")
         }
         let first = Self.firstUserPage
-        guard changed.count > 1, let final = target[first], !locked.contains(first) else {
+        if changed.count > 1, locked.contains(first) {
+            // Page 04h cannot become an empty NDEF TLV first: an interruption could leave a mix.
+            throw TagEngineError(
+                .readOnly, "cannot \(what) safely: page 04h (where the TLVs begin) is locked, so the pages cannot be replaced tearing-safe")
+        }
+        guard changed.count > 1, let final = target[first] else {
             return changed.compactMap { page in target[page].map { Type2PageWrite(page: page, bytes: $0) } }
         }
         var writes: [Type2PageWrite] = []
@@ -75,10 +80,27 @@ enum Type2MemoryRewrite {
         return locked
     }
 
-    /// The pages a wipe or restore reads first: 02h (static locks), 03h (CC), the user pages and the
-    /// dynamic lock page.
+    /// The pages a wipe or restore reads first: 02h (static locks), 03h (CC), the user pages, the
+    /// dynamic lock page and CFG0 (AUTH0).
     static func pagesToRead(_ model: Type2Model) -> [Int] {
-        [2, 3] + Array(Self.firstUserPage...model.lastUserPage) + (model.dynamicLockPage.map { [$0] } ?? [])
+        [2, 3] + Array(Self.firstUserPage...model.lastUserPage) + (model.dynamicLockPage.map { [$0] } ?? []) + [model.configurationPage0]
+    }
+
+    /// Refuses, before anything is written, writes that reach a page AUTH0 protects when the
+    /// password was not given (NTAG213/215/216 §8.8.1: from AUTH0 on, WRITE needs PWD_AUTH): the
+    /// first pages would be written and the rest refused.
+    /// - Throws: `.authenticationFailed` naming the first protected page.
+    static func checkPassword(_ writes: [Type2PageWrite], model: Type2Model, memory: Type2Memory, authenticated: Bool, what: String)
+        throws(TagEngineError)
+    {
+        guard !authenticated, let cfg0 = memory.page(model.configurationPage0) else { return }
+        let auth0 = Int(cfg0[3])
+        if let page = writes.map(\.page).first(where: { $0 >= auth0 }) {
+            throw TagEngineError(
+                .authenticationFailed,
+                "cannot \(what): pages from \(Type2Command.hex(auth0)) on (page \(Type2Command.hex(page)) among them) need the tag's password (AUTH0); nothing was written"
+            )
+        }
     }
 
     /// The model a probe found, or `.unsupported` naming why it is unknown.

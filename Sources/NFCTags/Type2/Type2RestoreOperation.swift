@@ -2,13 +2,19 @@ import NFCTransport
 
 /// What ``Type2Engine/restore(_:parts:on:)`` writes besides the user memory and the CC.
 public struct Type2RestoreParts: OptionSet, Sendable, Hashable {
+    /// The parts as bits.
     public let rawValue: Int
+    /// The parts these bits name.
     public init(rawValue: Int) { self.rawValue = rawValue }
 
     /// CFG0 and CFG1 (mirror, AUTH0, ACCESS), and PWD and PACK when the image knows them.
     public static let configuration = Type2RestoreParts(rawValue: 1 << 0)
-    /// The static and dynamic lock bits, last (permanent).
+    /// The static and dynamic lock bits, last, and the CC's read-only marker (write access Fh):
+    /// permanent. Without it the copy stays writable.
     public static let locks = Type2RestoreParts(rawValue: 1 << 1)
+    /// A copy that could not read some user pages: write the pages it holds and leave those as they
+    /// are (without it such a copy is refused: its message may run into pages it lacks).
+    public static let partial = Type2RestoreParts(rawValue: 1 << 2)
 }
 
 /// Writes a copy (``Type2Capture``) back onto a tag of the same model.
@@ -24,8 +30,11 @@ public struct Type2RestoreParts: OptionSet, Sendable, Hashable {
 typealias Type2RestoreOperation = Type2PlannedWriteOperation<Type2RestorePlan>
 
 extension Type2PlannedWriteOperation where Plan == Type2RestorePlan {
-    init(image: Type2Capture, parts: Type2RestoreParts, limits: ExchangeLimits, maximumReadLength: Int? = nil) {
-        self.init(plan: Type2RestorePlan(image: image, parts: parts), limits: limits, maximumReadLength: maximumReadLength)
+    init(image: Type2Capture, parts: Type2RestoreParts, authenticated: Bool = false, limits: ExchangeLimits, maximumReadLength: Int? = nil)
+    {
+        self.init(
+            plan: Type2RestorePlan(image: image, parts: parts, authenticated: authenticated), limits: limits,
+            maximumReadLength: maximumReadLength)
     }
 }
 
@@ -35,10 +44,19 @@ struct Type2RestorePlan: Type2WritePlan {
 
     let image: Type2Capture
     let parts: Type2RestoreParts
+    /// Whether PWD_AUTH opened the tag first (pages from AUTH0 on are then writable).
+    var authenticated = false
 
     func check() throws(TagEngineError) {
         guard image.pages.count == image.model.pageCount, image.pages.allSatisfy({ $0 == nil || $0?.count == 4 }) else {
             throw TagEngineError(.unsupported, "the image does not hold \(image.model.pageCount) pages of 4 bytes")
+        }
+        let missing = (Type2MemoryRewrite.firstUserPage...image.model.lastUserPage).filter { image.pages[$0] == nil }
+        if let first = missing.first, !parts.contains(.partial) {
+            throw TagEngineError(
+                .unsupported,
+                "the copy lacks \(missing.count) user pages from \(Type2Command.hex(first)) (read-protected when it was made): restoring the rest could join its message to the tag's old bytes; copy it again with the password, or restore it as partial"
+            )
         }
     }
 
@@ -48,7 +66,7 @@ struct Type2RestorePlan: Type2WritePlan {
             throw TagEngineError(.unsupported, "the tag is an \(model), the image an \(image.model): restore needs a tag of the same model")
         }
         var pages = Type2MemoryRewrite.pagesToRead(model)
-        if parts.contains(.configuration) { pages += [model.configurationPage0, model.configurationPage1] }
+        if parts.contains(.configuration) { pages.append(model.configurationPage1) }
         return (model, pages)
     }
 
@@ -56,7 +74,17 @@ struct Type2RestorePlan: Type2WritePlan {
         var target: [Int: [UInt8]] = [:]
         for page in Type2MemoryRewrite.firstUserPage...model.lastUserPage { target[page] = image.pages[page] }
         var writes = try Type2MemoryRewrite.writes(target: target, model: model, memory: memory, what: "restore")
-        if let wanted = image.pages[3], let current = memory.page(3), wanted != current {
+        let locked = try Type2MemoryRewrite.lockedPages(model: model, memory: memory)
+        // The CC's write-access nibble Fh is the read-only marker (T2TOP §2.1.3): it goes with the locks.
+        let wantedCC = image.pages[3].flatMap { wanted in
+            memory.page(3).map { current in
+                parts.contains(.locks) ? wanted : [wanted[0], wanted[1], wanted[2], (wanted[3] & 0xF0) | (current[3] & 0x0F)]
+            }
+        }
+        if let wanted = wantedCC, let current = memory.page(3), wanted != current {
+            guard !locked.contains(3) else {
+                throw TagEngineError(.readOnly, "cannot restore: the CC (page 03h) differs from the image's and is locked")
+            }
             guard zip(current, wanted).allSatisfy({ $0 & ~$1 == 0 }) else {
                 throw TagEngineError(
                     .unsupported,
@@ -76,13 +104,24 @@ struct Type2RestorePlan: Type2WritePlan {
             }
         }
         if parts.contains(.configuration) {
+            var configuration: [Type2PageWrite] = []
             for page in [model.passwordPage, model.packPage] {
-                if let bytes = image.pages[page] { writes.append(Type2PageWrite(page: page, bytes: bytes)) }
+                if let bytes = image.pages[page] { configuration.append(Type2PageWrite(page: page, bytes: bytes)) }
             }
             for page in [model.configurationPage1, model.configurationPage0] {
-                if let bytes = image.pages[page], bytes != memory.page(page) { writes.append(Type2PageWrite(page: page, bytes: bytes)) }
+                if let bytes = image.pages[page], bytes != memory.page(page) {
+                    configuration.append(Type2PageWrite(page: page, bytes: bytes))
+                }
             }
+            // CFGLCK (ACCESS bit 6) makes CFG0 and CFG1 permanent (NTAG213/215/216 §8.8.5).
+            if let cfg1 = memory.page(model.configurationPage1), cfg1[0] & 0x40 != 0,
+                configuration.contains(where: { $0.page == model.configurationPage0 || $0.page == model.configurationPage1 })
+            {
+                throw TagEngineError(.readOnly, "cannot restore the configuration: the tag's CFGLCK bit locks CFG0 and CFG1 for good")
+            }
+            writes += configuration
         }
+        try Type2MemoryRewrite.checkPassword(writes, model: model, memory: memory, authenticated: authenticated, what: "restore")
         return writes
     }
 }

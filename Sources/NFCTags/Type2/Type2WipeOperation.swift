@@ -11,14 +11,17 @@ import NFCTransport
 typealias Type2WipeOperation = Type2PlannedWriteOperation<Type2WipePlan>
 
 extension Type2PlannedWriteOperation where Plan == Type2WipePlan {
-    init(limits: ExchangeLimits, maximumReadLength: Int? = nil) {
-        self.init(plan: Type2WipePlan(), limits: limits, maximumReadLength: maximumReadLength)
+    init(authenticated: Bool = false, limits: ExchangeLimits, maximumReadLength: Int? = nil) {
+        self.init(plan: Type2WipePlan(authenticated: authenticated), limits: limits, maximumReadLength: maximumReadLength)
     }
 }
 
 /// The plan of ``Type2WipeOperation``.
 struct Type2WipePlan: Type2WritePlan {
     static var operationName: String { "wipe" }
+
+    /// Whether PWD_AUTH opened the tag first (pages from AUTH0 on are then writable).
+    var authenticated = false
 
     func check() throws(TagEngineError) {}
 
@@ -46,7 +49,13 @@ struct Type2WipePlan: Type2WritePlan {
         var target: [Int: [UInt8]] = [Type2MemoryRewrite.firstUserPage: Type2FormatPlan.emptyTLVs]
         for page in Type2MemoryRewrite.firstUserPage + 1...model.lastUserPage { target[page] = [0, 0, 0, 0] }
         var writes = try Type2MemoryRewrite.writes(target: target, model: model, memory: memory, what: "wipe")
-        if let capabilityContainer { writes.append(Type2PageWrite(page: 3, bytes: capabilityContainer)) }
+        if let capabilityContainer {
+            guard try !Type2MemoryRewrite.lockedPages(model: model, memory: memory).contains(3) else {
+                throw TagEngineError(.readOnly, "cannot wipe: the blank CC (page 03h) is locked and cannot be formatted")
+            }
+            writes.append(Type2PageWrite(page: 3, bytes: capabilityContainer))
+        }
+        try Type2MemoryRewrite.checkPassword(writes, model: model, memory: memory, authenticated: authenticated, what: "wipe")
         return writes
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ISO7816
+import Logging
 import NDEFJSON
 import NFCBytes
 import NFCJSON
@@ -112,12 +113,21 @@ struct APDUCommand: AsyncParsableCommand {
     }
 }
 
-/// Sends APDUs over a tag connection (ISO-DEP targets carry one APDU per `transceive`).
+/// Sends APDUs over a tag connection (ISO-DEP targets carry one APDU per `transceive`), and logs
+/// each one: its header and status word at `debug` (`-v`), the whole APDU and answer at `trace` (`-vv`).
 struct ConnectionAPDUTransmitter: APDUTransmitter {
+    static let logger = Logger(label: "opencorenfc.apdu")
     let connection: any TagConnection
     var supportsExtendedLength: Bool { connection.limits.extendedLengthAPDUs }
 
     func transmit(_ command: [UInt8]) async throws -> [UInt8] {
-        try await connection.transceive(command, timeout: .seconds(5))
+        Self.logger.trace("→ \(Hex.encode(command))")
+        let answer = try await connection.transceive(command, timeout: .seconds(5))
+        Self.logger.trace("← \(Hex.encode(answer))")
+        if answer.count >= 2 {
+            Self.logger.debug(
+                "APDU \(Hex.encode(Array(command.prefix(4)))): \(answer.count - 2) B, SW \(Hex.encode(Array(answer.suffix(2))))")
+        }
+        return answer
     }
 }

@@ -34,7 +34,7 @@ struct FormatCommand: AsyncParsableCommand {
                 try await engine.format(on: connection)
                 return nil
             }
-            return try await TagWipe.wipe(on: connection, engine: engine)
+            return try await TagWipe.wipe(on: connection, engine: engine, authenticated: password.given)
         }
         guard json else {
             return Output.line(wipe ? "wiped: an empty formatted tag" + (written.map { " (\($0) pages written)" } ?? "") : "formatted")
@@ -48,11 +48,19 @@ struct FormatCommand: AsyncParsableCommand {
 
 /// `nfc format --wipe`, per tag family.
 enum TagWipe {
-    /// Type 2 (NTAG21x, Ultralight EV1): every user page cleared (``Type2Engine/wipe(on:)``),
-    /// returning the pages written. Other families: formatted when blank, else their NDEF message
-    /// emptied with the engine's own tearing-safe write, returning `nil`.
-    static func wipe(on connection: any TagConnection, engine: any NDEFTagEngine) async throws(TagEngineError) -> Int? {
-        if let type2 = engine as? Type2Engine { return try await type2.wipe(on: connection) }
+    /// NTAG21x and Ultralight EV1: every user page cleared (``Type2Engine/wipe(authenticated:on:)``),
+    /// returning the pages written. Other tags (other families, and Type 2 chips whose memory map
+    /// GET_VERSION does not give: NTAG203, Ultralight C): formatted when blank, else their NDEF
+    /// message emptied with the engine's own tearing-safe write, returning `nil`.
+    static func wipe(on connection: any TagConnection, engine: any NDEFTagEngine, authenticated: Bool) async throws(TagEngineError) -> Int?
+    {
+        if let type2 = engine as? Type2Engine {
+            do {
+                return try await type2.wipe(authenticated: authenticated, on: connection)
+            } catch  where error.code == .unsupported && error.reason.contains("memory map is unknown") {
+                // Fall through to the NDEF-level wipe below.
+            }
+        }
         do {
             try await engine.format(on: connection)
         } catch  where error.code == .alreadyFormatted {

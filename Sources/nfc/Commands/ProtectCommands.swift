@@ -77,16 +77,18 @@ struct UnprotectCommand: AsyncParsableCommand {
         if secret.password == nil && secret.passwordFile == nil {
             throw ValidationError("give the current password: --password HEX or --password-file FILE")
         }
-        if secret.pack != nil { throw ValidationError("--pack is checked by nfc protect and the reading commands, not here") }
     }
 
     func run() async throws {
         guard let password = try secret.bytes() else { return }
+        let expectedPACK = try secret.expectedPACK()
         let (_, stats) = try await TagSession.run(readerOptions, access: .modify, json: json) { connection, _ in
             guard TagFamily(connection.target) == .type2 else {
                 throw CLIError(
                     .usage, "nfc unprotect is for NTAG21x and Ultralight EV1 tags; this is a \(TagFamily(connection.target)) tag")
             }
+            // --pack: the tag must answer the password with this PACK before its protection goes.
+            if expectedPACK != nil { try await TagPasswordOptions.authenticate(password: password, pack: expectedPACK, on: connection) }
             do throws(TagEngineError) {
                 try await Type2Engine().removePassword(currentPassword: password, on: connection)
             } catch {

@@ -56,8 +56,13 @@ struct ScanCommand: AsyncParsableCommand {
         let reader = try await CLIReaders.open(readerOptions, access: .read)
         var found: [(TargetInfo, Result<(TagIdentity, TagText.StatusReading), any Error>)] = []
         do {
-            for target in try await reader.allTargets() {
-                found.append((target, await Self.scan(target, reader: reader, password: pwd, pack: pack)))
+            if let targets = try await reader.allTargets() {
+                for target in targets { found.append((target, await Self.scan(target, reader: reader, password: pwd, pack: pack))) }
+            } else {
+                // A reader that holds one tag at a time (a program playing the card): that tag.
+                let connection = try await reader.connect()
+                found.append((connection.target, await Self.identify(connection.target, on: connection, password: pwd, pack: pack)))
+                await connection.disconnect()
             }
         } catch {
             _ = try? await reader.finish()
@@ -82,8 +87,8 @@ struct ScanCommand: AsyncParsableCommand {
                 if json {
                     entries.append(
                         .object([
-                            ("technology", .string(target.technology.rawValue)), ("uid", .string(Hex.encode(target.identifier))),
-                            ("error", .string(reason)),
+                            ("family", .string(TagFamily(target).rawValue)), ("technology", .string(target.technology.rawValue)),
+                            ("uid", .string(Hex.encode(target.identifier))), ("error", .string(reason)),
                         ]))
                 } else {
                     Output.line(
@@ -92,15 +97,15 @@ struct ScanCommand: AsyncParsableCommand {
                 }
             }
         }
+        if found.isEmpty { throw CLIError(.notFound, "no tag in the field") }
         if json {
             var fields: [(String, JSONValue)] = [("tags", .array(entries)), ("count", .int(Int64(found.count)))]
             if readerOptions.stats { fields.append(("stats", StatisticsText.json(stats))) }
             Output.line(JSONValue.object(fields).serialized(pretty: true))
         } else {
-            Output.line(found.isEmpty ? "no tag in the field" : "\n\(found.count) tag\(found.count == 1 ? "" : "s")")
+            Output.line("\n\(found.count) tag\(found.count == 1 ? "" : "s")")
             if readerOptions.stats { Output.error(StatisticsText.line(stats)) }
         }
-        if found.isEmpty { throw ExitCode(CLIError.Code.notFound.exitStatus) }
         if incomplete { throw ExitCode(CLIError.Code.incomplete.exitStatus) }
     }
 

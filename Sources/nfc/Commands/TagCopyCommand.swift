@@ -74,7 +74,7 @@ enum TagCopyCommand {
     static func hex(_ page: Int) -> String { Hex.encode([UInt8(truncatingIfNeeded: page)], uppercase: true) + "h" }
 }
 
-/// `nfc restore IMAGE [--config] [--locks [--yes]] [--reader R] [--password P] [--json] [--stats]`
+/// `nfc restore IMAGE [--config] [--locks] [--partial] [--yes] [--reader R] [--password P] [--json] [--stats]`
 struct RestoreCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "restore",
@@ -85,7 +85,9 @@ struct RestoreCommand: AsyncParsableCommand {
             copy could not read are left alone. The CC is one-time programmable: it is written \\
             only when that sets bits and clears none. --config also writes CFG0/CFG1 (mirror, \\
             AUTH0, ACCESS) and PWD/PACK when the image knows them; --locks sets the image's lock \\
-            bits, which is permanent. The UID and the signature are the chip's own and stay.
+            bits, which is permanent. A copy that could not read some user pages (made without the \
+            password) is refused unless --partial. Pages a password protects need --password, \
+            checked before anything is written. The UID and the signature are the chip's own and stay.
             """
     )
 
@@ -97,13 +99,15 @@ struct RestoreCommand: AsyncParsableCommand {
     var config = false
     @Flag(name: .long, help: "Also set the image's lock bits (permanent).")
     var locks = false
-    @Flag(name: .long, help: "Confirm --locks without being asked.")
+    @Flag(name: .long, help: "Write a copy that could not read some user pages, leaving those pages as they are.")
+    var partial = false
+    @Flag(name: .long, help: "Confirm --locks (or a configuration lock in --config) without being asked.")
     var yes = false
     @Flag(name: .long, help: "Print the stable JSON form.")
     var json = false
 
     func validate() throws {
-        if yes && !locks { throw ValidationError("--yes confirms --locks: give --locks too") }
+        if yes && !locks && !config { throw ValidationError("--yes confirms --locks or --config: give one of them too") }
     }
 
     func run() async throws {
@@ -120,15 +124,21 @@ struct RestoreCommand: AsyncParsableCommand {
                 "restore writes NTAG21x and Ultralight EV1 images; \(image) is a \(kind) (nfc write --message copies an NDEF message)")
         }
         if locks { try Confirmation.require(yes, "Set the image's lock bits on the tag? Locked pages can never be written again.") }
+        // CFGLCK (ACCESS bit 6, NTAG213/215/216 §8.8.5) makes the configuration permanent.
+        if config, capture.pages[type2.model.configurationPage1].map({ $0[0] & 0x40 != 0 }) == true {
+            try Confirmation.require(yes, "The image locks the configuration (CFGLCK): write it? CFG0 and CFG1 can never change again.")
+        }
         var parts: Type2RestoreParts = []
         if config { parts.insert(.configuration) }
         if locks { parts.insert(.locks) }
+        if partial { parts.insert(.partial) }
+        let authenticated = password.given
         let (written, stats) = try await TagSession.run(readerOptions, access: .modify, json: json, password: password) {
             connection, engine in
             guard let engine = engine as? Type2Engine else {
                 throw CLIError(.usage, "the image is an \(type2.model); the tag is a \(TagFamily(connection.target)) tag")
             }
-            return try await engine.restore(capture, parts: parts, on: connection)
+            return try await engine.restore(capture, parts: parts, authenticated: authenticated, on: connection)
         }
         guard json else {
             let unread = TagCopyCommand.unreadBeyondPassword(type2)

@@ -15,8 +15,9 @@ protocol CLIReader: Sendable {
     func finish() async throws -> TagImageSaveOutcome
     /// Why the tag cannot be reset (connected again after a disconnect), or nil when it can.
     var resetRefusal: String? { get }
-    /// Every tag the reader sees now (`nfc scan --all`).
-    func allTargets() async throws -> [TargetInfo]
+    /// Every tag the reader sees now (`nfc scan --all`); `nil` for a reader that holds one tag at a
+    /// time, which ``connect()`` reaches.
+    func allTargets() async throws -> [TargetInfo]?
     /// Connects to one of ``allTargets()``.
     func connect(to target: TargetInfo) async throws -> any TagConnection
 }
@@ -25,15 +26,11 @@ extension CLIReader {
     /// Most readers connect again after a disconnect.
     var resetRefusal: String? { nil }
 
-    /// A reader that holds one tag at a time (a program playing the card): that tag.
-    func allTargets() async throws -> [TargetInfo] {
-        let connection = try await connect()
-        let target = connection.target
-        await connection.disconnect()
-        return [target]
-    }
+    /// A reader that holds one tag at a time (a program playing the card, which may end when
+    /// released): no list; `nfc scan --all` connects once.
+    func allTargets() async throws -> [TargetInfo]? { nil }
 
-    /// A reader that holds one tag at a time: connects to it again.
+    /// A reader that holds one tag at a time: its tag.
     func connect(to target: TargetInfo) async throws -> any TagConnection { try await connect() }
 }
 

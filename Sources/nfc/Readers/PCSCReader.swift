@@ -25,7 +25,7 @@ struct PCSCReader: CLIReader {
     }
 
     /// The card in each reader the name matches (PC/SC: one card per reader).
-    func allTargets() async throws -> [TargetInfo] {
+    func allTargets() async throws -> [TargetInfo]? {
         do {
             return try await driver.targets(matching: .all)
         } catch {

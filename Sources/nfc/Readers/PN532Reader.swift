@@ -37,7 +37,7 @@ struct PN532Reader: CLIReader {
 
     /// Every tag the chip lists: up to two ISO/IEC 14443 A tags (InListPassiveTarget MaxTg = 2,
     /// UM0701-02 §7.3.5), then FeliCa and ISO/IEC 14443 B.
-    func allTargets() async throws -> [TargetInfo] {
+    func allTargets() async throws -> [TargetInfo]? {
         do {
             return try await driver.targets(matching: [.iso14443A, .felica, .iso14443B])
         } catch {

@@ -90,7 +90,7 @@ struct SimulatedReader: CLIReader {
 
     /// Connects to the tag; a field holding several is refused.
     func connect() async throws -> any TagConnection {
-        let targets = try await allTargets()
+        let targets = try await allTargets() ?? []
         guard let target = targets.first else { throw CLIError("no tag in the field") }
         guard targets.count == 1 else {
             throw CLIError(
@@ -102,7 +102,7 @@ struct SimulatedReader: CLIReader {
     }
 
     /// Every tag in the field.
-    func allTargets() async throws -> [TargetInfo] {
+    func allTargets() async throws -> [TargetInfo]? {
         do {
             return try await field.targets(matching: .all)
         } catch {
@@ -119,19 +119,22 @@ struct SimulatedReader: CLIReader {
     }
 
     /// Saves each tag's state back to its image if it changed (whether or not the tag is still in
-    /// the field), then releases the images' locks.
+    /// the field), then releases the images' locks. One image that cannot be saved does not keep
+    /// the others from being saved; the first failure is thrown after.
     func finish() async throws -> TagImageSaveOutcome {
         defer { images.forEach { $0.handle.close() } }
         var outcome = TagImageSaveOutcome.unchanged
+        var failure: CLIError?
         for (handle, id) in images {
             guard let tag = await field.tag(id) else { continue }
             do {
                 let saved = try handle.save(tag)
                 if case .unchanged = outcome { outcome = saved }
             } catch {
-                throw CLIError(imageError: error, path: handle.path, doing: "cannot save")
+                failure = failure ?? CLIError(imageError: error, path: handle.path, doing: "cannot save")
             }
         }
+        if let failure { throw failure }
         return outcome
     }
 }

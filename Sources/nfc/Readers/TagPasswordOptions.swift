@@ -28,6 +28,9 @@ struct TagPasswordOptions: ParsableArguments {
         }
     }
 
+    /// Whether a password was given (the command then authenticates first).
+    var given: Bool { password != nil || passwordFile != nil }
+
     /// The password (4 bytes), or nil when none was given.
     func bytes() throws -> [UInt8]? {
         let text: String

@@ -35,7 +35,7 @@ struct TracingReader: CLIReader {
         return TracingConnection(inner: connection, clock: clock, counter: counter)
     }
 
-    func allTargets() async throws -> [TargetInfo] { try await inner.allTargets() }
+    func allTargets() async throws -> [TargetInfo]? { try await inner.allTargets() }
 
     func connect(to target: TargetInfo) async throws -> any TagConnection {
         let connection = try await inner.connect(to: target)

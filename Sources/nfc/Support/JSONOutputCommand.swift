@@ -9,6 +9,7 @@ protocol JSONOutputCommand {
 extension ScanCommand: JSONOutputCommand { var wantsJSONOutput: Bool { json } }
 extension ReadCommand: JSONOutputCommand { var wantsJSONOutput: Bool { json } }
 extension DumpCommand: JSONOutputCommand { var wantsJSONOutput: Bool { json } }
+extension RestoreCommand: JSONOutputCommand { var wantsJSONOutput: Bool { json } }
 extension APDUCommand: JSONOutputCommand { var wantsJSONOutput: Bool { json } }
 extension ReadersCommand: JSONOutputCommand { var wantsJSONOutput: Bool { json } }
 extension TagShowCommand: JSONOutputCommand { var wantsJSONOutput: Bool { json } }

@@ -62,6 +62,77 @@ import Testing
         let whole = try await open.engine.capture(on: open.connection)
         #expect(whole.unreadPages == [0x2B...0x2C])
         #expect(whole.pages[0x29] == protected.page(0x29))
+
+        // A partial copy is refused by restore unless asked for: its message could run into pages it lacks.
+        let target = try await Type2Bench(.ntag213)
+        let refused = await #expect(throws: TagEngineError.self) { try await target.engine.restore(partial, on: target.connection) }
+        #expect(
+            refused?.code == .unsupported && refused?.reason.contains("lacks 24 user pages from 10h") == true,
+            "\(String(describing: refused))")
+        #expect(target.connection.count(0xA2) == 0)
+        try await target.engine.restore(partial, parts: .partial, on: target.connection)
+        let chip = try #require(await target.chip())
+        #expect(chip.page(0x0F) == protected.page(0x0F) && chip.page(0x10) == [0, 0, 0, 0], "the pages it lacks are left alone")
+    }
+
+    @Test func writesBehindAUTH0NeedThePasswordBeforeAnythingIsWritten() async throws {
+        let source = try await Self.written(.ntag213, length: 80, fill: 0x77)
+        let copy = try await { () async throws -> Type2Capture in
+            let bench = try await Type2Bench(source)
+            return try await bench.engine.capture(on: bench.connection)
+        }()
+        let setup = try await Type2Bench(try await Self.written(.ntag213, length: 100, fill: 0x55))  // pages 04h–1Eh
+        try await setup.engine.setPassword(Self.password, pack: [0, 0], protectFrom: 0x10, protectReads: false, on: setup.connection)
+        let protected = try #require(await setup.chip())
+
+        let closed = try await Type2Bench(protected)
+        let restore = await #expect(throws: TagEngineError.self) { try await closed.engine.restore(copy, on: closed.connection) }
+        #expect(restore?.code == .authenticationFailed && restore?.reason.contains("from 10h on") == true)
+        let wipe = await #expect(throws: TagEngineError.self) { try await closed.engine.wipe(on: closed.connection) }
+        #expect(wipe?.code == .authenticationFailed)
+        #expect(closed.connection.count(0xA2) == 0, "nothing written")
+
+        let open = try await Type2Bench(protected)
+        try await open.engine.authenticate(password: Self.password, on: open.connection)
+        try await open.engine.restore(copy, authenticated: true, on: open.connection)
+        #expect(try await open.engine.readNDEF(on: open.connection).message == type2Message(length: 80, fill: 0x77))
+        #expect(try await open.engine.wipe(authenticated: true, on: open.connection) > 0)
+    }
+
+    @Test func aLockedPage4RefusesAReplacementThatCannotBeTearingSafe() async throws {
+        let source = try await Self.written(.ntag213, length: 30, fill: 0x12)
+        let copy = try await { () async throws -> Type2Capture in
+            let bench = try await Type2Bench(source)
+            return try await bench.engine.capture(on: bench.connection)
+        }()
+        let written = try await Self.written(.ntag213, length: 30, fill: 0x34)
+        let locked = try type2Tag(.ntag213) { memory in
+            for page in 3...12 { memory.replaceSubrange(page * 4..<page * 4 + 4, with: written.page(page)) }
+            memory[10] = 0x10  // static lock bit 4: page 04h
+        }
+        let bench = try await Type2Bench(locked)
+        let refused = await #expect(throws: TagEngineError.self) { try await bench.engine.restore(copy, on: bench.connection) }
+        #expect(refused?.code == .readOnly && refused?.reason.contains("page 04h") == true, "\(String(describing: refused))")
+        #expect(bench.connection.count(0xA2) == 0)
+    }
+
+    @Test func restoredLockBitsAreMergedIntoTheChipsOwnPage2() async throws {
+        let tag = try await Self.written(.ntag213, length: 10)
+        var copy = try await { () async throws -> Type2Capture in
+            let bench = try await Type2Bench(tag)
+            return try await bench.engine.capture(on: bench.connection)
+        }()
+        copy.pages[2] = [0xAA, 0xBB, 0x00, 0x80]  // static lock bit 15: page 0Fh (bytes 0–1 are the copy's serial)
+        let target = try await Type2Bench(try VirtualTagKind.ntag213.make(identifier: [0x04, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36]))
+        let before = try #require(await target.chip()).page(2)
+        try await target.engine.restore(copy, parts: .locks, on: target.connection)
+        let after = try #require(await target.chip()).page(2)
+        #expect(Array(after.prefix(2)) == Array(before.prefix(2)), "the chip's own serial byte and internal byte stay")
+        #expect(after[3] & 0x80 != 0, "the lock bit is set")
+        let refused = await #expect(throws: TagEngineError.self) {
+            try await target.engine.writeNDEF(type2Message(length: 40), on: target.connection)
+        }
+        #expect(refused?.code == .readOnly || refused?.code == .tagError)
     }
 
     @Test(arguments: VirtualTagKind.type2Kinds)
@@ -121,14 +192,16 @@ import Testing
         #expect(chip.page(0x28)[0] == 0x01)
     }
 
-    @Test func everyInterruptedRestoreLeavesOldNewOrEmpty() async throws {
-        let source = try await Self.written(.ntag213, length: 60, fill: 0x22)
+    @Test(arguments: [(60, 90), (60, 60)])
+    func everyInterruptedRestoreLeavesOldNewOrEmpty(newLength: Int, oldLength: Int) async throws {
+        // (60, 60): the same length, so page 04h is equal on both sides and is still emptied first.
+        let source = try await Self.written(.ntag213, length: newLength, fill: 0x22)
         let copy = try await { () async throws -> Type2Capture in
             let bench = try await Type2Bench(source)
             return try await bench.engine.capture(on: bench.connection)
         }()
-        let old = type2Message(length: 90, fill: 0x11)
-        let target = try await Self.written(.ntag213, length: 90, fill: 0x11, uid: [0x04, 0x0A, 0x0B, 0x0C, 0x0D, 0x0E, 0x0F])
+        let old = type2Message(length: oldLength, fill: 0x11)
+        let target = try await Self.written(.ntag213, length: oldLength, fill: 0x11, uid: [0x04, 0x0A, 0x0B, 0x0C, 0x0D, 0x0E, 0x0F])
         let clean = try await Type2Bench(target)
         try await clean.engine.restore(copy, on: clean.connection)
         let commands = clean.connection.frames.count
@@ -140,7 +213,7 @@ import Testing
                 let connection = try await bench.reinsertAndConnect()
                 let found = try await bench.engine.readNDEF(on: connection).message
                 #expect(
-                    found == old || found == type2Message(length: 60, fill: 0x22) || found == [],
+                    found == old || found == type2Message(length: newLength, fill: 0x22) || found == [],
                     "\(interruption) at command \(command): \(found.count) B")
             }
         }
@@ -184,13 +257,15 @@ import Testing
         let clean = try await Type2Bench(tag)
         try await clean.engine.wipe(on: clean.connection)
         let commands = clean.connection.frames.count
-        for command in 1...commands {
-            let bench = try await Type2Bench(tag)
-            await bench.field.inject(.tear(command: command, outcome: .oldData), into: bench.id)
-            await #expect(throws: TagEngineError(.tagLost, "")) { try await bench.engine.wipe(on: bench.connection) }
-            let connection = try await bench.reinsertAndConnect()
-            let found = try await bench.engine.readNDEF(on: connection).message
-            #expect(found == old || found == [], "torn at command \(command): \(found.count) B")
+        for interruption in Type2TearingTests.Interruption.allCases {
+            for command in 1...commands {
+                let bench = try await Type2Bench(tag)
+                await bench.field.inject(interruption.fault(at: command), into: bench.id)
+                await #expect(throws: TagEngineError(.tagLost, "")) { try await bench.engine.wipe(on: bench.connection) }
+                let connection = try await bench.reinsertAndConnect()
+                let found = try await bench.engine.readNDEF(on: connection).message
+                #expect(found == old || found == [], "\(interruption) at command \(command): \(found.count) B")
+            }
         }
     }
 }

@@ -93,13 +93,13 @@ final class CompletionLog: Sendable {
         let result: Result<ResponseAPDU, any Error>
     }
 
-    private let state = Guarded<(entries: [Entry], waiters: [(Int, CheckedContinuation<Void, Never>)])>(([], []))
+    private let state = Guarded<(entries: [Entry], waiters: [(Int, UUID, CheckedContinuation<Void, Never>)])>(([], []))
 
     func record(_ label: String, _ result: Result<ResponseAPDU, any Error>) {
         let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.entries.append(Entry(label: label, result: result))
             let count = state.entries.count
-            let ready = state.waiters.filter { $0.0 <= count }.map(\.1)
+            let ready = state.waiters.filter { $0.0 <= count }.map(\.2)
             state.waiters.removeAll { $0.0 <= count }
             return ready
         }
@@ -111,17 +111,31 @@ final class CompletionLog: Sendable {
         { self.record(label, $0) }
     }
 
-    /// Waits until `count` results are in; returns them all.
-    func wait(for count: Int) async -> [Entry] {
+    /// Waits until `count` results are in, or 30 s of wall time have passed (a lost callback then
+    /// fails the test with what did arrive, instead of hanging it); returns them all.
+    func wait(for count: Int, sourceLocation: SourceLocation = #_sourceLocation) async -> [Entry] {
+        let id = UUID()
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let now = state.withLock { state -> Bool in
                 if state.entries.count >= count { return true }
-                state.waiters.append((count, continuation))
+                state.waiters.append((count, id, continuation))
                 return false
             }
             if now { continuation.resume() }
+            DispatchQueue.global().asyncAfter(deadline: .now() + 30) { [state] in
+                let expired = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                    guard let index = state.waiters.firstIndex(where: { $0.1 == id }) else { return nil }
+                    return state.waiters.remove(at: index).2
+                }
+                expired?.resume()
+            }
         }
-        return entries
+        let arrived = entries
+        if arrived.count < count {
+            Issue.record(
+                "waited 30 s for \(count) results, \(arrived.count) arrived: \(arrived.map(\.label))", sourceLocation: sourceLocation)
+        }
+        return arrived
     }
 
     var entries: [Entry] { state.withLock { $0.entries } }

@@ -17,13 +17,13 @@ final class AuthenticatorEvents: NFCAuthenticatorDelegate {
         case ended(NFCAuthenticatorEndReason)
     }
 
-    private let state = Guarded<(events: [Event], waiters: [(Int, CheckedContinuation<Void, Never>)])>(([], []))
+    private let state = Guarded<(events: [Event], waiters: [(Int, UUID, CheckedContinuation<Void, Never>)])>(([], []))
 
     private func record(_ event: Event) {
         let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.events.append(event)
             let count = state.events.count
-            let ready = state.waiters.filter { $0.0 <= count }.map(\.1)
+            let ready = state.waiters.filter { $0.0 <= count }.map(\.2)
             state.waiters.removeAll { $0.0 <= count }
             return ready
         }
@@ -32,17 +32,30 @@ final class AuthenticatorEvents: NFCAuthenticatorDelegate {
 
     var events: [Event] { state.withLock { $0.events } }
 
-    /// Waits until `count` events arrived; returns them all.
-    func wait(for count: Int) async -> [Event] {
+    /// Waits until `count` events arrived, or 30 s of wall time have passed (a lost callback then fails
+    /// the test with what did arrive, instead of hanging it); returns them all.
+    func wait(for count: Int, sourceLocation: SourceLocation = #_sourceLocation) async -> [Event] {
+        let id = UUID()
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let now = state.withLock { state -> Bool in
                 if state.events.count >= count { return true }
-                state.waiters.append((count, continuation))
+                state.waiters.append((count, id, continuation))
                 return false
             }
             if now { continuation.resume() }
+            DispatchQueue.global().asyncAfter(deadline: .now() + 30) { [state] in
+                let expired = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                    guard let index = state.waiters.firstIndex(where: { $0.1 == id }) else { return nil }
+                    return state.waiters.remove(at: index).2
+                }
+                expired?.resume()
+            }
         }
-        return events
+        let arrived = events
+        if arrived.count < count {
+            Issue.record("waited 30 s for \(count) callbacks, \(arrived.count) arrived: \(arrived)", sourceLocation: sourceLocation)
+        }
+        return arrived
     }
 
     func authenticator(_ authenticator: NFCAuthenticator, didConnect tag: NFCAuthenticatorTag) { record(.connected(tag)) }

@@ -28,7 +28,11 @@ struct OATHCommand: AsyncParsableCommand {
 /// The options every `nfc oath` command shares.
 struct OATHOptions: ParsableArguments {
     @OptionGroup var readerOptions: ReaderOptions
-    @Option(name: .long, help: "The access code (password) of the OATH application, when one is set.")
+    @Option(
+        name: .long,
+        help:
+            "The access code (password) of the OATH application, when one is set (- reads a line of standard input; asked for at a terminal)."
+    )
     var password: String?
     @Flag(name: .long, help: "Print the stable JSON form.")
     var json = false
@@ -40,7 +44,7 @@ enum OATHCLI {
     /// applet has an access code, and runs `body`.
     static func run<T>(_ options: OATHOptions, access: TagImageAccess, _ body: @escaping (OATHSession) async throws -> T) async throws -> T
     {
-        let password = options.password
+        let given = try SecretInput.readIfGiven(options.password, option: "--password", prompt: "OATH access code")
         do {
             let (result, stats) = try await TagSession.run(options.readerOptions, access: access, json: options.json) { connection, _ in
                 guard connection.target.speaksISODEP else {
@@ -49,7 +53,11 @@ enum OATHCLI {
                 }
                 let session = try await OATHSession(transmitter: ConnectionAPDUTransmitter(connection: connection))
                 if await session.selection.hasAccessCode {
-                    guard let password else { throw OATHError.accessCodeRequired }
+                    // Not given: asked for at a terminal (ykman's way), else the error says to give it.
+                    let asked = given == nil && isatty(STDIN_FILENO) == 1
+                    guard let password = asked ? try SecretInput.read(nil, option: "--password", prompt: "OATH access code") : given else {
+                        throw OATHError.accessCodeRequired
+                    }
                     do {
                         try await session.validate(password: password)
                     } catch let error as OATHError where error.oathStatus == .wrongSyntax && error.operation == .validate {
@@ -282,7 +290,7 @@ struct OATHPasswordCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var options: OATHOptions
-    @Option(name: .customLong("new"), help: "The new access code.")
+    @Option(name: .customLong("new"), help: "The new access code (- reads a line of standard input after --password's).")
     var newPassword: String?
     @Flag(name: .long, help: "Remove the access code.")
     var clear = false
@@ -293,7 +301,10 @@ struct OATHPasswordCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let newPassword = newPassword
+        // The current code first, then the new one: two `-` take standard input's lines in that order.
+        var options = options
+        options.password = try SecretInput.readIfGiven(options.password, option: "--password", prompt: "OATH access code")
+        let newPassword = try SecretInput.readIfGiven(newPassword, option: "--new", prompt: "New OATH access code")
         try await OATHCLI.run(options, access: .modify) { session in
             if let newPassword {
                 try await session.setAccessCode(password: newPassword)

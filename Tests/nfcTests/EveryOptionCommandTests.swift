@@ -1,0 +1,263 @@
+import Foundation
+import Testing
+
+/// Every option every command shares — `--trace`, `--stats`, `--verbose`, `--remove-after` (the
+/// reader options), `--password`/`--password-file`/`--pack` (Type 2 passwords) and `--json` — run
+/// on every command that has it, each with its effect checked; and the few options no other test
+/// passes. `scripts/check-cli-coverage` proves from the runs themselves that no option is missed.
+@Suite(.serialized, .timeLimit(.minutes(5))) struct EveryOptionCommandTests {
+    private let directory: URL
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("nfc-every-option-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    private func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+    /// The tag images the commands start from, made once: each run gets a fresh copy.
+    private struct Templates {
+        var ntag: String
+        var protectedNTAG: String
+        var copy: String
+        var key: String
+        var keyWithCredential: String
+        var keyWithPIVKey: String
+        var keyWithFIDOCredential: String
+        var fidoKeyFile: String
+    }
+
+    private func run(_ arguments: [String], stdin: String? = nil) async throws -> NFCTool.Result {
+        try await NFCTool.run(arguments, stdin: stdin)
+    }
+
+    private func templates() async throws -> Templates {
+        func made(_ name: String, _ kind: String) async throws -> String {
+            let file = path(name)
+            let created = try await run(["tag", "new", kind, "-o", file])
+            #expect(created.status == 0, "\(created.stderr)")
+            return file
+        }
+        let ntag = try await made("ntag.json", "ntag213")
+        #expect(try await run(["write", "--reader", "sim:" + ntag, "--text", "template"]).status == 0)
+        let copy = path("copy.json")
+        #expect(try await run(["dump", "--reader", "sim:" + ntag, "-o", copy]).status == 0)
+        let protected = try await made("protected.json", "ntag213")
+        #expect(try await run(["write", "--reader", "sim:" + protected, "--text", "protected"]).status == 0)
+        let protect = try await run(["protect", "--reader", "sim:" + protected, "--password", "01020304", "--pack", "abcd", "--read"])
+        #expect(protect.status == 0, "\(protect.stderr)")
+        let key = try await made("key.json", "security-key")
+        let withCredential = try await made("key-oath.json", "security-key")
+        #expect(try await run(["oath", "add", "a", "--secret", "JBSWY3DPEHPK3PXP", "--reader", "sim:" + withCredential]).status == 0)
+        let withPIV = try await made("key-piv.json", "security-key")
+        #expect(try await run(["piv", "generate", "9a", "--pin", "123456", "--reader", "sim:" + withPIV]).status == 0)
+        let withFIDO = try await made("key-fido.json", "security-key")
+        let keyFile = path("fido-credential.json")
+        let registered = try await run(["fido", "register", "--rp", "example.com", "-o", keyFile, "--reader", "sim:" + withFIDO])
+        #expect(registered.status == 0, "\(registered.stderr)")
+        return Templates(
+            ntag: ntag, protectedNTAG: protected, copy: copy, key: key, keyWithCredential: withCredential, keyWithPIVKey: withPIV,
+            keyWithFIDOCredential: withFIDO, fidoKeyFile: keyFile)
+    }
+
+    /// A fresh copy of a template image, as a reader name.
+    private func fresh(_ template: String) throws -> String {
+        let file = path("run-\(UUID().uuidString).json")
+        try FileManager.default.copyItem(atPath: template, toPath: file)
+        return "sim:" + file
+    }
+
+    /// Each command that talks to a tag, with the image it starts from and arguments that succeed.
+    private func commands(_ t: Templates) -> [(image: String, arguments: [String])] {
+        [
+            (t.ntag, ["scan"]), (t.ntag, ["read"]), (t.ntag, ["write", "--text", "x"]), (t.ntag, ["format", "--wipe"]),
+            (t.ntag, ["lock"]), (t.ntag, ["dump"]), (t.ntag, ["restore", t.copy]), (t.ntag, ["protect", "--password", "01020304"]),
+            (t.protectedNTAG, ["unprotect", "--password", "01020304"]),
+            (t.key, ["apdu", "00A4040007A0000005272101"]),
+            (t.keyWithCredential, ["oath", "list"]), (t.key, ["oath", "add", "b", "--secret", "JBSWY3DPEHPK3PXP"]),
+            (t.keyWithCredential, ["oath", "code", "a", "--time", "59"]), (t.keyWithCredential, ["oath", "delete", "a"]),
+            (t.key, ["oath", "password", "--new", "pw"]), (t.keyWithCredential, ["oath", "reset"]),
+            (t.key, ["fido", "info"]), (t.key, ["fido", "register", "--rp", "example.org"]),
+            (t.keyWithFIDOCredential, ["fido", "assert", "--key-file", t.fidoKeyFile]),
+            (t.key, ["fido", "set-pin", "--new", "8642"]), (t.key, ["fido", "reset", "--yes"]),
+            (t.key, ["piv", "status"]), (t.key, ["piv", "generate", "9c", "--pin", "123456"]),
+            (t.keyWithPIVKey, ["piv", "sign", "9a", "--pin", "123456", "--data-hex", "00"]),
+            (t.key, ["piv", "change-pin", "--pin", "123456", "--new", "654321"]),
+            (t.key, ["piv", "change-puk", "--puk", "12345678", "--new", "87654321"]),
+            (t.key, ["piv", "unblock-pin", "--puk", "12345678", "--new", "111111"]), (t.key, ["piv", "reset", "--yes"]),
+        ]
+    }
+
+    @Test func theReaderOptionsWorkOnEveryCommandThatTalksToATag() async throws {
+        let t = try await templates()
+        for (image, arguments) in commands(t) {
+            let name = arguments.prefix(2).joined(separator: " ")
+            let plain = try await run(arguments + ["--reader", try fresh(image)])
+            #expect(plain.status == 0, "\(name): \(plain.stderr)")
+
+            let traced = try await run(arguments + ["--reader", try fresh(image), "--trace"])
+            #expect(
+                traced.status == 0 && traced.stderr.contains("trace     activated") && traced.stderr.contains(" > "),
+                "\(name) --trace: \(traced.stderr)")
+
+            let counted = try await run(arguments + ["--reader", try fresh(image), "--stats"])
+            #expect(counted.status == 0 && counted.stderr.contains("stats: "), "\(name) --stats: \(counted.stderr)")
+
+            let verbose = try await run(arguments + ["--reader", try fresh(image), "--verbose"])
+            #expect(verbose.status == 0 && verbose.stderr.contains("nfc: debug "), "\(name) --verbose: \(verbose.stderr)")
+
+            let removed = try await run(arguments + ["--reader", try fresh(image), "--remove-after", "0"])
+            #expect(
+                removed.status != 0 && (removed.stderr + removed.stdout).contains("left the field"),
+                "\(name) --remove-after 0: \(removed.stderr)")
+        }
+    }
+
+    @Test func typeTwoPasswordOptionsOpenAProtectedTagForEveryCommand() async throws {
+        let t = try await templates()
+        let commands: [[String]] = [
+            ["scan"], ["read"], ["write", "--text", "y"], ["format", "--wipe"], ["lock"], ["dump"], ["restore", t.copy],
+        ]
+        for arguments in commands {
+            let name = arguments[0]
+            let closed = try await run(arguments + ["--reader", try fresh(t.protectedNTAG)])
+            #expect(closed.status != 0, "\(name) without the password is refused")
+            let given = try await run(arguments + ["--reader", try fresh(t.protectedNTAG), "--password", "01020304"])
+            #expect(given.status == 0, "\(name) --password: \(given.stderr)")
+            let fromFile = try await run(
+                arguments + ["--reader", try fresh(t.protectedNTAG), "--password-file", "-", "--pack", "ABCD"], stdin: "01020304\n")
+            #expect(fromFile.status == 0, "\(name) --password-file - --pack: \(fromFile.stderr)")
+            let wrongPACK = try await run(arguments + ["--reader", try fresh(t.protectedNTAG), "--password", "01020304", "--pack", "0000"])
+            #expect(wrongPACK.status == 4, "\(name) --pack checks the answer: \(wrongPACK.stderr)")
+        }
+        let wrongUnprotect = try await run([
+            "unprotect", "--reader", try fresh(t.protectedNTAG), "--password", "01020304", "--pack", "0000",
+        ])
+        #expect(wrongUnprotect.status == 4, "unprotect checks --pack first: \(wrongUnprotect.stderr)")
+        let unprotect = try await run(
+            ["unprotect", "--reader", try fresh(t.protectedNTAG), "--password-file", "-", "--pack", "abcd", "--json"], stdin: "01020304\n")
+        #expect(unprotect.status == 0, "\(unprotect.stderr)")
+        #expect(try JSONSerialization.jsonObject(with: Data(unprotect.stdout.utf8)) is [String: Any], "\(unprotect.stdout)")
+        let protectReader = try fresh(t.ntag)
+        let protect = try await run(["protect", "--reader", protectReader, "--password-file", "-"], stdin: "0a0b0c0d\n")
+        #expect(protect.status == 0, "\(protect.stderr)")
+        #expect(try await run(["write", "--reader", protectReader, "--text", "z"]).status != 0, "the password from the file is set")
+        #expect(try await run(["write", "--reader", protectReader, "--text", "z", "--password", "0a0b0c0d"]).status == 0)
+    }
+
+    @Test func jsonOnTheCommandsThatChangeAnAuthenticator() async throws {
+        let t = try await templates()
+        let commands: [(String, [String])] = [
+            (t.keyWithCredential, ["oath", "delete", "a"]), (t.key, ["oath", "password", "--new", "pw"]), (t.key, ["oath", "reset"]),
+            (t.key, ["fido", "set-pin", "--new", "8642"]), (t.key, ["piv", "change-pin", "--pin", "123456", "--new", "654321"]),
+            (t.key, ["piv", "change-puk", "--puk", "12345678", "--new", "87654321"]), (t.key, ["piv", "reset", "--yes"]),
+        ]
+        for (image, arguments) in commands {
+            let result = try await run(arguments + ["--reader", try fresh(image), "--json"])
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            #expect(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) is [String: Any], "\(arguments): \(result.stdout)")
+        }
+    }
+
+    @Test func oathPasswordOnAddAndDelete() async throws {
+        let t = try await templates()
+        let reader = try fresh(t.keyWithCredential)
+        #expect(try await run(["oath", "password", "--new", "s3cret", "--reader", reader]).status == 0)
+        let refused = try await run(["oath", "add", "b", "--secret", "JBSWY3DPEHPK3PXP", "--reader", reader])
+        #expect(refused.status != 0 && refused.stderr.contains("--password"))
+        let added = try await run(["oath", "add", "b", "--secret", "JBSWY3DPEHPK3PXP", "--reader", reader, "--password", "s3cret"])
+        #expect(added.status == 0, "\(added.stderr)")
+        let deleted = try await run(["oath", "delete", "a", "--reader", reader, "--password", "s3cret"])
+        #expect(deleted.status == 0, "\(deleted.stderr)")
+        let listed = try await run(["oath", "list", "--reader", reader, "--password", "s3cret"])
+        #expect(listed.stdout.contains("b") && !listed.stdout.split(separator: "\n").contains { $0.hasPrefix("a ") }, "\(listed.stdout)")
+    }
+
+    @Test func u2fIsRefusedWhereCTAP2AloneAppliesAndAssertsAU2FCredential() async throws {
+        let t = try await templates()
+        let setPIN = try await run(["fido", "set-pin", "--u2f", "--new", "1234", "--reader", try fresh(t.key)])
+        #expect(setPIN.status == 64 && setPIN.stderr.contains("U2F has no PIN"), "\(setPIN.stderr)")
+        let reset = try await run(["fido", "reset", "--u2f", "--yes", "--reader", try fresh(t.key)])
+        #expect(reset.status == 64 && reset.stderr.contains("CTAP2 command"), "\(reset.stderr)")
+        let reader = try fresh(t.key)
+        let keyFile = path("u2f.json")
+        #expect(try await run(["fido", "register", "--u2f", "--rp", "example.com", "-o", keyFile, "--reader", reader]).status == 0)
+        let assert = try await run(["fido", "assert", "--u2f", "--key-file", keyFile, "--reader", reader, "--json"])
+        #expect(assert.status == 0, "\(assert.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(assert.stdout.utf8)) as? [String: Any])
+        #expect(object["protocol"] as? String == "u2f" && object["signatureVerified"] as? Bool == true, "\(assert.stdout)")
+    }
+
+    @Test func recordOptionsOnWrite() async throws {
+        let t = try await templates()
+        let payload = path("payload.txt")
+        try Data("from a file".utf8).write(to: URL(fileURLWithPath: payload))
+        let reader = try fresh(t.ntag)
+        let written = try await run([
+            "write", "--reader", reader, "--mime", "text/plain", "--payload-file", payload, "--external", "example.com:t",
+            "--payload-hex", "0102",
+        ])
+        #expect(written.status == 0, "\(written.stderr)")
+        let read = try await run(["read", "--reader", reader, "--json"])
+        let records = try #require(
+            (try JSONSerialization.jsonObject(with: Data(read.stdout.utf8)) as? [String: Any])?["records"] as? [[String: Any]])
+        #expect(records.count == 2, "\(read.stdout)")
+        #expect(read.stdout.contains("from a file") || read.stdout.contains("66726f6d20612066696c65"), "\(read.stdout)")
+        #expect(read.stdout.contains("example.com:t"), "\(read.stdout)")
+        let old = try await run(["write", "--reader", try fresh(t.ntag), "--mime", "text/plain", "--file", payload])
+        #expect(old.status == 0 && old.stderr.contains("--file is deprecated"), "\(old.stderr)")
+    }
+
+    @Test func theRemainingOptions() async throws {
+        let t = try await templates()
+        // piv sign -o replaces an existing signature file only with --force.
+        let reader = try fresh(t.keyWithPIVKey)
+        let signature = path("signature.der")
+        try Data("old".utf8).write(to: URL(fileURLWithPath: signature))
+        let sign = ["piv", "sign", "9a", "--pin", "123456", "--data-hex", "00", "--reader", reader, "-o", signature]
+        let refused = try await run(sign)
+        let kept = try String(contentsOfFile: signature, encoding: .utf8)
+        #expect(refused.status == 2 && kept == "old", "\(refused.stderr)")
+        let forced = try await run(sign + ["--force"])
+        let replaced = try Data(contentsOf: URL(fileURLWithPath: signature))
+        #expect(forced.status == 0 && replaced.first == 0x30, "a DER signature replaced it: \(forced.stderr)")
+
+        // tag import -o replaces an existing image only with --force.
+        let dump = path("tag.nfc")
+        try Data(Self.flipperNTAG213.utf8).write(to: URL(fileURLWithPath: dump))
+        let image = path("imported.json")
+        #expect(try await run(["tag", "import", dump, "-o", image]).status == 0)
+        #expect(try await run(["tag", "import", dump, "-o", image]).status != 0)
+        #expect(try await run(["tag", "import", dump, "-o", image, "--force"]).status == 0)
+
+        // tag new --message: the old spelling of --pass-message.
+        let phone = path("phone.json")
+        let old = try await run(["tag", "new", "wallet-pass", "-o", phone, "--message", "stamp"])
+        #expect(old.status == 0 && old.stderr.contains("--message TEXT on tag new is deprecated"), "\(old.stderr)")
+
+        // watch --device takes the device states dispatch does; a wrong one is refused before anything starts.
+        let device = try await run(["watch", "--reader", "sim:" + directory.path, "--device", "pocket"])
+        #expect(device.status == 64 && device.stderr.contains("pocket"), "\(device.stderr)")
+    }
+
+    /// A Flipper Zero NTAG213 dump (Flipper's NFC file format, version 4), as TagCommandTests has it.
+    static let flipperNTAG213: String = {
+        var dump = """
+            Filetype: Flipper NFC device
+            Version: 4
+            Device type: NTAG/Ultralight
+            UID: 04 A7 8B 62 C2 1B 90
+            ATQA: 00 44
+            SAK: 00
+            NTAG/Ultralight type: NTAG213
+            Mifare version: 00 04 04 02 01 00 0F 03
+            Pages total: 45
+
+            """
+        let pages = ["04 A7 8B A0", "62 C2 1B 90", "2B 48 00 00", "E1 10 12 00", "03 00 FE 00"]
+        for index in 0..<45 {
+            dump += "Page \(index): \(index < pages.count ? pages[index] : index == 41 ? "04 00 00 FF" : "00 00 00 00")\n"
+        }
+        return dump
+    }()
+}
