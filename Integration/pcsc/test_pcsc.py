@@ -22,7 +22,8 @@ import emulation
 from checks import check, failures
 
 # Checks the whole suite makes (all groups); fewer means part of it did not run.
-EXPECTED_CHECKS = 65
+EXPECTED_CHECKS = 70
+import cli_checks
 import pyscard_ndef
 import readers_watch
 import watch_checks
@@ -289,7 +290,7 @@ def test_pcscd_restart():
 def main():
     started = time.monotonic()
     wait_for_readers(15)
-    only = sys.argv[1:]  # test groups to run (roundtrip, basic, format, copy, felica, removal, vicc, restart, watch, readers); all by default
+    only = sys.argv[1:]  # test groups to run (roundtrip, basic, format, copy, cli, felica, removal, vicc, restart, watch, readers); all by default
     selected = lambda group: not only or group in only
     for kind in ["ntag213", "ntag216", "ultralight", "type4", "slix2", "iso15693-2k", "felica-lite-s", "felica"]:
         if not selected("roundtrip"):
@@ -308,6 +309,8 @@ def main():
             test_copy_restore_wipe(kind)
     if selected("copy"):
         test_scan_all()
+    if selected("cli"):
+        cli_checks.run(NFC, new_image, check, READER, WORK)
     if selected("felica"):
         test_felica_needs_transparent_session()
     if selected("removal"):
@@ -323,7 +326,7 @@ def main():
         watch_checks.run(NFC, new_image, check, WORK, control=os.environ.get("PCSCD_CONTROL"))
     print("\n%.1f s" % (time.monotonic() - started))
     shutil.rmtree(WORK, ignore_errors=True)
-    # The whole suite runs 65 checks; a selection runs at least one.
+    # The whole suite runs 70 checks; a selection runs at least one.
     return checks.finish(1 if only else EXPECTED_CHECKS)
 
 

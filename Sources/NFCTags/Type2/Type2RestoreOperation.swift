@@ -1,6 +1,6 @@
 import NFCTransport
 
-/// What ``Type2Engine/restore(_:parts:on:)`` writes besides the user memory and the CC.
+/// What ``Type2Engine/restore(_:parts:authenticated:on:)`` writes besides the user memory and the CC.
 public struct Type2RestoreParts: OptionSet, Sendable, Hashable {
     /// The parts as bits.
     public let rawValue: Int

@@ -43,7 +43,7 @@ enum TagCopies {
         return try Type2Tag(image: image)
     }
 
-    /// What a virtual tag's image says about the chip, for ``Type2Engine/restore(_:parts:on:)``:
+    /// What a virtual tag's image says about the chip, for ``Type2Engine/restore(_:parts:authenticated:on:)``:
     /// every page, those the copy could not read left out.
     static func capture(of tag: Type2Tag) -> Type2Capture? {
         guard let model = Type2Model(rawValue: tag.model.rawValue), let version = Type2Version(tag.model.versionBytes) else { return nil }
