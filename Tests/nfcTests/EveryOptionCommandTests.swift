@@ -15,49 +15,86 @@ import Testing
 
     private func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
-    /// The tag images the commands start from, made once: each run gets a fresh copy.
-    private struct Templates {
-        var ntag: String
-        var protectedNTAG: String
-        var copy: String
-        var key: String
-        var keyWithCredential: String
-        var keyWithPIVKey: String
-        var keyWithFIDOCredential: String
-        var fidoKeyFile: String
+    /// The tag images the commands start from, each made when first asked for: each run gets a
+    /// fresh copy. (Under the thread sanitizer every run of the tool takes a second or more, so
+    /// the tests make only what they use.)
+    private final class Templates: @unchecked Sendable {
+        let owner: EveryOptionCommandTests
+        private var made: [String: String] = [:]
+        init(_ owner: EveryOptionCommandTests) { self.owner = owner }
+
+        private func image(_ name: String, _ kind: String, _ prepare: (String) async throws -> Void = { _ in }) async throws -> String {
+            if let file = made[name] { return file }
+            let file = owner.path(name + ".json")
+            let created = try await NFCTool.run(["tag", "new", kind, "-o", file])
+            #expect(created.status == 0, "\(created.stderr)")
+            try await prepare(file)
+            made[name] = file
+            return file
+        }
+
+        var ntag: String {
+            get async throws {
+                try await image("ntag", "ntag213") { file in
+                    let prepared = try await NFCTool.run(["write", "--reader", "sim:" + file, "--text", "template"])
+                    #expect(prepared.status == 0, "\(prepared.stderr)")
+                }
+            }
+        }
+        var copy: String {
+            get async throws {
+                let file = owner.path("copy.json")
+                if !FileManager.default.fileExists(atPath: file) {
+                    let prepared = try await NFCTool.run(["dump", "--reader", "sim:" + (try await ntag), "-o", file])
+                    #expect(prepared.status == 0, "\(prepared.stderr)")
+                }
+                return file
+            }
+        }
+        var protectedNTAG: String {
+            get async throws {
+                try await image("protected", "ntag213") { file in
+                    let prepared = try await NFCTool.run(["write", "--reader", "sim:" + file, "--text", "protected"])
+                    #expect(prepared.status == 0, "\(prepared.stderr)")
+                    let protect = try await NFCTool.run(
+                        ["protect", "--reader", "sim:" + file, "--password", "01020304", "--pack", "abcd", "--read"])
+                    #expect(protect.status == 0, "\(protect.stderr)")
+                }
+            }
+        }
+        var key: String { get async throws { try await image("key", "security-key") } }
+        var keyWithCredential: String {
+            get async throws {
+                try await image("key-oath", "security-key") { file in
+                    let prepared = try await NFCTool.run(["oath", "add", "a", "--secret", "JBSWY3DPEHPK3PXP", "--reader", "sim:" + file])
+                    #expect(prepared.status == 0, "\(prepared.stderr)")
+                }
+            }
+        }
+        var keyWithPIVKey: String {
+            get async throws {
+                try await image("key-piv", "security-key") { file in
+                    let prepared = try await NFCTool.run(["piv", "generate", "9a", "--pin", "123456", "--reader", "sim:" + file])
+                    #expect(prepared.status == 0, "\(prepared.stderr)")
+                }
+            }
+        }
+        var fidoKeyFile: String { owner.path("fido-credential.json") }
+        var keyWithFIDOCredential: String {
+            get async throws {
+                let keyFile = fidoKeyFile
+                return try await image("key-fido", "security-key") { file in
+                    let registered = try await NFCTool.run([
+                        "fido", "register", "--rp", "example.com", "-o", keyFile, "--reader", "sim:" + file,
+                    ])
+                    #expect(registered.status == 0, "\(registered.stderr)")
+                }
+            }
+        }
     }
 
     private func run(_ arguments: [String], stdin: String? = nil) async throws -> NFCTool.Result {
         try await NFCTool.run(arguments, stdin: stdin)
-    }
-
-    private func templates() async throws -> Templates {
-        func made(_ name: String, _ kind: String) async throws -> String {
-            let file = path(name)
-            let created = try await run(["tag", "new", kind, "-o", file])
-            #expect(created.status == 0, "\(created.stderr)")
-            return file
-        }
-        let ntag = try await made("ntag.json", "ntag213")
-        #expect(try await run(["write", "--reader", "sim:" + ntag, "--text", "template"]).status == 0)
-        let copy = path("copy.json")
-        #expect(try await run(["dump", "--reader", "sim:" + ntag, "-o", copy]).status == 0)
-        let protected = try await made("protected.json", "ntag213")
-        #expect(try await run(["write", "--reader", "sim:" + protected, "--text", "protected"]).status == 0)
-        let protect = try await run(["protect", "--reader", "sim:" + protected, "--password", "01020304", "--pack", "abcd", "--read"])
-        #expect(protect.status == 0, "\(protect.stderr)")
-        let key = try await made("key.json", "security-key")
-        let withCredential = try await made("key-oath.json", "security-key")
-        #expect(try await run(["oath", "add", "a", "--secret", "JBSWY3DPEHPK3PXP", "--reader", "sim:" + withCredential]).status == 0)
-        let withPIV = try await made("key-piv.json", "security-key")
-        #expect(try await run(["piv", "generate", "9a", "--pin", "123456", "--reader", "sim:" + withPIV]).status == 0)
-        let withFIDO = try await made("key-fido.json", "security-key")
-        let keyFile = path("fido-credential.json")
-        let registered = try await run(["fido", "register", "--rp", "example.com", "-o", keyFile, "--reader", "sim:" + withFIDO])
-        #expect(registered.status == 0, "\(registered.stderr)")
-        return Templates(
-            ntag: ntag, protectedNTAG: protected, copy: copy, key: key, keyWithCredential: withCredential, keyWithPIVKey: withPIV,
-            keyWithFIDOCredential: withFIDO, fidoKeyFile: keyFile)
     }
 
     /// A fresh copy of a template image, as a reader name.
@@ -67,78 +104,92 @@ import Testing
         return "sim:" + file
     }
 
-    /// Each command that talks to a tag, with the image it starts from and arguments that succeed.
-    private func commands(_ t: Templates) -> [(image: String, arguments: [String])] {
-        [
-            (t.ntag, ["scan"]), (t.ntag, ["read"]), (t.ntag, ["write", "--text", "x"]), (t.ntag, ["format", "--wipe"]),
-            (t.ntag, ["lock"]), (t.ntag, ["dump"]), (t.ntag, ["restore", t.copy]), (t.ntag, ["protect", "--password", "01020304"]),
-            (t.protectedNTAG, ["unprotect", "--password", "01020304"]),
-            (t.key, ["apdu", "00A4040007A0000005272101"]),
-            (t.keyWithCredential, ["oath", "list"]), (t.key, ["oath", "add", "b", "--secret", "JBSWY3DPEHPK3PXP"]),
-            (t.keyWithCredential, ["oath", "code", "a", "--time", "59"]), (t.keyWithCredential, ["oath", "delete", "a"]),
-            (t.key, ["oath", "password", "--new", "pw"]), (t.keyWithCredential, ["oath", "reset"]),
-            (t.key, ["fido", "info"]), (t.key, ["fido", "register", "--rp", "example.org"]),
-            (t.keyWithFIDOCredential, ["fido", "assert", "--key-file", t.fidoKeyFile]),
-            (t.key, ["fido", "set-pin", "--new", "8642"]), (t.key, ["fido", "reset", "--yes"]),
-            (t.key, ["piv", "status"]), (t.key, ["piv", "generate", "9c", "--pin", "123456"]),
-            (t.keyWithPIVKey, ["piv", "sign", "9a", "--pin", "123456", "--data-hex", "00"]),
-            (t.key, ["piv", "change-pin", "--pin", "123456", "--new", "654321"]),
-            (t.key, ["piv", "change-puk", "--puk", "12345678", "--new", "87654321"]),
-            (t.key, ["piv", "unblock-pin", "--puk", "12345678", "--new", "111111"]), (t.key, ["piv", "reset", "--yes"]),
-        ]
+    /// Runs a command with `--trace --stats --verbose` (each effect checked) and with
+    /// `--remove-after 0` (the tag is gone before the first command).
+    private func checkReaderOptions(_ image: String, _ arguments: [String]) async throws {
+        let name = arguments.prefix(2).joined(separator: " ")
+        let run = try await self.run(arguments + ["--reader", try fresh(image), "--trace", "--stats", "--verbose"])
+        #expect(run.status == 0, "\(name): \(run.stderr)")
+        #expect(run.stderr.contains("trace     activated") && run.stderr.contains(" > "), "\(name) --trace: \(run.stderr)")
+        #expect(run.stderr.contains("stats: "), "\(name) --stats: \(run.stderr)")
+        #expect(run.stderr.contains("nfc: debug "), "\(name) --verbose: \(run.stderr)")
+        let removed = try await self.run(arguments + ["--reader", try fresh(image), "--remove-after", "0"])
+        #expect(
+            removed.status != 0 && (removed.stderr + removed.stdout).contains("left the field"),
+            "\(name) --remove-after 0: \(removed.stderr)")
     }
 
-    @Test func theReaderOptionsWorkOnEveryCommandThatTalksToATag() async throws {
-        let t = try await templates()
-        for (image, arguments) in commands(t) {
-            let name = arguments.prefix(2).joined(separator: " ")
-            let plain = try await run(arguments + ["--reader", try fresh(image)])
-            #expect(plain.status == 0, "\(name): \(plain.stderr)")
-
-            let traced = try await run(arguments + ["--reader", try fresh(image), "--trace"])
-            #expect(
-                traced.status == 0 && traced.stderr.contains("trace     activated") && traced.stderr.contains(" > "),
-                "\(name) --trace: \(traced.stderr)")
-
-            let counted = try await run(arguments + ["--reader", try fresh(image), "--stats"])
-            #expect(counted.status == 0 && counted.stderr.contains("stats: "), "\(name) --stats: \(counted.stderr)")
-
-            let verbose = try await run(arguments + ["--reader", try fresh(image), "--verbose"])
-            #expect(verbose.status == 0 && verbose.stderr.contains("nfc: debug "), "\(name) --verbose: \(verbose.stderr)")
-
-            let removed = try await run(arguments + ["--reader", try fresh(image), "--remove-after", "0"])
-            #expect(
-                removed.status != 0 && (removed.stderr + removed.stdout).contains("left the field"),
-                "\(name) --remove-after 0: \(removed.stderr)")
+    @Test func readerOptionsOnTheTagCommands() async throws {
+        let t = Templates(self)
+        let ntag = try await t.ntag
+        for arguments in [
+            ["scan"], ["read"], ["write", "--text", "x"], ["format", "--wipe"], ["lock"], ["dump"], ["restore", try await t.copy],
+            ["protect", "--password", "01020304"],
+        ] {
+            try await checkReaderOptions(ntag, arguments)
         }
+        try await checkReaderOptions(try await t.protectedNTAG, ["unprotect", "--password", "01020304"])
+        try await checkReaderOptions(try await t.key, ["apdu", "00A4040007A0000005272101"])
+    }
+
+    @Test func readerOptionsOnTheOATHCommands() async throws {
+        let t = Templates(self)
+        let key = try await t.key
+        let withCredential = try await t.keyWithCredential
+        try await checkReaderOptions(withCredential, ["oath", "list"])
+        try await checkReaderOptions(key, ["oath", "add", "b", "--secret", "JBSWY3DPEHPK3PXP"])
+        try await checkReaderOptions(withCredential, ["oath", "code", "a", "--time", "59"])
+        try await checkReaderOptions(withCredential, ["oath", "delete", "a"])
+        try await checkReaderOptions(key, ["oath", "password", "--new", "pw"])
+        try await checkReaderOptions(withCredential, ["oath", "reset"])
+    }
+
+    @Test func readerOptionsOnTheFIDOAndPIVCommands() async throws {
+        let t = Templates(self)
+        let key = try await t.key
+        try await checkReaderOptions(key, ["fido", "info"])
+        try await checkReaderOptions(key, ["fido", "register", "--rp", "example.org"])
+        try await checkReaderOptions(try await t.keyWithFIDOCredential, ["fido", "assert", "--key-file", t.fidoKeyFile])
+        try await checkReaderOptions(key, ["fido", "set-pin", "--new", "8642"])
+        try await checkReaderOptions(key, ["fido", "reset", "--yes"])
+        try await checkReaderOptions(key, ["piv", "status"])
+        try await checkReaderOptions(key, ["piv", "generate", "9c", "--pin", "123456"])
+        try await checkReaderOptions(try await t.keyWithPIVKey, ["piv", "sign", "9a", "--pin", "123456", "--data-hex", "00"])
+        try await checkReaderOptions(key, ["piv", "change-pin", "--pin", "123456", "--new", "654321"])
+        try await checkReaderOptions(key, ["piv", "change-puk", "--puk", "12345678", "--new", "87654321"])
+        try await checkReaderOptions(key, ["piv", "unblock-pin", "--puk", "12345678", "--new", "111111"])
+        try await checkReaderOptions(key, ["piv", "reset", "--yes"])
     }
 
     @Test func typeTwoPasswordOptionsOpenAProtectedTagForEveryCommand() async throws {
-        let t = try await templates()
+        let t = Templates(self)
         let commands: [[String]] = [
-            ["scan"], ["read"], ["write", "--text", "y"], ["format", "--wipe"], ["lock"], ["dump"], ["restore", t.copy],
+            ["scan"], ["read"], ["write", "--text", "y"], ["format", "--wipe"], ["lock"], ["dump"], ["restore", try await t.copy],
         ]
         for arguments in commands {
             let name = arguments[0]
-            let closed = try await run(arguments + ["--reader", try fresh(t.protectedNTAG)])
+            let closed = try await run(arguments + ["--reader", try fresh(try await t.protectedNTAG)])
             #expect(closed.status != 0, "\(name) without the password is refused")
-            let given = try await run(arguments + ["--reader", try fresh(t.protectedNTAG), "--password", "01020304"])
+            let given = try await run(arguments + ["--reader", try fresh(try await t.protectedNTAG), "--password", "01020304"])
             #expect(given.status == 0, "\(name) --password: \(given.stderr)")
             let fromFile = try await run(
-                arguments + ["--reader", try fresh(t.protectedNTAG), "--password-file", "-", "--pack", "ABCD"], stdin: "01020304\n")
+                arguments + ["--reader", try fresh(try await t.protectedNTAG), "--password-file", "-", "--pack", "ABCD"],
+                stdin: "01020304\n")
             #expect(fromFile.status == 0, "\(name) --password-file - --pack: \(fromFile.stderr)")
-            let wrongPACK = try await run(arguments + ["--reader", try fresh(t.protectedNTAG), "--password", "01020304", "--pack", "0000"])
+            let wrongPACK = try await run(
+                arguments + ["--reader", try fresh(try await t.protectedNTAG), "--password", "01020304", "--pack", "0000"])
             #expect(wrongPACK.status == 4, "\(name) --pack checks the answer: \(wrongPACK.stderr)")
         }
         let wrongUnprotect = try await run([
-            "unprotect", "--reader", try fresh(t.protectedNTAG), "--password", "01020304", "--pack", "0000",
+            "unprotect", "--reader", try fresh(try await t.protectedNTAG), "--password", "01020304", "--pack", "0000",
         ])
         #expect(wrongUnprotect.status == 4, "unprotect checks --pack first: \(wrongUnprotect.stderr)")
         let unprotect = try await run(
-            ["unprotect", "--reader", try fresh(t.protectedNTAG), "--password-file", "-", "--pack", "abcd", "--json"], stdin: "01020304\n")
+            ["unprotect", "--reader", try fresh(try await t.protectedNTAG), "--password-file", "-", "--pack", "abcd", "--json"],
+            stdin: "01020304\n")
         #expect(unprotect.status == 0, "\(unprotect.stderr)")
         #expect(try JSONSerialization.jsonObject(with: Data(unprotect.stdout.utf8)) is [String: Any], "\(unprotect.stdout)")
-        let protectReader = try fresh(t.ntag)
+        let protectReader = try fresh(try await t.ntag)
         let protect = try await run(["protect", "--reader", protectReader, "--password-file", "-"], stdin: "0a0b0c0d\n")
         #expect(protect.status == 0, "\(protect.stderr)")
         #expect(try await run(["write", "--reader", protectReader, "--text", "z"]).status != 0, "the password from the file is set")
@@ -146,11 +197,14 @@ import Testing
     }
 
     @Test func jsonOnTheCommandsThatChangeAnAuthenticator() async throws {
-        let t = try await templates()
+        let t = Templates(self)
         let commands: [(String, [String])] = [
-            (t.keyWithCredential, ["oath", "delete", "a"]), (t.key, ["oath", "password", "--new", "pw"]), (t.key, ["oath", "reset"]),
-            (t.key, ["fido", "set-pin", "--new", "8642"]), (t.key, ["piv", "change-pin", "--pin", "123456", "--new", "654321"]),
-            (t.key, ["piv", "change-puk", "--puk", "12345678", "--new", "87654321"]), (t.key, ["piv", "reset", "--yes"]),
+            (try await t.keyWithCredential, ["oath", "delete", "a"]), (try await t.key, ["oath", "password", "--new", "pw"]),
+            (try await t.key, ["oath", "reset"]),
+            (try await t.key, ["fido", "set-pin", "--new", "8642"]),
+            (try await t.key, ["piv", "change-pin", "--pin", "123456", "--new", "654321"]),
+            (try await t.key, ["piv", "change-puk", "--puk", "12345678", "--new", "87654321"]),
+            (try await t.key, ["piv", "reset", "--yes"]),
         ]
         for (image, arguments) in commands {
             let result = try await run(arguments + ["--reader", try fresh(image), "--json"])
@@ -160,8 +214,8 @@ import Testing
     }
 
     @Test func oathPasswordOnAddAndDelete() async throws {
-        let t = try await templates()
-        let reader = try fresh(t.keyWithCredential)
+        let t = Templates(self)
+        let reader = try fresh(try await t.keyWithCredential)
         #expect(try await run(["oath", "password", "--new", "s3cret", "--reader", reader]).status == 0)
         let refused = try await run(["oath", "add", "b", "--secret", "JBSWY3DPEHPK3PXP", "--reader", reader])
         #expect(refused.status != 0 && refused.stderr.contains("--password"))
@@ -174,12 +228,12 @@ import Testing
     }
 
     @Test func u2fIsRefusedWhereCTAP2AloneAppliesAndAssertsAU2FCredential() async throws {
-        let t = try await templates()
-        let setPIN = try await run(["fido", "set-pin", "--u2f", "--new", "1234", "--reader", try fresh(t.key)])
+        let t = Templates(self)
+        let setPIN = try await run(["fido", "set-pin", "--u2f", "--new", "1234", "--reader", try fresh(try await t.key)])
         #expect(setPIN.status == 64 && setPIN.stderr.contains("U2F has no PIN"), "\(setPIN.stderr)")
-        let reset = try await run(["fido", "reset", "--u2f", "--yes", "--reader", try fresh(t.key)])
+        let reset = try await run(["fido", "reset", "--u2f", "--yes", "--reader", try fresh(try await t.key)])
         #expect(reset.status == 64 && reset.stderr.contains("CTAP2 command"), "\(reset.stderr)")
-        let reader = try fresh(t.key)
+        let reader = try fresh(try await t.key)
         let keyFile = path("u2f.json")
         #expect(try await run(["fido", "register", "--u2f", "--rp", "example.com", "-o", keyFile, "--reader", reader]).status == 0)
         let assert = try await run(["fido", "assert", "--u2f", "--key-file", keyFile, "--reader", reader, "--json"])
@@ -189,10 +243,10 @@ import Testing
     }
 
     @Test func recordOptionsOnWrite() async throws {
-        let t = try await templates()
+        let t = Templates(self)
         let payload = path("payload.txt")
         try Data("from a file".utf8).write(to: URL(fileURLWithPath: payload))
-        let reader = try fresh(t.ntag)
+        let reader = try fresh(try await t.ntag)
         let written = try await run([
             "write", "--reader", reader, "--mime", "text/plain", "--payload-file", payload, "--external", "example.com:t",
             "--payload-hex", "0102",
@@ -204,14 +258,14 @@ import Testing
         #expect(records.count == 2, "\(read.stdout)")
         #expect(read.stdout.contains("from a file") || read.stdout.contains("66726f6d20612066696c65"), "\(read.stdout)")
         #expect(read.stdout.contains("example.com:t"), "\(read.stdout)")
-        let old = try await run(["write", "--reader", try fresh(t.ntag), "--mime", "text/plain", "--file", payload])
+        let old = try await run(["write", "--reader", try fresh(try await t.ntag), "--mime", "text/plain", "--file", payload])
         #expect(old.status == 0 && old.stderr.contains("--file is deprecated"), "\(old.stderr)")
     }
 
     @Test func theRemainingOptions() async throws {
-        let t = try await templates()
+        let t = Templates(self)
         // piv sign -o replaces an existing signature file only with --force.
-        let reader = try fresh(t.keyWithPIVKey)
+        let reader = try fresh(try await t.keyWithPIVKey)
         let signature = path("signature.der")
         try Data("old".utf8).write(to: URL(fileURLWithPath: signature))
         let sign = ["piv", "sign", "9a", "--pin", "123456", "--data-hex", "00", "--reader", reader, "-o", signature]

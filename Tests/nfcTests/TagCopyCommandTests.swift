@@ -163,6 +163,21 @@ import Testing
         let dump = try await NFCTool.run(["dump", "--reader", "sim:" + file])
         #expect(dump.stdout.contains("04h  03 00 fe 00") && dump.stdout.contains("05h  00 00 00 00"), "\(dump.stdout)")
 
+        // Type 5: the same for an ICODE SLIX2 whose NDEF TLV runs past its data area.
+        let slix = try await tag("slix2", "slix-broken.json", text: "type 5 text")
+        var slixImage = try json(String(decoding: try Data(contentsOf: URL(fileURLWithPath: slix)), as: UTF8.self))
+        var slixFields = try #require(slixImage["tag"] as? [String: Any])
+        var blocks = try #require(slixFields["blocks"] as? [String])
+        blocks[1] = "03ff7fff"
+        slixFields["blocks"] = blocks
+        slixImage["tag"] = slixFields
+        try JSONSerialization.data(withJSONObject: slixImage).write(to: URL(fileURLWithPath: slix))
+        #expect(try await NFCTool.run(["read", "--reader", "sim:" + slix]).status != 0)
+        let slixWiped = try await NFCTool.run(["format", "--wipe", "--reader", "sim:" + slix])
+        #expect(slixWiped.status == 0 && slixWiped.stdout.contains("blocks written"), "\(slixWiped.stdout) \(slixWiped.stderr)")
+        let slixRead = try await NFCTool.run(["read", "--reader", "sim:" + slix])
+        #expect(slixRead.stdout.contains("empty tag"), "\(slixRead.stdout)")
+
         let type4 = try await tag("type4", "t4-wipe.json", text: "type 4 text")
         let type4Wiped = try await NFCTool.run(["format", "--wipe", "--reader", "sim:" + type4])
         #expect(type4Wiped.status == 0 && type4Wiped.stdout.contains("wiped"), "\(type4Wiped.stderr)")

@@ -72,6 +72,18 @@ public struct Type5Engine: NDEFTagEngine {
         try await run(&operation, on: connection)
     }
 
+    /// Wipes the tag back to an empty formatted one, broken TLVs included (Type5WipeOperation):
+    /// the first data block gets `03 00 FE` first, then the rest of the data area is zeroed.
+    /// - Returns: the number of blocks written.
+    /// - Throws: `.readOnly` for a CC without write access or a locked block that would change.
+    @discardableResult
+    public func wipe(on connection: any TagConnection) async throws(TagEngineError) -> Int {
+        var identify = Type5IdentifyOperation(session: try makeSession(connection))
+        let information = try await run(&identify, on: connection)
+        var operation = Type5WipeOperation(session: try makeSession(connection), information: information)
+        return try await run(&operation, on: connection)
+    }
+
     /// Sets the CC's write access to "never" and, when the CC announces Lock Block, locks the
     /// data area and the CC (see `Type5MakeReadOnlyOperation` for tags without Lock Block).
     /// - Throws: `.notFormatted` without a CC.

@@ -37,7 +37,7 @@ struct FormatCommand: AsyncParsableCommand {
             return try await TagWipe.wipe(on: connection, engine: engine, authenticated: password.given)
         }
         guard json else {
-            return Output.line(wipe ? "wiped: an empty formatted tag" + (written.map { " (\($0) pages written)" } ?? "") : "formatted")
+            return Output.line(wipe ? "wiped: an empty formatted tag" + (written.map { " (\($0) pages or blocks written)" } ?? "") : "formatted")
         }
         var fields: [(String, JSONValue)] = [("formatted", .bool(true))]
         if wipe { fields.append(("wiped", .bool(true))) }
@@ -49,7 +49,8 @@ struct FormatCommand: AsyncParsableCommand {
 /// `nfc format --wipe`, per tag family.
 enum TagWipe {
     /// NTAG21x and Ultralight EV1: every user page cleared (``Type2Engine/wipe(authenticated:on:)``),
-    /// returning the pages written. Other tags (other families, and Type 2 chips whose memory map
+    /// returning the pages written; Type 5: every data block (``Type5Engine/wipe(on:)``), returning
+    /// the blocks written. Other tags (other families, and Type 2 chips whose memory map
     /// GET_VERSION does not give: NTAG203, Ultralight C): formatted when blank, else their NDEF
     /// message emptied with the engine's own tearing-safe write, returning `nil`.
     static func wipe(on connection: any TagConnection, engine: any NDEFTagEngine, authenticated: Bool) async throws(TagEngineError) -> Int?
@@ -61,6 +62,7 @@ enum TagWipe {
                 // Fall through to the NDEF-level wipe below.
             }
         }
+        if let type5 = engine as? Type5Engine { return try await type5.wipe(on: connection) }
         do {
             try await engine.format(on: connection)
         } catch  where error.code == .alreadyFormatted {
