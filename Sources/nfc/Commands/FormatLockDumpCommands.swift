@@ -37,7 +37,8 @@ struct FormatCommand: AsyncParsableCommand {
             return try await TagWipe.wipe(on: connection, engine: engine, authenticated: password.given)
         }
         guard json else {
-            return Output.line(wipe ? "wiped: an empty formatted tag" + (written.map { " (\($0) pages or blocks written)" } ?? "") : "formatted")
+            return Output.line(
+                wipe ? "wiped: an empty formatted tag" + (written.map { " (\($0) pages or blocks written)" } ?? "") : "formatted")
         }
         var fields: [(String, JSONValue)] = [("formatted", .bool(true))]
         if wipe { fields.append(("wiped", .bool(true))) }
