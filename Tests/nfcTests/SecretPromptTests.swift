@@ -52,8 +52,6 @@ import Darwin
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
-        let finished = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in finished.signal() }
         try process.run()
         let errorFD = errors.fileHandleForReading.fileDescriptor
 
@@ -76,10 +74,20 @@ import Darwin
         #expect(!echoIsOn(terminal), "echo is off at the prompt")
 
         kill(process.processIdentifier, SIGINT)
-        let ended = await offCooperativePool { finished.wait(timeout: .now() + 20) == .success }
+        // Waits on the process with a deadline (a condition, not a sleep); one still running is killed.
+        let (ended, reason, status) = await offCooperativePool { () -> (Bool, Process.TerminationReason, Int32) in
+            let deadline = Date().addingTimeInterval(20)
+            let nap = NSCondition()
+            nap.lock()
+            while process.isRunning && Date() < deadline { _ = nap.wait(until: Date().addingTimeInterval(0.02)) }
+            nap.unlock()
+            let ended = !process.isRunning
+            if !ended { process.terminate() }
+            process.waitUntilExit()
+            return (ended, process.terminationReason, process.terminationStatus)
+        }
         #expect(ended, "Ctrl-C ends the command")
-        if !ended { process.terminate() }
-        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGINT, "it dies of the signal")
+        #expect(reason == .uncaughtSignal && status == SIGINT, "it dies of the signal")
         #expect(echoIsOn(terminal), "the echo is back after Ctrl-C at the prompt")
     }
 }
