@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import NFCTestSupport
 import Testing
 
 /// Options no other CLI test reaches, so that every option of every command runs in a test
@@ -99,25 +100,15 @@ import Testing
         try Data("sign me".utf8).write(to: URL(fileURLWithPath: file))
         let signed = try await NFCTool.run(["piv", "sign", "9c", "--pin", "123456", "--data", file, "--reader", reader, "--json"])
         #expect(signed.status == 0, "\(signed.stderr)")
-        let publicKey = try P256.Signing.PublicKey(x963Representation: Self.bytes(try #require(generation["publicKey"] as? String)))
+        let publicKey = try P256.Signing.PublicKey(x963Representation: hexBytes(try #require(generation["publicKey"] as? String)))
         let signature = try P256.Signing.ECDSASignature(
-            derRepresentation: Self.bytes(try #require(try json(signed.stdout)["signature"] as? String)))
+            derRepresentation: hexBytes(try #require(try json(signed.stdout)["signature"] as? String)))
         #expect(publicKey.isValidSignature(signature, for: SHA256.hash(data: Array("sign me".utf8))))
-    }
-
-    static func bytes(_ hex: String) -> [UInt8] {
-        var out: [UInt8] = []
-        var index = hex.startIndex
-        while let next = hex.index(index, offsetBy: 2, limitedBy: hex.endIndex), index != hex.endIndex {
-            out.append(UInt8(hex[index..<next], radix: 16) ?? 0)
-            index = next
-        }
-        return out
     }
 
     /// The UTCTimes (tag 17h, 13 bytes `YYMMDDhhmmssZ`) in a DER certificate, in order.
     static func utcTimes(inDERHex hex: String) -> [Date] {
-        let der = bytes(hex)
+        let der = hexBytes(hex)
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
