@@ -130,6 +130,11 @@ public struct AirFrame: Sendable, Hashable {
         /// A frame of so many payload bytes; the model adds the technology's CRC (and FeliCa's
         /// LEN, preamble and sync) when `crc` is true.
         case bytes(Int, crc: Bool = true)
+        /// A Type 1 Tag command of so many bytes, CRC excluded (reader side only): its first byte
+        /// goes in a 7-bit short frame, every further byte and each of the two CRC bytes in a
+        /// frame of its own, the reader-reader data delay apart (BCM20203T512 data sheet,
+        /// "Communication to the tag" and Table 13).
+        case type1Command(Int)
     }
 
     /// What the reader sends.

@@ -45,6 +45,11 @@ public struct TargetInfo: Sendable, Hashable, CustomStringConvertible {
         }
         /// SAK bit 6: the card speaks ISO/IEC 14443-4 (ISO/IEC 14443-3 §6.5.3.4).
         public var supportsISODEP: Bool { sak & 0x20 != 0 }
+        /// The Type 1 Tag platform (Topaz, Jewel): ATQA bits b1–b5 all zero — no bit frame
+        /// anticollision — which only Type 1 Tags answer (NFC Forum Digital Protocol 1.0
+        /// §4.6.3, SENS_RES; BCM20203T512 data sheet: ATQA `0C 00`, first byte on the air `00`).
+        /// Such a tag has no SAK and no SELECT; its UID comes from RID.
+        public var isType1Platform: Bool { atqa & 0x001F == 0 && ats == nil }
     }
 
     /// ISO/IEC 14443-3 Type B activation: ATQB fields and the answer to ATTRIB.

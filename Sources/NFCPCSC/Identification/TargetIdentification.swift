@@ -75,12 +75,14 @@ struct TargetIdentification {
         return (Array(frame[2..<10]), Array(frame[10..<18]), systemCode)
     }
 
-    /// ATQA and SAK a Type A storage tag of this PC/SC card name answers (NXP AN10833 table 5).
+    /// ATQA and SAK a Type A storage tag of this PC/SC card name answers (NXP AN10833 table 5;
+    /// Type 1 from the Topaz data sheet).
     static func typeAActivation(cardName: UInt16) -> (atqa: UInt16, sak: UInt8) {
         switch cardName {
         case 0x0001: (0x0004, 0x08)  // MIFARE Classic 1K
         case 0x0002: (0x0002, 0x18)  // MIFARE Classic 4K
         case 0x0026: (0x0004, 0x09)  // MIFARE Mini
+        case 0x002F, 0x0030: (0x0C00, 0x00)  // Jewel, Topaz: NFC Forum Type 1, no anticollision, no SAK (BCM20203T512 DS Table 7)
         default: (0x0044, 0x00)  // Ultralight family, NTAG
         }
     }

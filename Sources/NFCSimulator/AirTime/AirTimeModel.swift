@@ -6,6 +6,7 @@ import NFCTransport
 /// - ISO/IEC 14443-A (ISO/IEC 14443-2 §8.1, -3 §6.2): 1 etu = 128/D / fc; reader frame
 ///   (1 + 9n + 2) etu, tag frame (1 + 9n + 1) etu (n counts the CRC_A), 4-bit ACK/NAK 6 etu;
 ///   frame delay time 1172/fc before the tag answers and the same before the reader's next frame.
+///   A Type 1 Tag command is a train of one-byte frames (``AirFrame/Part/type1Command(_:)``).
 /// - ISO/IEC 15693-2 high data rate, one subcarrier: reader 1-of-4 at 302.08 µs per byte with
 ///   SOF 75.52 + EOF 37.76 µs; tag 37.76 µs per bit with SOF and EOF of 151.04 µs each; response
 ///   delay 320.9 µs (4352/fc) and reader wait 309.2 µs after the tag's EOF.
@@ -53,6 +54,19 @@ public enum AirTimeModel {
     /// The frame delay time 1172/fc, taken both before the tag's answer and before the reader's next frame.
     public static let frameDelayNanoseconds = 1172.0 / carrierFrequency * 1e9
 
+    /// RRDD, the least time between the end of one reader frame and the start of the next within
+    /// a Type 1 Tag command: 28 µs (BCM20203T512 data sheet, Table 13; 23 µs after a 0 bit).
+    public static let type1ReaderFrameGapNanoseconds = 28_000.0
+
+    /// A Type 1 Tag command of `bytes` bytes plus the 2-byte CRC: a short frame of S, 7 bits and
+    /// E (10 bit periods), then one frame per further byte of S, 8 bits, parity and E (12 bit
+    /// periods), each after the RRDD gap (BCM20203T512 data sheet, "Detailed Timing": S = 1,
+    /// data 8, E = 2 bit periods).
+    static func type1CommandNanoseconds(bytes: Int, etu: Double) -> Double {
+        let frames = bytes + 2
+        return Double(10 + 12 * (frames - 1)) * etu + Double(frames - 1) * type1ReaderFrameGapNanoseconds
+    }
+
     static func iso14443(_ frame: AirFrame, bitRate: BitRate) -> Double {
         let etu = etuNanoseconds(bitRate)
         var total = 0.0
@@ -60,12 +74,14 @@ public enum AirTimeModel {
         case .none: break
         case .bits(let bits): total += Double(1 + bits + 1) * etu
         case .bytes(let n, let crc): total += Double(1 + 9 * (n + (crc ? 2 : 0)) + 2) * etu
+        case .type1Command(let n): total += type1CommandNanoseconds(bytes: n, etu: etu)
         }
         total += frameDelayNanoseconds
         switch frame.tag {
         case .none: break
         case .bits(let bits): total += Double(1 + bits + 1) * etu
         case .bytes(let n, let crc): total += Double(1 + 9 * (n + (crc ? 2 : 0)) + 1) * etu
+        case .type1Command(let n): total += type1CommandNanoseconds(bytes: n, etu: etu)
         }
         total += frameDelayNanoseconds
         return total
@@ -93,6 +109,8 @@ public enum AirTimeModel {
         case .bits(let bits): total += iso15693ReaderFramingNanoseconds + Double(bits) / 8 * iso15693ReaderByteNanoseconds
         case .bytes(let n, let crc):
             total += iso15693ReaderFramingNanoseconds + Double(n + (crc ? 2 : 0)) * iso15693ReaderByteNanoseconds
+        case .type1Command(let n):
+            total += iso15693ReaderFramingNanoseconds + Double(n + 2) * iso15693ReaderByteNanoseconds
         }
         total += iso15693ResponseDelayNanoseconds
         switch frame.tag {
@@ -100,6 +118,8 @@ public enum AirTimeModel {
         case .bits(let bits): total += iso15693TagFramingNanoseconds + Double(bits) * 37_760.0
         case .bytes(let n, let crc):
             total += iso15693TagFramingNanoseconds + Double(n + (crc ? 2 : 0)) * iso15693TagByteNanoseconds
+        case .type1Command(let n):
+            total += iso15693TagFramingNanoseconds + Double(n + 2) * iso15693TagByteNanoseconds
         }
         total += iso15693ReaderWaitNanoseconds
         return total
@@ -121,6 +141,7 @@ public enum AirTimeModel {
             case .bits(let bits): Double(bits) / 8
             // preamble 6 + sync 2 + LEN 1 + payload + CRC 2
             case .bytes(let n, let crc): Double(n + (crc ? 6 + 2 + 1 + 2 : 0))
+            case .type1Command(let n): Double(n + 6 + 2 + 1 + 2)
             }
         }
         return (frameBytes(frame.reader) + frameBytes(frame.tag)) * byte

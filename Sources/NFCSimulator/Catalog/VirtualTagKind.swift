@@ -15,6 +15,10 @@ public enum VirtualTagKind: String, Sendable, Hashable, CaseIterable, CustomStri
     case ultralight
     /// MIFARE Ultralight EV1 MF0UL11 (48 bytes of user memory).
     case ultralightMF0UL11 = "ultralight-mf0ul11"
+    /// Broadcom Topaz 512, NFC Forum Type 1 with the dynamic memory layout (64 blocks of 8 bytes).
+    case topaz512
+    /// Broadcom Topaz 96, NFC Forum Type 1 with the static memory layout (96 data bytes).
+    case topaz96
     /// An NFC Forum Type 4 Tag: ISO-DEP card with the NDEF application, a CC file and a 2 KB NDEF
     /// file (NLEN `0000`, the INITIALIZED state tags ship in).
     case type4
@@ -47,7 +51,7 @@ public enum VirtualTagKind: String, Sendable, Hashable, CaseIterable, CustomStri
     ///
     /// - Parameters:
     ///   - blank: factory-fresh and unformatted; otherwise formatted for NDEF with an empty message.
-    ///   - identifier: the UID (7 bytes for Type 2) or IDm (8 bytes for FeliCa); a fixed default when `nil`.
+    ///   - identifier: the UID (7 bytes for Type 1 and Type 2) or IDm (8 bytes for FeliCa); a fixed default when `nil`.
     /// - Throws: ``TagImageError`` `.invalidValue` at `uid` for an identifier of the wrong shape.
     public func make(blank: Bool = false, identifier: [UInt8]? = nil) throws(TagImageError) -> any VirtualTag {
         switch self {
@@ -60,6 +64,11 @@ public enum VirtualTagKind: String, Sendable, Hashable, CaseIterable, CustomStri
                 }
             }
             return Type2Tag(model: model, uid: identifier, blank: blank)
+        case .topaz512, .topaz96:
+            if let identifier, identifier.count != 7 {
+                throw TagImageError(.invalidValue, field: "uid", "Topaz UIDs have 7 bytes; got \(Hex.encode(identifier))")
+            }
+            return Type1Tag(model: self == .topaz96 ? .topaz96 : .topaz512, uid: identifier, blank: blank)
         case .type4, .iso7816:
             if let identifier, ![4, 7, 10].contains(identifier.count) {
                 throw TagImageError(
@@ -126,6 +135,7 @@ public enum VirtualTagKind: String, Sendable, Hashable, CaseIterable, CustomStri
             case .ultralightEV1MF0UL21: self = .ultralight
             case .ultralightEV1MF0UL11: self = .ultralightMF0UL11
             }
+        case let tag as Type1Tag: self = tag.model == .topaz96 ? .topaz96 : .topaz512
         case let tag as ISO15693Tag:
             switch tag.model {
             case .icodeSLIX2: self = .slix2

@@ -251,7 +251,7 @@ public actor SimulatedField: ReaderDriver {
             answer.frames = explicit
         }
 
-        let frames = answer.frames ?? [defaultFrame(command: command, answer: answer)]
+        let frames = answer.frames ?? [defaultFrame(command: command, answer: answer, tag: slot.tag)]
         let airTime = AirTimeModel.duration(of: frames, technology: slot.tag.technology, bitRate: slot.bitRate)
         let end = start.advanced(by: airTime)
 
@@ -319,17 +319,23 @@ public actor SimulatedField: ReaderDriver {
 
     private func readerFrameTime(_ command: [UInt8], _ slot: Slot) -> Duration {
         AirTimeModel.duration(
-            of: AirFrame(reader: .bytes(command.count), tag: .none), technology: slot.tag.technology, bitRate: slot.bitRate)
+            of: AirFrame(reader: Self.readerPart(command, slot.tag), tag: .none), technology: slot.tag.technology, bitRate: slot.bitRate)
     }
 
-    private func defaultFrame(command: [UInt8], answer: TagAnswer) -> AirFrame {
-        let tag: AirFrame.Part =
+    private func defaultFrame(command: [UInt8], answer: TagAnswer, tag: any VirtualTag) -> AirFrame {
+        let reply: AirFrame.Part =
             switch answer.reply {
             case .bytes(let bytes): .bytes(bytes.count)
             case .ack, .nak: .bits(4)
             case .mute: .none
             }
-        return AirFrame(reader: .bytes(command.count), tag: tag, processing: answer.processingTime)
+        return AirFrame(reader: Self.readerPart(command, tag), tag: reply, processing: answer.processingTime)
+    }
+
+    /// How a command goes on the air: one frame, or a Type 1 Tag's train of one-byte frames.
+    static func readerPart(_ command: [UInt8], _ tag: any VirtualTag) -> AirFrame.Part {
+        if case .iso14443A(let a) = tag.parameters, a.isType1Platform { return .type1Command(command.count) }
+        return .bytes(command.count)
     }
 
     private func negotiatedBitRate(for tag: any VirtualTag) -> BitRate {

@@ -4,6 +4,9 @@ enum TagImageKinds {
         TagImageKind(Type2Tag.self, typeNames: VirtualTagKind.allCases.filter { $0.type2Model != nil }.map(\.rawValue)) { tag in
             VirtualTagKind(of: tag)?.rawValue ?? tag.model.rawValue
         },
+        TagImageKind(Type1Tag.self, typeNames: [VirtualTagKind.topaz512.rawValue, VirtualTagKind.topaz96.rawValue]) { tag in
+            VirtualTagKind(of: tag)?.rawValue ?? VirtualTagKind.topaz512.rawValue
+        },
         TagImageKind(ISO15693Tag.self, typeNames: [VirtualTagKind.slix2.rawValue, VirtualTagKind.iso15693_2k.rawValue]) { tag in
             VirtualTagKind(of: tag)?.rawValue ?? tag.model.rawValue
         },

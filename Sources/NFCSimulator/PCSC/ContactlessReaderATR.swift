@@ -6,7 +6,7 @@ import NFCTransport
 /// A contactless card has no ATR of its own; the reader builds one so that PC/SC applications
 /// see a card like any other:
 ///
-/// - **Storage tags** (Type 2, ISO/IEC 15693, FeliCa):
+/// - **Storage tags** (Type 1, Type 2, ISO/IEC 15693, FeliCa):
 ///   `3B 8F 80 01 80 4F 0C A0 00 00 03 06 SS NN NN 00 00 00 00 TCK` — T0 `8F` (TD1 follows, 15
 ///   historical bytes), TD1 `80` (TD2 follows, T=0), TD2 `01` (T=1, nothing follows), then the
 ///   historical bytes: category indicator `80`, application identifier `4F 0C` holding the PC/SC
@@ -43,6 +43,8 @@ public enum ContactlessReaderATR {
         public static let otherISO15693: UInt16 = 0x0000
         /// FeliCa.
         public static let felica: UInt16 = 0x003B
+        /// Topaz, NFC Forum Type 1 (`002F` names the older Jewel).
+        public static let topaz: UInt16 = 0x0030
     }
 
     /// The PC/SC workgroup's registered application provider identifier.
@@ -56,6 +58,7 @@ public enum ContactlessReaderATR {
         switch tag.parameters {
         case .iso14443A(let a):
             if let ats = a.ats { return isoDEP(historicalBytes: ats.historicalBytes) }
+            if a.isType1Platform { return storageCard(standard: .iso14443A3, name: CardName.topaz) }
             return storageCard(standard: .iso14443A3, name: CardName.mifareUltralight)
         case .iso14443B(let b):
             return isoDEP(historicalBytes: typeBHistoricalBytes(b))

@@ -94,10 +94,13 @@ public struct EmulatedReaderFront: Sendable {
         return ReaderStatusWord.noResponse
     }
 
-    /// READ BINARY (PC/SC Part 3 §3.2.2.1.5): Type 2 and ISO/IEC 15693 tags only.
+    /// READ BINARY (PC/SC Part 3 §3.2.2.1.5): Type 2 and ISO/IEC 15693 tags only. A Type 1 tag
+    /// (Topaz) is reached through the transparent exchange only, as readers that know it offer
+    /// it through direct transmit or a transparent session, not through storage-card APDUs.
     private mutating func readBinary(_ command: SimCommandAPDU) -> [UInt8] {
         guard command.data.isEmpty, command.ne != nil else { return ReaderStatusWord.wrongLength }
         switch tag.parameters {
+        case .iso14443A(let a) where a.isType1Platform: return ReaderStatusWord.notSupported
         case .iso14443A where !tag.speaksISODEP: return type2Read(command)
         case .iso15693: return iso15693Read(command)
         default: return ReaderStatusWord.notSupported
@@ -108,6 +111,7 @@ public struct EmulatedReaderFront: Sendable {
     /// which the command does not use, is ignored.
     private mutating func updateBinary(_ command: SimCommandAPDU) -> [UInt8] {
         switch tag.parameters {
+        case .iso14443A(let a) where a.isType1Platform: return ReaderStatusWord.notSupported
         case .iso14443A where !tag.speaksISODEP: return type2Write(command)
         case .iso15693: return iso15693Write(command)
         default: return ReaderStatusWord.notSupported

@@ -2,6 +2,8 @@ import NFCTransport
 
 /// The NFC Forum tag type an engine handles.
 public enum TagFamily: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// NFC Forum Type 1 (Topaz 96 and 512): ISO/IEC 14443-3 A without anticollision, RID and UID echo.
+    case type1
     /// NFC Forum Type 2 (NTAG21x, MIFARE Ultralight): ISO/IEC 14443-3 A without ISO-DEP.
     case type2
     /// NFC Forum Type 3 (FeliCa).
@@ -11,13 +13,13 @@ public enum TagFamily: String, Sendable, Hashable, CaseIterable, CustomStringCon
     /// NFC Forum Type 5 (ISO/IEC 15693).
     case type5
 
-    /// The raw value: `type2`, `type3`, `type4` or `type5`.
+    /// The raw value: `type1`, `type2`, `type3`, `type4` or `type5`.
     public var description: String { rawValue }
 
     /// The family a target belongs to, from its activation data.
     public init(_ target: TargetInfo) {
         switch target.parameters {
-        case .iso14443A(let a): self = a.ats != nil ? .type4 : .type2
+        case .iso14443A(let a): self = a.ats != nil ? .type4 : a.isType1Platform ? .type1 : .type2
         case .iso14443B: self = .type4
         case .iso15693: self = .type5
         case .felica: self = .type3
@@ -60,7 +62,7 @@ public struct TagIdentity: Sendable, Hashable {
     }
 }
 
-/// NDEF operations on one tag family: the common face of the Type 2, 3, 4 and 5 engines.
+/// NDEF operations on one tag family: the common face of the Type 1, 2, 3, 4 and 5 engines.
 ///
 /// Each call runs state-machine operations over the connection (``TagOperationRunner``); the
 /// engines size every command from `connection.limits` to use the fewest, largest exchanges.

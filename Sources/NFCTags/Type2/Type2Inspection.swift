@@ -124,7 +124,7 @@ struct Type2Inspection: Sendable {
 
     private mutating func walkTLVs() throws(TagEngineError) -> TagStep<Type2Snapshot> {
         guard let cc = snapshot.validCC else { throw TagEngineError(.unexpectedResponse, "TLV walk without a CC") }
-        switch try Type2TLVScanner.scan(snapshot.memory, dataAreaEnd: cc.dataAreaEnd) {
+        switch try TLVAreaScanner.scan(snapshot.memory, dataAreaEnd: cc.dataAreaEnd) {
         case .needsByte(let address):
             let first = address / 4
             let last = min(first + scanPages, (cc.dataAreaEnd + 3) / 4) - 1
@@ -143,7 +143,7 @@ struct Type2Inspection: Sendable {
         }
     }
 
-    private mutating func readWhatTheGoalNeeds(cc: Type2CapabilityContainer, layout: Type2TLVLayout) throws(TagEngineError) -> TagStep<
+    private mutating func readWhatTheGoalNeeds(cc: Type2CapabilityContainer, layout: TLVAreaLayout) throws(TagEngineError) -> TagStep<
         Type2Snapshot
     > {
         let allowDefault = goal == .lock && snapshot.versionAnswer == .refused
@@ -160,7 +160,7 @@ struct Type2Inspection: Sendable {
             if let ndef = layout.ndef { pages += layout.messageAddresses(ndef).map { $0 / 4 } }
         case .write(let length):
             if writable, length <= layout.capacity {
-                let count = Type2TLVLayout.header(length: length).count + length + 1
+                let count = TLVAreaLayout.header(length: length).count + length + 1
                 pages += layout.addresses(from: layout.ndefStart, count: count).map { $0 / 4 }
                 if let ndef = layout.ndef { pages += ([ndef.typeAddress] + ndef.lengthAddresses).map { $0 / 4 } }
             }

@@ -52,7 +52,7 @@ enum Type2LockBits {
     /// Where the dynamic lock bits are: from Lock Control TLVs when present, else the model's lock
     /// page, else (only when `allowDefault`) the specification's default place after the data area.
     /// `nil` when the location cannot be known.
-    static func dynamic(layout: Type2TLVLayout, model: Type2Model?, dataAreaSize: Int, allowDefault: Bool) -> [Dynamic]? {
+    static func dynamic(layout: TLVAreaLayout, model: Type2Model?, dataAreaSize: Int, allowDefault: Bool) -> [Dynamic]? {
         if !layout.lockAreas.isEmpty {
             return layout.lockAreas.map { Dynamic(address: $0.address, bitCount: $0.bitCount, blockLockAddress: nil, blockLockBitCount: 0) }
         }

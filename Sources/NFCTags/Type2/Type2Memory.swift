@@ -2,7 +2,7 @@
 ///
 /// NFC Forum Type 2 Tag Operation 1.1 (T2TOP) §2.1: memory is a sequence of 4-byte blocks (pages)
 /// addressed from 0.
-struct Type2Memory: Sendable, Hashable {
+struct Type2Memory: TLVAreaBytes, Sendable, Hashable {
     private var pages: [Int: [UInt8]] = [:]
 
     /// Stores the bytes of consecutive pages from `firstPage` (a multiple of 4 bytes).

@@ -8,7 +8,7 @@ struct Type2Snapshot: Sendable {
     /// What page 3 holds; `nil` before it was read.
     var capabilityContainer: Type2CapabilityContainer.Reading?
     /// The TLV structure; `nil` when the CC is not usable.
-    var layout: Type2TLVLayout?
+    var layout: TLVAreaLayout?
     /// The dynamic lock bits; `nil` when their place is unknown.
     var dynamicLocks: [Type2LockBits.Dynamic]?
 
@@ -25,7 +25,7 @@ struct Type2Snapshot: Sendable {
     /// The CC and TLV layout of an NDEF-formatted, readable tag.
     /// - Throws: `notFormatted` (blank or no magic number), `invalidCapabilityContainer`, or
     ///   `unsupported` when the CC grants no read access.
-    func ndefArea() throws(TagEngineError) -> (Type2CapabilityContainer, Type2TLVLayout) {
+    func ndefArea() throws(TagEngineError) -> (Type2CapabilityContainer, TLVAreaLayout) {
         switch capabilityContainer {
         case .valid(let cc)?:
             guard cc.grantsRead else {

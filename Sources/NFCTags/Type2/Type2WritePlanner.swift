@@ -16,8 +16,8 @@ enum Type2WritePlanner {
     /// The writes that store `message`.
     /// - Throws: `capacityExceeded` when the message with its TLV header does not fit;
     ///   `unexpectedResponse` when a touched page was not read first.
-    static func writes(for message: [UInt8], layout: Type2TLVLayout, memory: Type2Memory) throws(TagEngineError) -> [Type2PageWrite] {
-        let body = Type2TLVLayout.header(length: message.count) + message
+    static func writes(for message: [UInt8], layout: TLVAreaLayout, memory: Type2Memory) throws(TagEngineError) -> [Type2PageWrite] {
+        let body = TLVAreaLayout.header(length: message.count) + message
         let room = layout.usableCount(from: layout.ndefStart)
         guard message.count <= layout.capacity, body.count <= room else {
             throw TagEngineError(

@@ -8,6 +8,7 @@ enum TagFactory {
     /// The tag an NDEF session hands out: any kind, adopting `NFCNDEFTag`.
     static func ndefTag(for target: TargetInfo, generation: Int, session: NFCReaderSession) -> NFCTagObject {
         switch TagFamily(target) {
+        case .type1: NFCTagObject(target: target, generation: generation, session: session, requiresConnection: true)
         case .type2: MiFareTagObject(target: target, generation: generation, session: session, requiresConnection: true)
         case .type4: ISO7816TagObject(target: target, generation: generation, session: session, requiresConnection: true, selectedAID: "")
         case .type5: ISO15693TagObject(target: target, generation: generation, session: session, requiresConnection: true)
@@ -40,6 +41,10 @@ enum TagFactory {
     static func discover(_ target: TargetInfo, generation: Int, session: NFCTagReaderSession) async -> Discovery {
         let pace = session.pollsPACE
         switch TagFamily(target) {
+        case .type1:
+            // Core NFC has no tag type for a Type 1 tag (NFCTagType: FeliCa, ISO 7816, ISO 15693,
+            // MIFARE): only NDEF sessions deliver it (docs/corenfc-differences.md).
+            return .skip
         case .type2:
             if pace || session.deliversOnlyISO7816 { return .skip }
             return .deliver(.miFare(MiFareTagObject(target: target, generation: generation, session: session, requiresConnection: true)))

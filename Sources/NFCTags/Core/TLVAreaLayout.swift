@@ -1,10 +1,10 @@
-/// Where the TLV blocks of a Type 2 data area put the NDEF message, and which bytes they reserve.
+/// Where the TLV blocks of a Type 1 or Type 2 data area put the NDEF message, and which bytes they reserve.
 ///
-/// NFC Forum Type 2 Tag Operation 1.1 (T2TOP) §2.3 (TLV blocks: NULL 00h, Lock Control 01h, Memory
+/// NFC Forum Type 2 Tag Operation 1.1 (T2TOP) §2.3 (T1TOP §2.3 is the same for Type 1) (TLV blocks: NULL 00h, Lock Control 01h, Memory
 /// Control 02h, NDEF Message 03h, Proprietary FDh, Terminator FEh; lengths of 1 byte, or FFh and 2
 /// bytes) and §2.2.1–2.2.2 (lock and reserved areas that TLVs describe are not part of any TLV: the
 /// bytes of later TLVs and of the NDEF message run around them).
-struct Type2TLVLayout: Sendable, Hashable {
+struct TLVAreaLayout: Sendable, Hashable {
     /// The NDEF Message TLV found in the data area.
     struct NDEFTLV: Sendable, Hashable {
         /// The address of its type byte (03h).
