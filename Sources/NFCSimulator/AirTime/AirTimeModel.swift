@@ -58,13 +58,13 @@ public enum AirTimeModel {
     /// a Type 1 Tag command: 28 µs (BCM20203T512 data sheet, Table 13; 23 µs after a 0 bit).
     public static let type1ReaderFrameGapNanoseconds = 28_000.0
 
-    /// A Type 1 Tag command of `bytes` bytes plus the 2-byte CRC: a short frame of S, 7 bits and
-    /// E (10 bit periods), then one frame per further byte of S, 8 bits, parity and E (12 bit
-    /// periods), each after the RRDD gap (BCM20203T512 data sheet, "Detailed Timing": S = 1,
-    /// data 8, E = 2 bit periods).
+    /// A Type 1 Tag command of `bytes` bytes plus the 2-byte CRC_B: a short frame of S, 7 bits
+    /// and E (10 bit periods), then one frame per further byte of S, 8 bits and E — commands have
+    /// no parity bits (11 bit periods) — each after the RRDD gap (BCM20203T512 data sheet,
+    /// "Detailed Timing": S = 1, data 8, E = 2 bit periods; "Communication Summary").
     static func type1CommandNanoseconds(bytes: Int, etu: Double) -> Double {
         let frames = bytes + 2
-        return Double(10 + 12 * (frames - 1)) * etu + Double(frames - 1) * type1ReaderFrameGapNanoseconds
+        return Double(10 + 11 * (frames - 1)) * etu + Double(frames - 1) * type1ReaderFrameGapNanoseconds
     }
 
     static func iso14443(_ frame: AirFrame, bitRate: BitRate) -> Double {
