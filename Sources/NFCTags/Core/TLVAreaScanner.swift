@@ -30,10 +30,13 @@ enum TLVAreaScanner {
     ///     reserved and lock blocks 0Dh and 0Eh, T1TOP §2.2).
     ///   - addressableBytes: the bytes the tag's commands address; a TLV describing an area
     ///     beyond them is invalid.
+    ///   - stopAtNDEF: stop at the NDEF Message TLV's type byte without reading its length (a
+    ///     write in progress may have left it half written); the layout then has no ``TLVAreaLayout/ndef``.
     /// - Throws: `invalidNDEFArea` for a TLV that runs past the data area, a Lock or Memory Control TLV
     ///   whose length is not 3 or whose area lies beyond what the commands address, a 3-byte length of FFFFh.
     static func scan(
-        _ memory: some TLVAreaBytes, dataAreaStart: Int = 16, dataAreaEnd: Int, reserved: Set<Int> = [], addressableBytes: Int = 1024
+        _ memory: some TLVAreaBytes, dataAreaStart: Int = 16, dataAreaEnd: Int, reserved: Set<Int> = [], addressableBytes: Int = 1024,
+        stopAtNDEF: Bool = false
     ) throws(TagEngineError) -> Outcome {
         var layout = TLVAreaLayout(ndefStart: dataAreaStart, dataAreaEnd: dataAreaEnd)
         layout.skipped = reserved
@@ -51,6 +54,9 @@ enum TLVAreaScanner {
                 cursor += 1
                 continue
             case 0xFE:
+                layout.ndefStart = cursor
+                return .complete(layout)
+            case 0x03 where stopAtNDEF:
                 layout.ndefStart = cursor
                 return .complete(layout)
             default:

@@ -79,12 +79,16 @@ struct Type1Snapshot: Sendable, Hashable {
         case needsBlock(Int)
     }
 
-    /// Reads the CC and walks the TLVs from byte 12 (T1TOP §6.3).
+    /// Reads the CC and walks the TLVs from byte 12 (T1TOP §6.3). While a write is in progress
+    /// the walk stops at the NDEF TLV's type byte: its length may be half written.
     /// - Throws: what ``Type1CapabilityContainer/read(_:)`` and ``TLVAreaScanner`` throw.
     func area() throws(TagEngineError) -> Area {
         let (cc, state) = try Type1CapabilityContainer.read(memory)
         let end = min(cc.memorySize, memory.size)
-        switch try TLVAreaScanner.scan(memory, dataAreaStart: 12, dataAreaEnd: end, reserved: reserved, addressableBytes: memory.size) {
+        switch try TLVAreaScanner.scan(
+            memory, dataAreaStart: 12, dataAreaEnd: end, reserved: reserved, addressableBytes: memory.size,
+            stopAtNDEF: state == .writeInProgress)
+        {
         case .complete(let layout): return .complete(cc, state, layout)
         case .needsByte(let address): return .needsBlock(address / 8)
         }

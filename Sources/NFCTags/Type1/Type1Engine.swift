@@ -21,8 +21,14 @@ public struct Type1Engine: NDEFTagEngine {
     /// Always `.type1`.
     public static let family: TagFamily = .type1
 
-    /// The engine; it has no options.
-    public init() {}
+    /// Whether missing blocks of a Topaz 512 may be read a segment at a time with RSEG; `false`
+    /// reads each with READ8, the one-block-per-command pattern of simple stacks.
+    public let readsSegments: Bool
+
+    /// - Parameter readsSegments: whether RSEG may be used (default `true`, the faster choice).
+    public init(readsSegments: Bool = true) {
+        self.readsSegments = readsSegments
+    }
 
     /// The chip (from HR0), the 7-byte UID and the memory.
     public func identify(on connection: any TagConnection) async throws(TagEngineError) -> TagIdentity {
@@ -66,6 +72,7 @@ public struct Type1Engine: NDEFTagEngine {
     }
 
     private func run<P: Type1Procedure>(_ procedure: P, on connection: any TagConnection) async throws(TagEngineError) -> P.Output {
-        try await TagOperationRunner.run(Type1Operation(procedure, target: connection.target, limits: connection.limits), on: connection)
+        try await TagOperationRunner.run(
+            Type1Operation(procedure, target: connection.target, limits: connection.limits, readsSegments: readsSegments), on: connection)
     }
 }

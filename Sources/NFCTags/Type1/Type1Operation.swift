@@ -26,6 +26,7 @@ struct Type1Operation<Procedure: Type1Procedure>: TagOperation {
     let procedure: Procedure
     let uid: [UInt8]
     let limits: ExchangeLimits
+    let readsSegments: Bool
     private var state: State = .start
 
     private enum State: Sendable {
@@ -42,13 +43,14 @@ struct Type1Operation<Procedure: Type1Procedure>: TagOperation {
     }
 
     /// - Throws: `.unexpectedResponse` when the target's identifier is shorter than the 4-byte UID echo.
-    init(_ procedure: Procedure, target: TargetInfo, limits: ExchangeLimits) throws(TagEngineError) {
+    init(_ procedure: Procedure, target: TargetInfo, limits: ExchangeLimits, readsSegments: Bool = true) throws(TagEngineError) {
         guard target.identifier.count >= 4 else {
             throw TagEngineError(.unexpectedResponse, "a Type 1 tag's UID echo has 4 bytes; the reader reported \(target.identifier.count)")
         }
         self.procedure = procedure
         uid = Array(target.identifier.prefix(4))
         self.limits = limits
+        self.readsSegments = readsSegments
     }
 
     mutating func start() throws(TagEngineError) -> TagStep<Output> {
@@ -120,7 +122,7 @@ struct Type1Operation<Procedure: Type1Procedure>: TagOperation {
             if let again = missing.first(where: { requested.contains($0) }) {
                 throw TagEngineError(.unexpectedResponse, "block \(again) was read and is still unknown")
             }
-            let reads = Self.reads(for: missing, responseLimit: limits.maxResponseLength)
+            let reads = Self.reads(for: missing, segments: readsSegments && limits.maxResponseLength >= 129)
             state = .reading(snapshot, pending: reads, requested: requested.union(missing))
             return send(reads[0])
         }
@@ -144,14 +146,14 @@ struct Type1Operation<Procedure: Type1Procedure>: TagOperation {
         }
     }
 
-    /// RSEG for a segment with five or more missing blocks (when the reader takes its 129-byte
-    /// answer), READ8 for the others.
-    private static func reads(for blocks: [Int], responseLimit: Int) -> [Read] {
+    /// RSEG for a segment with five or more missing blocks (when allowed and the reader takes its
+    /// 129-byte answer), READ8 for the others.
+    private static func reads(for blocks: [Int], segments: Bool) -> [Read] {
         let bySegment = Dictionary(grouping: blocks, by: { $0 / 16 })
         var reads: [Read] = []
         for segment in bySegment.keys.sorted() {
             let needed = bySegment[segment, default: []].sorted()
-            if needed.count >= 5, responseLimit >= 129 {
+            if needed.count >= 5, segments {
                 reads.append(.segment(segment))
             } else {
                 reads += needed.map { .block($0) }
