@@ -34,7 +34,22 @@ enum AirTimeScenarios {
                     of: AirFrame(reader: .bytes(extended ? 14 : 12), tag: .bytes(1 + bytes)), technology: .iso15693, bitRate: .kbps106))
         }
         let type4 = { try Type4Tag(configuration: Type4Tag.Configuration(ndefFileSize: 8192, extendedLength: true)) as any VirtualTag }
+        // Type 1: each command byte in its own frame; RALL answers 122 B, RSEG 129 B.
+        func type1(_ command: Int, _ answer: Int) -> Double {
+            microseconds(
+                AirTimeModel.duration(of: AirFrame(reader: .type1Command(command), tag: .bytes(answer)), technology: .iso14443A, bitRate: .kbps106))
+        }
         return [
+            Scenario(
+                name: "Topaz 96, full message", makeTag: { try VirtualTagKind.topaz96.make() }, reader: .ideal, messageSize: nil,
+                ours: Type1Engine(), common: Type1Engine(), commonLabel: "RALL (the only read)",
+                minimum: (type1(7, 122), "1 RALL (model)")
+            ),
+            Scenario(
+                name: "Topaz 512, full message", makeTag: { try VirtualTagKind.topaz512.make() }, reader: .ideal, messageSize: nil,
+                ours: Type1Engine(), common: Type1Engine(readsSegments: false), commonLabel: "READ8 per block",
+                minimum: (type1(7, 122) + 3 * type1(14, 129), "RALL + 3 RSEG (model)")
+            ),
             Scenario(
                 name: "NTAG216, full message", makeTag: { try VirtualTagKind.ntag216.make() }, reader: .ideal, messageSize: nil,
                 ours: Type2Engine(), common: Type2Engine(maximumReadLength: 16), commonLabel: "READ of 16 B",
