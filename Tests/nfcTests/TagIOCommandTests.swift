@@ -12,7 +12,7 @@ import Testing
         return (directory, "sim:" + path)
     }
 
-    @Test(arguments: ["ntag216", "type4", "slix2", "iso15693-2k", "felica-lite-s", "felica"])
+    @Test(arguments: ["ntag216", "topaz512", "topaz96", "type4", "slix2", "iso15693-2k", "felica-lite-s", "felica"])
     func writeThenReadAcrossRuns(type: String) async throws {
         let (directory, reader) = try await image(type)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -45,6 +45,25 @@ import Testing
         #expect(try await NFCTool.run(["format", "--reader", reader]).status != 0)  // already formatted
         #expect(try await NFCTool.run(["write", "--reader", reader, "--text", "formatted"]).status == 0)
         #expect(try await NFCTool.run(["read", "--reader", reader]).stdout.contains("formatted"))
+    }
+
+    /// A Type 1 tag through the whole cycle: a blank Topaz 96 is found as NFC Forum Type 1, is
+    /// formatted, written, locked, and refuses further writes.
+    @Test func aTopazFromBlankToLocked() async throws {
+        let (directory, reader) = try await image("topaz96", blank: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let scan = try await NFCTool.run(["scan", "--reader", reader, "--json"])
+        #expect(scan.status == 0, "\(scan.stderr)")
+        #expect(scan.stdout.contains("\"family\" : \"type1\"") || scan.stdout.contains("\"family\": \"type1\""))
+        #expect(scan.stdout.contains("Topaz 96"))
+        #expect(scan.stdout.contains("notSupported"))
+        #expect(try await NFCTool.run(["format", "--reader", reader]).status == 0)
+        #expect(try await NFCTool.run(["write", "--reader", reader, "--text", "topaz"]).status == 0)
+        #expect(try await NFCTool.run(["lock", "--reader", reader], stdin: "yes\n").status == 0)
+        let refused = try await NFCTool.run(["write", "--reader", reader, "--text", "lost"])
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("readOnly"))
+        #expect(try await NFCTool.run(["read", "--reader", reader]).stdout.contains("topaz"))
     }
 
     @Test func lockMakesTheTagReadOnly() async throws {
