@@ -5,12 +5,13 @@ import NFCTransport
 
 @testable import NFCTags
 
-/// libFuzzer target for the NFC Forum tag engines (Type 2, 3, 4, 5) and their parsers.
+/// libFuzzer target for the NFC Forum tag engines (Type 1, 2, 3, 4, 5) and their parsers.
 ///
 /// Input: `[kind] [operation] answers…` — the kind picks a tag (target info and exchange limits
 /// taken from a simulated tag of that kind), the operation an engine call (identify, status,
 /// read, dump, write, format, lock) or a direct parser (Type 2 CC and GET_VERSION, Type 3
-/// attribute block and FeliCa responses, Type 4 CC file, Type 5 CC and system information); the
+/// attribute block and FeliCa responses, Type 4 CC file, Type 5 CC and system information, Type 1
+/// RALL answer with its CC and TLV walk); the
 /// rest is the tag's answers in ``AnswerScript`` framing.
 ///
 /// Asserts: every failure is a typed `TagEngineError` (the engines' `throws(TagEngineError)`),
@@ -29,10 +30,11 @@ struct Kind: @unchecked Sendable {
 nonisolated(unsafe) var kinds: [Kind] = []
 
 let operations = ["identify", "status", "read", "dump", "write", "format", "lock"]
-let parserOperations = 7..<16
+let parserOperations = 7..<17
 
 func engine(for family: TagFamily) -> any NDEFTagEngine {
     switch family {
+    case .type1: Type1Engine()
     case .type2: Type2Engine()
     case .type3: Type3Engine()
     case .type4: Type4Engine()
@@ -105,8 +107,11 @@ func parsers(_ operation: Int, _ bytes: [UInt8]) {
         let idm = Array(bytes.prefix(8))
         _ = try? FeliCaResponse.read(Array(bytes.dropFirst(8)), idm: idm, blocks: [0, 1, 2, 3])
         _ = try? FeliCaResponse.write(Array(bytes.dropFirst(8)), idm: idm, blocks: [0])
-    default:
+    case 15:
         _ = try? FeliCaResponse.systemCodes(Array(bytes.dropFirst(8)), idm: Array(bytes.prefix(8)))
+    default:
+        guard let memory = try? Type1Memory(readAll: Array(bytes.prefix(122))) else { return }
+        _ = try? Type1Snapshot(memory: memory, uid: [0, 0, 0, 0]).area()
     }
 }
 
@@ -139,7 +144,8 @@ public func initialize(
 ) -> Int32 {
     kinds = runBlocking { () async -> [Kind] in
         var kinds: [Kind] = []
-        for tag in [VirtualTagKind.ntag215, .ultralight, .type4, .slix2, .iso15693_2k, .felicaLiteS, .felica] {
+        // New kinds go at the end: a seed's first byte picks its kind by index.
+        for tag in [VirtualTagKind.ntag215, .ultralight, .type4, .slix2, .iso15693_2k, .felicaLiteS, .felica, .topaz512, .topaz96] {
             guard let (_, connection) = try? await connect(tag) else { continue }
             let family = TagFamily(connection.target)
             kinds.append(
