@@ -94,6 +94,24 @@ struct Type1Snapshot: Sendable, Hashable {
         }
     }
 
+    /// Whether a block is locked: LOCK-0/1 for blocks 00h–0Fh; beyond, the fixed LOCK-2…7 of a
+    /// Topaz 512, or else the bits the Lock Control TLVs describe, each locking its 2ⁿ bytes from
+    /// byte 80h on (T1TOP §2.2.2, §2.3.2). `nil` when the lock byte is not known.
+    func isLocked(block: Int, layout: TLVAreaLayout) -> Bool? {
+        if block < 16 || memory.isTopaz512 { return memory.isLocked(block: block) }
+        var bit = 0
+        for area in layout.lockAreas {
+            for index in 0..<area.bitCount {
+                let first = 0x80 + (bit + index) * area.bytesPerBit
+                guard (first..<first + area.bytesPerBit).overlaps(block * 8..<block * 8 + 8) else { continue }
+                guard let byte = memory.byte(at: area.address + index / 8) else { return nil }
+                if byte >> UInt8(index % 8) & 1 == 1 { return true }
+            }
+            bit += area.bitCount
+        }
+        return false
+    }
+
     /// Blocks holding the given addresses that are not known yet, in order.
     func unknownBlocks(_ addresses: some Sequence<Int>) -> [Int] {
         Array(Set(addresses.map { $0 / 8 }).filter { !memory.knows(block: $0) }).sorted()

@@ -1,7 +1,9 @@
 import NFCBytes
 
-/// Formats a blank Topaz for NDEF with an empty message, NMN last so that an interrupted format
-/// leaves a tag that is still not formatted (T1TOP §2.2–2.4):
+/// Formats a blank Topaz for NDEF with an empty message (T1TOP §2.2–2.4), from the highest byte
+/// down and NMN last: cut short, the tag is still not formatted, or (once the CC bytes 9–11 are
+/// in) a complete empty layout with NMN `00`, which the next write completes. Block 01h, which
+/// holds the CC, is written byte by byte:
 /// - Topaz 96: CC `E1 10 0E 00`, then `03 00 FE` (empty NDEF TLV, Terminator);
 /// - Topaz 512: CC `E1 10 3F 00`, the Lock Control TLV `01 03 F2 30 33` (48 lock bits at block
 ///   0Fh byte 2, 8 bytes per bit, 8-byte pages) and the Memory Control TLV `02 03 F0 02 03` (the 2
@@ -13,8 +15,16 @@ struct Type1FormatProcedure: Type1Procedure {
 
     func plan(_ snapshot: Type1Snapshot) throws(TagEngineError) -> (writes: [Type1Write], output: Void) {
         let memory = snapshot.memory
-        if let (_, state) = try? Type1CapabilityContainer.read(memory) {
-            let what = state == .ndef ? "it holds a valid CC" : "it holds a valid CC (a write was interrupted: write a message instead)"
+        let existing: Type1CapabilityContainer.State?
+        do {
+            existing = try Type1CapabilityContainer.read(memory).1
+        } catch {
+            // Only a tag without NDEF is formatted; a CC of another version is not overwritten.
+            guard error.code == .notFormatted else { throw error }
+            existing = nil
+        }
+        if let existing {
+            let what = existing == .ndef ? "it holds a valid CC" : "it holds a valid CC (a write was interrupted: write a message instead)"
             throw TagEngineError(.alreadyFormatted, "the tag is already formatted: \(what)")
         }
         let tlvs: [UInt8]
@@ -34,15 +44,15 @@ struct Type1FormatProcedure: Type1Procedure {
         }
         guard let oldMagic = memory.byte(at: 8) else { throw TagEngineError(.unexpectedResponse, "block 01h was not read") }
         var writes: [Type1Write] = []
-        if memory.isStatic {
-            for address in 9..<(8 + bytes.count) {
-                guard let old = memory.byte(at: address), let new = target.byte(at: address), old != new else { continue }
-                writes.append(.byte(address, new, over: old))
-            }
-        } else {
-            var withoutMagic = target
-            withoutMagic.store([oldMagic], at: 8)
-            for block in blocks {
+        var withoutMagic = target
+        withoutMagic.store([oldMagic], at: 8)
+        for block in blocks.reversed() {
+            if memory.isStatic || block == 1 {
+                for address in (block * 8..<block * 8 + 8).reversed() where address > 8 {
+                    guard let old = memory.byte(at: address), let new = target.byte(at: address), old != new else { continue }
+                    writes.append(.byte(address, new, over: old))
+                }
+            } else {
                 guard let old = memory.block(block), let new = withoutMagic.block(block), old != new else { continue }
                 writes.append(.block(block, new, over: old))
             }
@@ -61,7 +71,8 @@ struct Type1MakeReadOnlyProcedure: Type1Procedure {
         switch try snapshot.area() {
         case .needsBlock(let block): return [block]
         case .complete(_, _, let layout):
-            return snapshot.unknownBlocks(layout.lockAreas.flatMap { Array($0.byteAddresses) })
+            let fixed = snapshot.memory.isTopaz512 ? Array(0x7A..<0x80) : []
+            return snapshot.unknownBlocks(layout.lockAreas.flatMap { Array($0.byteAddresses) } + fixed)
         }
     }
 
@@ -74,6 +85,9 @@ struct Type1MakeReadOnlyProcedure: Type1Procedure {
         }
         let memory = snapshot.memory
         var masks: [Int: UInt8] = [11: 0x0F, 0x70: 0xFF, 0x71: memory.isStatic ? 0x7F : 0xFF]
+        if memory.isTopaz512 {
+            for address in 0x7A..<0x80 { masks[address] = 0xFF }  // LOCK-2…7, fixed in block 0Fh (data sheet Figures 15–17)
+        }
         for area in layout.lockAreas {
             for bit in 0..<area.bitCount {
                 masks[area.address + bit / 8, default: 0] |= UInt8(1) << UInt8(bit % 8)

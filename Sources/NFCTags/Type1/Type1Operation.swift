@@ -122,12 +122,39 @@ struct Type1Operation<Procedure: Type1Procedure>: TagOperation {
             if let again = missing.first(where: { requested.contains($0) }) {
                 throw TagEngineError(.unexpectedResponse, "block \(again) was read and is still unknown")
             }
+            guard limits.maxCommandLength >= 14 else {
+                throw TagEngineError(
+                    .unsupported, "the reader carries \(limits.maxCommandLength) B commands; READ8 and RSEG need 14 B (T1TOP §5.2)")
+            }
             let reads = Self.reads(for: missing, segments: readsSegments && limits.maxResponseLength >= 129)
             state = .reading(snapshot, pending: reads, requested: requested.union(missing))
             return send(reads[0])
         }
-        let (writes, output) = try procedure.plan(snapshot)
-        return finishOrWrite(snapshot, pending: writes, output: output)
+        let (planned, output) = try procedure.plan(snapshot)
+        return finishOrWrite(snapshot, pending: try fitted(planned, snapshot.memory), output: output)
+    }
+
+    /// The writes as the reader can carry them: on a reader whose commands stop short of the 14
+    /// bytes of WRITE-E8/NE8, a block write within blocks 01h–0Eh becomes one-byte writes of its
+    /// changed bytes; beyond block 0Eh only the 8-byte commands reach, and the operation is
+    /// refused before its first write.
+    private func fitted(_ writes: [Type1Write], _ memory: Type1Memory) throws(TagEngineError) -> [Type1Write] {
+        guard limits.maxCommandLength < 14 else { return writes }
+        var result: [Type1Write] = []
+        for write in writes {
+            guard case .block(let block) = write.target else {
+                result.append(write)
+                continue
+            }
+            guard block <= 0x0E, let old = memory.block(block) else {
+                throw TagEngineError(
+                    .unsupported, "the reader carries \(limits.maxCommandLength) B commands; writing block \(block) needs WRITE-E8 (14 B)")
+            }
+            for (index, (before, after)) in zip(old, write.expected).enumerated() where before != after {
+                result.append(.byte(block * 8 + index, after, over: before))
+            }
+        }
+        return result
     }
 
     private mutating func finishOrWrite(_ snapshot: Type1Snapshot, pending: [Type1Write], output: Output) -> TagStep<Output> {

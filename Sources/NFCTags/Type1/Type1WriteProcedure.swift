@@ -5,8 +5,8 @@ import NFCBytes
 /// 1. NMN (byte 8) becomes `00`, so that a reader stops trusting the data area;
 /// 2. the NDEF Message TLV and a Terminator TLV, in address order — changed bytes only, with
 ///    WRITE-E, or WRITE-NE where a byte only gains bits (half the time); on the dynamic layout
-///    whole blocks with WRITE-E8/WRITE-NE8, block 01h carrying NMN `00` itself when it changes
-///    anyway (its write is then step 1);
+///    whole blocks with WRITE-E8/WRITE-NE8, except block 01h, which holds the CC and is written
+///    byte by byte (an 8-byte erase-write cut short there could erase the CC);
 /// 3. NMN becomes `E1` again, with WRITE-NE (`00` → `E1` only sets bits).
 ///
 /// Cut anywhere, the tag holds the old message, the new one, or NMN `00` ("write in progress"),
@@ -22,8 +22,10 @@ struct Type1WriteProcedure: Type1Procedure {
         case .complete(_, _, let layout):
             let addresses = try Self.bodyAddresses(message, layout)
             var blocks = snapshot.unknownBlocks(addresses)
-            if snapshot.memory.isTopaz512, addresses.contains(where: { $0 >= 0x80 }), !snapshot.memory.knows(block: 0x0F) {
-                blocks.append(0x0F)  // LOCK-2…7
+            if addresses.contains(where: { $0 >= 0x80 }) {
+                // The lock bits of blocks 10h on: LOCK-2…7 in block 0Fh, or where the TLVs say.
+                let lockBytes = snapshot.memory.isTopaz512 ? Array(0x7A..<0x80) : layout.lockAreas.flatMap { Array($0.byteAddresses) }
+                blocks += snapshot.unknownBlocks(lockBytes).filter { !blocks.contains($0) }
             }
             return blocks
         }
@@ -44,30 +46,25 @@ struct Type1WriteProcedure: Type1Procedure {
         let memory = snapshot.memory
         let changed = (addresses + [8]).filter { target.byte(at: $0) != memory.byte(at: $0) }
         if changed.isEmpty { return ([], ()) }
-        for block in Set(changed.map { $0 / 8 }).sorted() where memory.isLocked(block: block) != false {
+        for block in Set(changed.map { $0 / 8 }).sorted() where snapshot.isLocked(block: block, layout: layout) != false {
             throw TagEngineError(.readOnly, "block \(Hex.encode([UInt8(block)], uppercase: true))h, which the message needs, is locked")
         }
         var writes: [Type1Write] = []
-        // Step 1: NMN 00, unless it already is (an interrupted write) or block 01h's own write does it.
-        var inProgress = target
-        inProgress.store([0x00], at: 8)
-        let dataBlocks = Set(changed.filter { $0 != 8 }.map { $0 / 8 }).sorted()
-        let blockWrites = !memory.isStatic
-        if state == .ndef, !(blockWrites && dataBlocks.first == 1) {
-            writes.append(.byte(8, 0x00, over: 0xE1))
-        }
-        // Step 2: the data.
-        if blockWrites {
-            for block in dataBlocks {
-                guard let old = memory.block(block), let new = inProgress.block(block) else {
+        // Step 1: NMN 00, unless it already is (an interrupted write).
+        if state == .ndef { writes.append(.byte(8, 0x00, over: 0xE1)) }
+        // Step 2: the data. Block 01h, which holds the CC, only ever byte by byte: an 8-byte
+        // erase-write cut short there could erase the CC along with NMN.
+        for block in Set(changed.filter { $0 != 8 }.map { $0 / 8 }).sorted() {
+            if memory.isStatic || block == 1 {
+                for address in changed where address != 8 && address / 8 == block {
+                    guard let old = memory.byte(at: address), let new = target.byte(at: address) else { continue }
+                    writes.append(.byte(address, new, over: old))
+                }
+            } else {
+                guard let old = memory.block(block), let new = target.block(block) else {
                     throw TagEngineError(.unexpectedResponse, "block \(block) was not read")
                 }
                 writes.append(.block(block, new, over: old))
-            }
-        } else {
-            for address in changed where address != 8 {
-                guard let old = memory.byte(at: address), let new = target.byte(at: address) else { continue }
-                writes.append(.byte(address, new, over: old))
             }
         }
         // Step 3: NMN E1.

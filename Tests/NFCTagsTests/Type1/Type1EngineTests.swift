@@ -173,3 +173,87 @@ import Testing
         await #expect(throws: TagEngineError.self) { try await engine.readNDEF(on: try await bench.connect()) }
     }
 }
+
+/// The cases a review found: formats that must not overwrite, cut formats, tags without the
+/// factory TLVs, and readers too small for the 8-byte commands.
+@Suite struct Type1EdgeTests {
+    let engine = Type1Engine()
+
+    /// A Topaz whose bytes from 8 on are `bytes`, activated.
+    static func topaz(_ model: Type1Tag.Model, data bytes: [UInt8]) throws -> Type1Tag {
+        var memory = Type1Tag(model: model, blank: true).memory
+        memory.replaceSubrange(8..<(8 + bytes.count), with: bytes)
+        return try Type1Tag(image: Type1Tag.Image(model: model, memory: HexBytes(memory)))
+    }
+
+    @Test func formatDoesNotOverwriteACapabilityContainerOfAnotherVersion() async throws {
+        let tag = try Self.topaz(.topaz96, data: [0xE1, 0x20, 0x0E, 0x00, 0x03, 0x00, 0xFE])
+        let bench = await Type1Bench(tag)
+        await #expect(throws: TagEngineError(.invalidCapabilityContainer, "")) { try await engine.format(on: try await bench.connect()) }
+        #expect(await bench.tag?.memory == tag.memory)
+    }
+
+    /// Cut at every command, a format leaves a tag that is still blank (and formats again) or
+    /// one whose next write completes it — never one stuck between the two.
+    @Test(arguments: [Type1Tag.Model.topaz96, .topaz512], FieldFault.TearOutcome.allCases)
+    func aFormatCutAtEveryCommandCanBeCompleted(model: Type1Tag.Model, outcome: FieldFault.TearOutcome) async throws {
+        let counting = await Type1Bench(model, blank: true)
+        let meter = AirTimeMeter()
+        try await engine.format(on: try await counting.connect(meter: meter))
+        let count = meter.statistics.commands
+        #expect(count >= 3)
+        let message = type1Message(length: 20)
+        for command in 1...count {
+            let bench = await Type1Bench(model, blank: true)
+            let connection = try await bench.connect()
+            await bench.field.inject(.tear(command: command, outcome: outcome), into: bench.id)
+            await #expect(throws: TagEngineError(.tagLost, "")) { try await engine.format(on: connection) }
+            let status = try await engine.queryStatus(on: try await bench.connect())
+            if status.state == .notSupported {
+                try await engine.format(on: try await bench.connect())
+            }
+            try await engine.writeNDEF(message, on: try await bench.connect())
+            #expect(try await engine.readNDEF(on: try await bench.connect()).message == message, "cut at command \(command)")
+        }
+    }
+
+    /// A Topaz 512 without Lock and Memory Control TLVs: the message starts at byte 12, in block
+    /// 01h with the CC, which is written byte by byte; make read-only still sets LOCK-2…7.
+    @Test func aTopaz512WithoutTheFactoryTLVs() async throws {
+        var tag = try Self.topaz(.topaz512, data: [0xE1, 0x10, 0x3F, 0x00, 0x03, 0x00, 0xFE])
+        tag.powerOn()
+        _ = tag.activate(context: ExchangeContext())
+        let message = type1Message(length: 200)
+        let target = TargetInfo(handle: 1, identifier: tag.identifier, parameters: tag.parameters)
+        var operation = try Type1Operation(
+            Type1WriteProcedure(message: message), target: target, limits: SimulatedReaderConfiguration.ideal.limits)
+        var frames: [[UInt8]] = []
+        var step = try operation.start()
+        while case .transceive(let frame, _) = step {
+            frames.append(frame)
+            let answer = tag.respond(to: frame, context: ExchangeContext()).transceivedBytes
+            step = try operation.resume(with: answer.map { .success($0) } ?? .failure(TransportError(.timeout, "mute")))
+        }
+        #expect(frames.allSatisfy { !([0x54, 0x1B].contains($0[0]) && $0[1] == 0x01) }, "an 8-byte write to block 01h")
+        #expect(frames.contains { [0x54, 0x1B].contains($0[0]) && $0[1] == 0x10 })
+        let bench = await Type1Bench(tag)
+        #expect(try await engine.readNDEF(on: try await bench.connect()).message == message)
+        try await engine.makeReadOnly(on: try await bench.connect())
+        let locked = try #require(await bench.tag)
+        #expect((0x10..<0x40).allSatisfy { locked.isLocked(block: $0) })
+    }
+
+    @Test func aReaderTooSmallForTheBlockCommandsIsRefusedBeforeAnyWrite() async throws {
+        let small = SimulatedReaderConfiguration(
+            limits: ExchangeLimits(maxCommandLength: 7, maxResponseLength: 253, extendedLengthAPDUs: false, nativeCommands: .all))
+        let bench = await Type1Bench(Type1Tag(model: .topaz512), configuration: small)
+        let before = try #require(await bench.tag).memory
+        await #expect(throws: TagEngineError(.unsupported, "")) {
+            try await engine.writeNDEF(type1Message(length: 300), on: try await bench.connect())
+        }
+        #expect(await bench.tag?.memory == before)
+        // A message within blocks 01h–0Ch needs only the 7-byte commands.
+        try await engine.writeNDEF(type1Message(length: 40), on: try await bench.connect())
+        #expect(try await engine.readNDEF(on: try await bench.connect()).message == type1Message(length: 40))
+    }
+}
