@@ -37,7 +37,8 @@ enum AirTimeScenarios {
         // Type 1: each command byte in its own frame; RALL answers 122 B, RSEG 129 B.
         func type1(_ command: Int, _ answer: Int) -> Double {
             microseconds(
-                AirTimeModel.duration(of: AirFrame(reader: .type1Command(command), tag: .bytes(answer)), technology: .iso14443A, bitRate: .kbps106))
+                AirTimeModel.duration(
+                    of: AirFrame(reader: .type1Command(command), tag: .bytes(answer)), technology: .iso14443A, bitRate: .kbps106))
         }
         return [
             Scenario(
