@@ -154,7 +154,7 @@ let package = Package(
                 "NFCOATH", "NFCPIV", "NFCFIDO", "NFCCBOR", "ISO7816", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
             ]),
-        .testTarget(name: "NFCPN532Tests", dependencies: ["NFCPN532", "NFCTransport", "NFCBytes", "NFCSimulator"]),
+        .testTarget(name: "NFCPN532Tests", dependencies: ["NFCPN532", "NFCTransport", "NFCBytes", "NFCSimulator", "NFCTags"]),
         .testTarget(
             name: "NFCPCSCTests",
             dependencies: ["NFCPCSC", "NFCTransport", "NFCBytes", "NFCSimulator", "NFCTags", "NDEF", "NFCTestSupport"]),

@@ -3,8 +3,8 @@ import NFCTransport
 /// InAutoPoll (UM0701-02 §7.3.13): the chip polls the listed target types itself.
 extension VirtualPN532 {
     /// What one InAutoPoll type asks for: the modulation (BrTy) and initiator data it activates
-    /// with, and which targets it takes. Nil for types no virtual target can be (Jewel, the DEP
-    /// types) — they find nothing.
+    /// with, and which targets it takes. Nil for types no virtual target can be (the DEP types)
+    /// — they find nothing.
     static func autoPollType(_ type: UInt8) -> (modulation: UInt8, initiatorData: [UInt8], accept: @Sendable (TargetInfo) -> Bool)? {
         let anyTarget: @Sendable (TargetInfo) -> Bool = { _ in true }
         let felicaPolling: [UInt8] = [0x00, 0xFF, 0xFF, 0x00, 0x00]
@@ -15,7 +15,8 @@ extension VirtualPN532 {
         case 0x01, 0x11: return (0x01, felicaPolling, anyTarget)  // generic passive 212 kbit/s, FeliCa 212
         case 0x02, 0x12: return (0x02, felicaPolling, anyTarget)  // generic passive 424 kbit/s, FeliCa 424
         case 0x03, 0x23: return (0x03, [0x00], anyTarget)  // passive 106 kbit/s ISO/IEC 14443-4B
-        default: return nil  // 04 Jewel, 40-42 DEP passive, 80-82 DEP active
+        case 0x04: return (0x04, [], anyTarget)  // Innovision Jewel (Type 1)
+        default: return nil  // 40-42 DEP passive, 80-82 DEP active
         }
     }
 

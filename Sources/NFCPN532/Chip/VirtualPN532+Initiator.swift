@@ -6,7 +6,8 @@ extension VirtualPN532 {
     /// InListPassiveTarget (§7.3.5): MaxTg (1 or 2), BrTy, initiator data. Type A at 106 kbit/s
     /// (an optional UID selects one card), FeliCa at 212 or 424 kbit/s (the initiator data is
     /// the Polling payload: `00`, system code, request code, time slot), type B at 106 kbit/s
-    /// (AFI). Jewel (BrTy 4) finds none: there are no Type 1 tags yet. With no card and
+    /// (AFI), Jewel at 106 kbit/s (the Type 1 tags, which take no part in type A anticollision
+    /// and so are found by BrTy 4 alone). With no card and
     /// passive-activation retries of `FF` (the reset value) the real chip keeps polling until
     /// a card comes or the host aborts with an ACK; here it waits for the driver's next arrival.
     func listPassiveTargets(_ parameters: [UInt8]) async -> [UInt8]? {
@@ -31,7 +32,7 @@ extension VirtualPN532 {
             guard initiatorData.count == 5, initiatorData[0] == 0x00 else { return nil }
             mask = .felica
         case 0x03: mask = .iso14443B
-        case 0x04: return []
+        case 0x04: mask = .iso14443A
         default: return nil
         }
         await releaseAll()
@@ -83,6 +84,8 @@ extension VirtualPN532 {
     /// NDEF — as they would in a real chip's field.
     private func matching(_ mask: TechnologyMask, _ modulation: UInt8, _ initiatorData: [UInt8]) async -> [Candidate] {
         var all = (try? await driver.targets(matching: mask)) ?? []
+        // A Type 1 tag answers REQA but not the anticollision that follows: only BrTy 4 finds it.
+        all.removeAll { modulation == 0x04 ? !Self.isJewel($0) : Self.isJewel($0) }
         switch modulation {
         case 0x00:
             guard !initiatorData.isEmpty else { return all.filter { !halted.contains($0.identifier) }.map { Candidate(info: $0) } }
@@ -123,6 +126,9 @@ extension VirtualPN532 {
         _ info: TargetInfo, _ modulation: UInt8, _ initiatorData: [UInt8], withATS: Bool, pollingResponse: [UInt8]? = nil
     ) -> [UInt8] {
         switch info.parameters {
+        case .iso14443A(let a) where modulation == 0x04:
+            // Jewel: SENS_RES as the chip prints it, then JEWELID, the 4 UID bytes RID answers.
+            return [UInt8(a.atqa >> 8), UInt8(a.atqa & 0xFF)] + info.identifier.prefix(4)
         case .iso14443A(let a):
             // SENS_RES as the chip prints it, second byte received first; SEL_RES; NFCID1; the ATS.
             var data = [UInt8(a.atqa >> 8), UInt8(a.atqa & 0xFF), a.sak, UInt8(info.identifier.count)] + info.identifier
@@ -163,6 +169,8 @@ extension VirtualPN532 {
         case .felica:
             guard let length = data.first, Int(length) == data.count else { return [PN532Status.invalidParameter.rawValue] }
             return await exchange(connection, Array(data.dropFirst())) { [UInt8($0.count + 1)] + $0 }
+        case .iso14443A(let a) where a.isType1Platform:
+            return await jewelExchange(connection, data, uid: Array(targets[index].info.identifier.prefix(4)))
         case .iso14443A(let a) where a.ats == nil && data.count == 18 && data[0] == 0xA0:
             return await compatibilityWrite(connection, data)
         case .iso14443A(let a) where a.ats == nil:
@@ -173,6 +181,35 @@ extension VirtualPN532 {
             }
         default:
             return await exchange(connection, data) { $0 }
+        }
+    }
+
+    /// Whether a target is a Type 1 (Jewel, Topaz) tag.
+    static func isJewel(_ info: TargetInfo) -> Bool {
+        if case .iso14443A(let a) = info.parameters { return a.isType1Platform }
+        return false
+    }
+
+    /// The frame length of each Jewel command with its zero data bytes and the UID echo
+    /// (BCM20203T512 data sheet, Tables 6–8).
+    static let jewelFrameLengths: [UInt8: Int] = [
+        0x78: 7, 0x00: 7, 0x01: 7, 0x53: 7, 0x1A: 7, 0x10: 14, 0x02: 14, 0x54: 14, 0x1B: 14,
+    ]
+
+    /// A Jewel command through InDataExchange: the host sends the command without the zero
+    /// data bytes and the UID echo, as libnfc's `nfc-jewel` does (`01 ADD`, `53 ADD DAT`, `02 ADD8`,
+    /// `54 ADD8 D0…D7`), and the firmware completes the frame with the UID the activation learnt;
+    /// the tag's echo of the address comes off the answer (`READ` → DAT, `READ8` → 8 bytes;
+    /// RID and RALL answer whole). An unknown code or an overlong command is an invalid parameter (10h).
+    private func jewelExchange(_ connection: any TagConnection, _ data: [UInt8], uid: [UInt8]) async -> [UInt8] {
+        guard let code = data.first, let length = Self.jewelFrameLengths[code], data.count <= length - 4 else {
+            lastError = PN532Status.invalidParameter.error
+            return [PN532Status.invalidParameter.rawValue]
+        }
+        let echo = code == 0x78 ? [UInt8](repeating: 0, count: 4) : uid
+        let frame = data + [UInt8](repeating: 0, count: length - 4 - data.count) + echo
+        return await exchange(connection, frame) { answer in
+            code == 0x78 || code == 0x00 ? answer : Array(answer.dropFirst())
         }
     }
 

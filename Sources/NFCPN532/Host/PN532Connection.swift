@@ -72,12 +72,35 @@ final class PN532Connection: TagConnection, Sendable {
                         .protocolViolation, "\(driver.name): a FeliCa answer whose LEN byte does not match (\(framed.count) bytes)")
                 }
                 return Array(framed.dropFirst())
+            case .iso14443A(let a) where a.isType1Platform:
+                return try await jewel(command, number: number, timeout)
             case .iso14443A where !target.speaksISODEP:
                 return try await exchange(.inCommunicateThru, command, timeout)
             default:
                 return try await isoDEP(command, number: number, timeout)
             }
         }
+    }
+
+    /// A Type 1 command through InDataExchange (UM0701-02 §7.3.8, Jewel): the chip adds the UID
+    /// echo it learnt at activation, so the command goes without its zero data bytes and echo
+    /// (`01 ADD`, `53 ADD DAT`, `02 ADD8`, `54 ADD8 D0…D7`, as libnfc's `nfc-jewel` sends them),
+    /// and the chip takes the tag's address echo off the answer, which is put back here so the
+    /// engine sees the tag's own answer (`TagConnection`'s contract).
+    private func jewel(_ command: [UInt8], number: UInt8, _ timeout: Duration) async throws(TransportError) -> [UInt8] {
+        guard let code = command.first, command.count == 7 || command.count == 14 else {
+            throw TransportError(.unsupportedCommand, "\(driver.name): a Type 1 command has 7 or 14 bytes, not \(command.count)")
+        }
+        let meaningful: Int
+        switch code {
+        case 0x78, 0x00: meaningful = 1  // RID, RALL
+        case 0x01, 0x10, 0x02: meaningful = 2  // READ, RSEG, READ8
+        case 0x53, 0x1A: meaningful = 3  // WRITE-E, WRITE-NE
+        case 0x54, 0x1B: meaningful = 10  // WRITE-E8, WRITE-NE8
+        default: throw TransportError(.unsupportedCommand, "\(driver.name): \(Hex.encode([code])) is not a Type 1 command")
+        }
+        let (_, data) = try await statusAndData(.inDataExchange, [number] + command.prefix(meaningful), timeout)
+        return code == 0x78 || code == 0x00 ? data : [command[1]] + data
     }
 
     /// An APDU through InDataExchange, sent and received in as many parts as the frames need.

@@ -156,6 +156,7 @@ public actor PN532Driver: ReaderDriver {
         let modulation = PN532Modulation(target)
         let initiatorData: [UInt8]
         switch target.parameters {
+        case .iso14443A(let a) where a.isType1Platform: initiatorData = modulation.pollData
         case .iso14443A: initiatorData = PN532TargetData.cascaded(target.identifier)
         case .felica(let f): initiatorData = [0x00, UInt8(f.systemCode >> 8), UInt8(f.systemCode & 0xFF), 0x01, 0x00]
         default: initiatorData = modulation.pollData

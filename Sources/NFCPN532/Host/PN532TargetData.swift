@@ -3,6 +3,10 @@ import NFCTransport
 
 /// The modulations the host polls with InListPassiveTarget: the BrTy byte (UM0701-02 §7.3.5).
 enum PN532Modulation: UInt8, CaseIterable {
+    /// Innovision Jewel: NFC Forum Type 1 tags (Topaz), which take no part in type A
+    /// anticollision. Polled before type A: each poll drops the chip's list, and type A cards
+    /// are the ones commands go to most.
+    case jewel = 0x04
     /// 106 kbit/s type A (ISO/IEC 14443 A, MIFARE).
     case typeA = 0x00
     /// FeliCa at 212 kbit/s.
@@ -13,7 +17,7 @@ enum PN532Modulation: UInt8, CaseIterable {
     /// The technology the modulation finds.
     var technology: Technology {
         switch self {
-        case .typeA: .iso14443A
+        case .typeA, .jewel: .iso14443A
         case .felica212: .felica
         case .typeB: .iso14443B
         }
@@ -27,7 +31,7 @@ enum PN532Modulation: UInt8, CaseIterable {
     /// families) for type B.
     var pollData: [UInt8] {
         switch self {
-        case .typeA: []
+        case .typeA, .jewel: []
         case .felica212: [0x00, 0xFF, 0xFF, 0x01, 0x00]
         case .typeB: [0x00]
         }
@@ -38,6 +42,7 @@ enum PN532Modulation: UInt8, CaseIterable {
         switch target.parameters {
         case .felica: self = .felica212
         case .iso14443B: self = .typeB
+        case .iso14443A(let a) where a.isType1Platform: self = .jewel
         default: self = .typeA
         }
     }
@@ -79,6 +84,11 @@ enum PN532TargetData {
                 }
                 let atqa = UInt16(sens[0]) << 8 | UInt16(sens[1])
                 targets.append((number, uid, .iso14443A(.init(atqa: atqa, sak: sak, ats: ats))))
+            case .jewel:
+                // SENS_RES as the chip prints it, then JEWELID: UID-0…3 from RID (§7.3.5).
+                let sens = try reader.bytes(2, "SENS_RES")
+                let id = try reader.bytes(4, "JEWELID")
+                targets.append((number, id, .iso14443A(.init(atqa: UInt16(sens[0]) << 8 | UInt16(sens[1]), sak: 0x00))))
             case .felica212:
                 let length = try reader.byte("POL_RES length")
                 guard length == 18 || length == 20 else { throw reader.violation("a POL_RES of \(length) bytes (18 or 20)") }

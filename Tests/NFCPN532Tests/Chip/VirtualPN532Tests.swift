@@ -1,5 +1,6 @@
 import NFCBytes
 import NFCSimulator
+import NFCTags
 import NFCTransport
 import Testing
 
@@ -213,5 +214,48 @@ import Darwin
         #expect(answer.count == expected, "\(answer)")
         #expect(Array(answer.dropFirst().prefix(2)) == [UInt8(answer.count - 1), 0x07])
         #expect(Array(answer[11...13]) == [0x00, 0x00, 0x01])
+    }
+}
+
+/// Type 1 tags through the virtual PN532: found by Jewel polling only, commands in libnfc's
+/// short form (UM0701-02 §7.3.5 and §7.3.8; libnfc's `jewel.h` request and answer layouts).
+@Suite struct VirtualPN532JewelTests {
+    @Test func jewelPollingFindsTheTopazAndTypeAPollingDoesNot() async throws {
+        let (host, field) = try await VirtualPN532Tests.host([.topaz512])
+        let tag = try #require(try await field.targets(matching: .iso14443A).first)
+        // Passive activation retries 02 (RFConfiguration item 5, §7.3.1): an empty poll ends.
+        _ = await host.command(0x32, [0x05, 0xFF, 0x01, 0x02])
+        #expect(await host.command(0x4A, [0x01, 0x00]) == [0x00])
+        let listed = try #require(await host.command(0x4A, [0x01, 0x04]))
+        #expect(listed == [0x01, 0x01, 0x0C, 0x00] + tag.identifier)
+        // READ of byte 8 (NMN): `01 08` answers the byte alone; RID answers HR0 HR1 UID-0…3.
+        #expect(await host.command(0x40, [0x01, 0x01, 0x08]) == [0x00, 0xE1])
+        #expect(await host.command(0x40, [0x01, 0x78]) == [0x00, 0x12, 0x48] + tag.identifier)
+        // WRITE-E then READ8 of block 04h (8 bytes, no ADD8 echo).
+        #expect(await host.command(0x40, [0x01, 0x53, 0x20, 0x5A]) == [0x00, 0x5A])
+        let block = try #require(await host.command(0x40, [0x01, 0x02, 0x04]))
+        #expect(block == [0x00, 0x5A, 0, 0, 0, 0, 0, 0, 0])
+        // RALL: HR0 HR1 and blocks 00h–0Eh.
+        #expect(await host.command(0x40, [0x01, 0x00])?.count == 1 + 122)
+        // A barred write (block 00h) gets no answer: time-out.
+        #expect(await host.command(0x40, [0x01, 0x53, 0x00, 0xFF]) == [0x01])
+        // An unknown code is refused by the firmware.
+        #expect(await host.command(0x40, [0x01, 0x7F]) == [0x10])
+    }
+}
+
+extension PN532DriverTests {
+    /// Our PN532 reader finds a Topaz by Jewel polling and the Type 1 engine reads and writes it
+    /// through InDataExchange, the chip adding the UID echo.
+    @Test func theType1EngineThroughTheChip() async throws {
+        let board = try await VirtualBoard([.topaz512])
+        defer { Task { await board.stop() } }
+        let target = try #require(try await board.driver.targets(matching: .iso14443A).first)
+        #expect(TagFamily(target) == .type1)
+        let connection = try await board.driver.connect(to: target, meter: AirTimeMeter())
+        let message: [UInt8] = [0xD1, 0x01, 0x0C, 0x55, 0x04] + Array("example.org".utf8)
+        try await Type1Engine().writeNDEF(message, on: connection)
+        #expect(try await Type1Engine().readNDEF(on: connection).message == message)
+        await connection.disconnect()
     }
 }

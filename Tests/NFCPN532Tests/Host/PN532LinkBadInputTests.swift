@@ -120,6 +120,8 @@ import Testing
         let ats: [UInt8] = [0x06, 0x77, 0x77, 0x71, 0x02, 0x80]
         let chip = ScriptedChip { data, _ in
             switch data.first {
+            // Jewel polling (BrTy 04) finds nothing; type A the ISO-DEP card.
+            case 0x4A where data.count > 2 && data[2] == 0x04: ScriptedChip.answer(data, [0x00])
             case 0x4A: ScriptedChip.answer(data, [0x01, 0x01, 0x03, 0x44, 0x20, 0x07, 0x04, 1, 2, 3, 4, 5, 6] + ats)
             case 0x40: ScriptedChip.answer(data, [0x40] + [UInt8](repeating: 0xAB, count: 200))
             default: ScriptedChip.start(data)

@@ -12,6 +12,9 @@ struct PCSCATRTests {
         (.ntag216, "3B8F8001804F0CA0000003060300030000000068"),
         (.ultralight, "3B8F8001804F0CA0000003060300030000000068"),
         (.ultralightMF0UL11, "3B8F8001804F0CA0000003060300030000000068"),
+        // Card name 0030, "Topaz NFC Tag" (pcsc-tools' smartcard_list: 3B 8F 80 01 80 4F 0C A0 00 00 03 06 .. 00 30 …).
+        (.topaz512, "3B8F8001804F0CA000000306030030000000005B"),
+        (.topaz96, "3B8F8001804F0CA000000306030030000000005B"),
         // The NTAG 424 DNA ATS's single historical byte 80.
         (.type4, "3B8180018080"),
         (.iso7816, "3B8180018080"),
