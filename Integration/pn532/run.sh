@@ -9,6 +9,8 @@
 #     data sheet §8.8.1, MF0ULX1 §8.8.1);
 #   - nfc-mfultralight w writes another tag's dump into the image (MIFARE "Write 16 bytes"
 #     through InDataExchange): the image then holds that tag's user pages and message.
+# For Topaz 96 and 512 (Type 1): nfc-list lists them by Jewel polling; nfc-jewel r and w read
+# and write them byte by byte.
 # For the Type 4 tags (A and B) and FeliCa Lite-S and Standard: nfc-list reports the ATS, the
 # ATQB fields, or IDm, PMm and system code, the image holds; nfc-read-forum-tag3 reads the FeliCa tags' NDEF message.
 # nfcpy 1.0.4 (Integration/pn532/requirements.txt, in $PYTHON's environment) reads and writes NDEF
@@ -248,8 +250,55 @@ PY
     checks=$((checks + 1))
 done
 
+# Type 1 through libnfc's Jewel support (BrTy 04; InDataExchange with the short commands of
+# libnfc's jewel.h): nfc-list lists the Topaz with SENS_RES 0c 00 and its JEWELID; nfc-jewel r
+# dumps blocks 00h–0Eh, read byte by byte, equal to the image; nfc-jewel w writes another Topaz's
+# blocks 01h–0Ch into the image (WRITE-E byte by byte; lock and OTP bytes declined), whose message
+# then reads back through sim:.
+for kind in topaz96 topaz512; do
+    image=$work/$kind-jewel.json source=$work/$kind-jewel-source.json link=$work/pn532-$kind-jewel
+    "$NFC" tag new "$kind" -o "$image" >/dev/null
+    "$NFC" tag new "$kind" --uid 12A1B2C3D4E525 -o "$source" >/dev/null
+    "$NFC" write --reader "sim:$source" --text "written by nfc-jewel: $kind" >/dev/null
+    start_emulator "$image" "$link"
+    LIBNFC_DEVICE=pn532_uart:$link timeout 30 nfc-list > "$work/$kind.list" 2>/dev/null || fail "$kind: nfc-list failed"
+    LIBNFC_DEVICE=pn532_uart:$link timeout 60 nfc-jewel r "$work/$kind.jwd" > "$work/$kind.jewel-read" 2>&1 \
+        || { cat "$work/$kind.jewel-read"; fail "$kind: nfc-jewel r failed"; }
+    stop_emulator
+    cp "$image" "$image.before"
+    start_emulator "$source" "$link"
+    LIBNFC_DEVICE=pn532_uart:$link timeout 60 nfc-jewel r "$work/$kind-source.jwd" > /dev/null 2>&1 || fail "$kind: nfc-jewel r of the source failed"
+    stop_emulator
+    start_emulator "$image" "$link"
+    printf 'n\nn\n' | LIBNFC_DEVICE=pn532_uart:$link timeout 60 nfc-jewel w "$work/$kind-source.jwd" > "$work/$kind.jewel-write" 2>&1 \
+        || { cat "$work/$kind.jewel-write"; fail "$kind: nfc-jewel w failed"; }
+    stop_emulator
+    "$NFC" read --reader "sim:$image" | grep -q "written by nfc-jewel: $kind" \
+        || { cat "$work/$kind.jewel-write"; fail "$kind: after nfc-jewel w the image does not hold the source's message"; }
+    python3 - "$kind" "$image" "$source" "$work/$kind.list" "$work/$kind.jwd" <<'PY'
+import json, re, sys
+kind, image, source, listing, dump = sys.argv[1:]
+before = bytes.fromhex(json.load(open(image + ".before"))["tag"]["memory"])
+memory = bytes.fromhex(json.load(open(image))["tag"]["memory"])
+theirs = bytes.fromhex(json.load(open(source))["tag"]["memory"])
+text = open(listing).read()
+assert "Jewel" in text, f"{kind}: nfc-list did not list a Jewel target:\n{text}"
+sens = re.search(r"ATQA \(SENS_RES\):\s*((?:[0-9a-f]{2}\s+){2})", text)
+jewel_id = re.search(r"4-LSB JEWELID:\s*((?:[0-9a-f]{2}\s+){4})", text)
+assert sens and bytes.fromhex("".join(sens.group(1).split())) == bytes([0x0C, 0x00]), f"{kind}: SENS_RES in\n{text}"
+assert jewel_id and bytes.fromhex("".join(jewel_id.group(1).split())) == memory[0:4], f"{kind}: JEWELID in\n{text}"
+read = open(dump, "rb").read()
+assert len(read) == 120, f"{kind}: nfc-jewel dumped {len(read)} bytes, not blocks 00h-0Eh"
+assert read == before[0:120], f"{kind}: nfc-jewel r dumped {read.hex()}, the image held {before[0:120].hex()}"
+assert memory[0:8] == before[0:8] and memory[0x68:0x78] == before[0x68:0x78], f"{kind}: nfc-jewel w changed the UID, reserved or lock block"
+assert memory[8:0x68] == theirs[8:0x68], f"{kind}: blocks 01h-0Ch after nfc-jewel w differ from the source's"
+print(f"ok    {kind}: nfc-list SENS_RES 0c00 JEWELID {memory[0:4].hex()}; nfc-jewel r dumped blocks 00h-0Eh, nfc-jewel w wrote blocks 01h-0Ch")
+PY
+    checks=$((checks + 1))
+done
+
 # Our pn532: reader against sim: on the same tag, kind by kind.
-for kind in ntag213 ntag215 ntag216 ultralight type4 type4b iso7816 felica-lite-s felica; do
+for kind in ntag213 ntag215 ntag216 ultralight topaz512 topaz96 type4 type4b iso7816 felica-lite-s felica; do
     image=$work/$kind-ours.json twin=$work/$kind-twin.json link=$work/pn532-ours-$kind
     "$NFC" tag new "$kind" -o "$image" >/dev/null
     [[ $kind == iso7816 ]] || "$NFC" write --reader "sim:$image" --text "read through a PN532: $kind" >/dev/null
