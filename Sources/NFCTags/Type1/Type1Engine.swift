@@ -8,7 +8,7 @@ import NFCTransport
 /// exchange: all of a Topaz 96, and the CC and TLVs of a Topaz 512 — and reads further blocks of a
 /// Topaz 512 only as needed, with RSEG or READ8, whichever costs less air time.
 ///
-/// - Writes follow the NMN protocol (``Type1WriteProcedure``): interrupted, a tag holds the old
+/// - Writes follow the NMN protocol (`Type1WriteProcedure`): interrupted, a tag holds the old
 ///   message, the new one, or NMN `00`, which ``readNDEF(on:)`` reports as `.invalidNDEFArea`
 ///   ("write in progress") and the next write repairs.
 /// - ``format(on:)`` writes the CC and TLVs Topaz tags ship with; ``makeReadOnly(on:)`` sets RWA
