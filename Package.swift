@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "NFCOATH", targets: ["NFCOATH"]),
         .library(name: "NFCFIDO", targets: ["NFCFIDO"]),
         .library(name: "NFCPIV", targets: ["NFCPIV"]),
+        .library(name: "NFCDESFire", targets: ["NFCDESFire"]),
         .executable(name: "nfc", targets: ["nfc"]),
     ],
     // The reader backends Core NFC sessions can name (`OPENCORENFC_READER`). All are on by
@@ -79,6 +80,12 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"), .product(name: "SwiftASN1", package: "swift-asn1"),
             ]),
+        // DESFire-family clients; today the verification of NTAG 424 DNA SUN messages.
+        .target(
+            name: "NFCDESFire",
+            dependencies: [
+                "NFCBytes", .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]),
         // Row 3
         .target(
             name: "NFCTags",
@@ -119,7 +126,7 @@ let package = Package(
             dependencies: [
                 "OpenCoreNFC", "NFCBackgroundConfiguration", "NFCReaders", "NDEF", "NDEFJSON", "NFCBytes", "NFCJSON", "NFCTransport",
                 "NFCSimulator", "NFCTags", "NFCPCSC", "NFCPN532", "ISO7816",
-                "NFCOATH", "NFCFIDO", "NFCPIV",
+                "NFCOATH", "NFCFIDO", "NFCPIV", "NFCDESFire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -169,6 +176,7 @@ let package = Package(
                 "NFCBytes", "NFCFIDO", "NFCCBOR", "ISO7816", "NFCSimulator", "NFCTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
+        .testTarget(name: "NFCDESFireTests", dependencies: ["NFCDESFire", "NFCBytes", "NFCTestSupport"]),
         .testTarget(
             name: "NFCPIVTests",
             dependencies: [

@@ -41,3 +41,4 @@ extension PIVChangePUKCommand: JSONOutputCommand { var wantsJSONOutput: Bool { j
 extension PIVUnblockPINCommand: JSONOutputCommand { var wantsJSONOutput: Bool { json } }
 extension PIVResetCommand: JSONOutputCommand { var wantsJSONOutput: Bool { json } }
 extension FIDOResetCommand: JSONOutputCommand { var wantsJSONOutput: Bool { options.json } }
+extension SUNVerifyCommand: JSONOutputCommand { var wantsJSONOutput: Bool { json } }

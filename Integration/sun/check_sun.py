@@ -1,0 +1,107 @@
+"""An independent SUN message generator (Python `cryptography`), checked against `nfc sun verify`.
+
+Written from the NTAG 424 DNA data sheet (NT4H2421Gx §9.3) and NXP AN12196 §3.3–3.4, apart from
+the Swift code: it builds the SUN URLs an NTAG 424 DNA would mirror — encrypted PICC data, plain
+UID and counter, encrypted file data — for random keys, UIDs and counters, and checks that
+`nfc sun verify` accepts each with the right UID and counter (and file data), and refuses each
+with one MAC bit flipped or the wrong file read key.
+
+    NFC=.build/debug/nfc python3 Integration/sun/check_sun.py
+"""
+import json
+import os
+import subprocess
+import sys
+
+from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+from cryptography.hazmat.primitives.cmac import CMAC
+
+NFC = os.environ.get("NFC", ".build/debug/nfc")
+checks = 0
+failures = 0
+
+
+def cmac(key, data):
+    mac = CMAC(algorithms.AES(key))
+    mac.update(data)
+    return mac.finalize()
+
+
+def ecb(key, block, decrypt=False):
+    cipher = Cipher(algorithms.AES(key), modes.ECB())
+    op = cipher.decryptor() if decrypt else cipher.encryptor()
+    return op.update(block) + op.finalize()
+
+
+def cbc_encrypt(key, iv, data):
+    op = Cipher(algorithms.AES(key), modes.CBC(iv)).encryptor()
+    return op.update(data) + op.finalize()
+
+
+def session_vector(label, uid, counter):
+    """SV1 (label C33C) or SV2 (3CC3): label, 00 01 00 80, UID, counter LSB first, zero padding."""
+    body = label + bytes([0x00, 0x01, 0x00, 0x80]) + (uid or b"") + (counter.to_bytes(3, "little") if counter is not None else b"")
+    return body + bytes(-len(body) % 16)
+
+
+def truncate(mac):
+    """MACt: bytes 1, 3, ..., 15 (NT4H2421Gx §9.1.3)."""
+    return mac[1::2]
+
+
+def sun_url(meta_key, file_key, uid, counter, encrypted=True, file_data=None):
+    mac_key = cmac(file_key, session_vector(b"\x3c\xc3", uid, counter))
+    enc_key = cmac(file_key, session_vector(b"\xc3\x3c", uid, counter))
+    if encrypted:
+        plain = bytes([0xC7]) + uid + counter.to_bytes(3, "little") + os.urandom(5)
+        prefix = "https://example.com/t?picc_data=" + ecb(meta_key, plain).hex().upper()
+    else:
+        prefix = "https://example.com/t?uid=" + uid.hex().upper() + "&ctr=" + counter.to_bytes(3, "big").hex().upper()
+    mac_input = b""
+    if file_data is not None:
+        iv = ecb(enc_key, counter.to_bytes(3, "little") + bytes(13))
+        enc = cbc_encrypt(enc_key, iv, file_data).hex().upper()
+        mac_input = (enc + "&cmac=").encode()
+        prefix += "&enc=" + enc
+    return prefix + "&cmac=" + truncate(cmac(mac_key, mac_input)).hex().upper()
+
+
+def verify(url, meta_key, file_key):
+    run = subprocess.run([NFC, "sun", "verify", url, "--key", meta_key.hex(), "--file-key", file_key.hex(), "--json"],
+                         capture_output=True, text=True, timeout=60)
+    try:
+        return run.returncode, json.loads(run.stdout)
+    except ValueError:
+        return run.returncode, {"stdout": run.stdout, "stderr": run.stderr}
+
+
+def check(name, ok, detail=""):
+    global checks, failures
+    checks += 1
+    if not ok:
+        failures += 1
+    print("%s  %s%s" % ("ok   " if ok else "FAIL ", name, "" if ok else ": " + str(detail)), flush=True)
+
+
+for variant in ["encrypted", "plain", "encrypted + file data"]:
+    for trial in range(4):
+        meta_key, file_key = os.urandom(16), os.urandom(16)
+        uid = bytes([0x04]) + os.urandom(6)
+        counter = int.from_bytes(os.urandom(3), "big")
+        file_data = os.urandom(32) if "file" in variant else None
+        url = sun_url(meta_key, file_key, uid, counter, encrypted=variant != "plain", file_data=file_data)
+        status, result = verify(url, meta_key if variant != "plain" else file_key, file_key)
+        good = status == 0 and result.get("valid") is True and result.get("uid") == uid.hex() and result.get("counter") == counter
+        if file_data is not None:
+            good = good and result.get("fileData") == file_data.hex()
+        check("%s #%d: valid, UID and counter as generated" % (variant, trial + 1), good, (status, result))
+        flipped = url[:-1] + ("0" if url[-1] != "0" else "1")
+        status, result = verify(flipped, meta_key if variant != "plain" else file_key, file_key)
+        check("%s #%d: one MAC digit changed is invalid (exit 1)" % (variant, trial + 1),
+              status == 1 and result.get("valid") is False, (status, result))
+        status, result = verify(url, meta_key if variant != "plain" else file_key, os.urandom(16))
+        check("%s #%d: another file read key is invalid" % (variant, trial + 1), status == 1 and result.get("valid") is False,
+              (status, result))
+
+print("\nsun: %d checks, %d failed" % (checks, failures))
+sys.exit(1 if failures or checks == 0 else 0)
