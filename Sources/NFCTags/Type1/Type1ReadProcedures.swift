@@ -88,7 +88,7 @@ struct Type1IdentifyProcedure: Type1Procedure {
             }
         let uid = memory.block(0).map { Hex.encode($0.prefix(7), uppercase: true) } ?? "?"
         let details: [(String, String)] = [
-            ("uid", uid),
+            ("full UID", uid),
             ("header ROM", Hex.encode(memory.headerROM, uppercase: true)),
             ("layout", memory.isStatic ? "static" : "dynamic"),
             ("blocks", "\(memory.blockCount) × 8"),
