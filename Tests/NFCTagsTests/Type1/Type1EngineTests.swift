@@ -68,17 +68,8 @@ import Testing
         _ = tag.activate(context: ExchangeContext())
         let uid = tag.identifier
         let message = type1Message(length: 10, fill: 0x7A)
-        let target = TargetInfo(handle: 1, identifier: uid, parameters: tag.parameters)
-        var operation = try Type1Operation(
-            Type1WriteProcedure(message: message), target: target, limits: SimulatedReaderConfiguration.ideal.limits)
-        var frames: [[UInt8]] = []
-        var step = try operation.start()
-        while case .transceive(let frame, _) = step {
-            frames.append(frame)
-            let answer = tag.respond(to: frame, context: ExchangeContext()).transceivedBytes
-            step = try operation.resume(with: answer.map { .success($0) } ?? .failure(TransportError(.timeout, "mute")))
-        }
-        guard case .done = step else {
+        let (frames, finished) = try Type1ByHand.write(message, on: &tag)
+        guard finished else {
             Issue.record("the write did not finish")
             return
         }
@@ -224,16 +215,7 @@ import Testing
         tag.powerOn()
         _ = tag.activate(context: ExchangeContext())
         let message = type1Message(length: 200)
-        let target = TargetInfo(handle: 1, identifier: tag.identifier, parameters: tag.parameters)
-        var operation = try Type1Operation(
-            Type1WriteProcedure(message: message), target: target, limits: SimulatedReaderConfiguration.ideal.limits)
-        var frames: [[UInt8]] = []
-        var step = try operation.start()
-        while case .transceive(let frame, _) = step {
-            frames.append(frame)
-            let answer = tag.respond(to: frame, context: ExchangeContext()).transceivedBytes
-            step = try operation.resume(with: answer.map { .success($0) } ?? .failure(TransportError(.timeout, "mute")))
-        }
+        let (frames, _) = try Type1ByHand.write(message, on: &tag)
         #expect(frames.allSatisfy { !([0x54, 0x1B].contains($0[0]) && $0[1] == 0x01) }, "an 8-byte write to block 01h")
         #expect(frames.contains { [0x54, 0x1B].contains($0[0]) && $0[1] == 0x10 })
         let bench = await Type1Bench(tag)
@@ -255,5 +237,24 @@ import Testing
         // A message within blocks 01h–0Ch needs only the 7-byte commands.
         try await engine.writeNDEF(type1Message(length: 40), on: try await bench.connect())
         #expect(try await engine.readNDEF(on: try await bench.connect()).message == type1Message(length: 40))
+    }
+}
+
+/// Runs the engine's write by hand against a tag held by value, answer by answer.
+enum Type1ByHand {
+    /// The frames the write sent, and whether it finished.
+    static func write(_ message: [UInt8], on tag: inout Type1Tag) throws(TagEngineError) -> (frames: [[UInt8]], finished: Bool) {
+        let target = TargetInfo(handle: 1, identifier: tag.identifier, parameters: tag.parameters)
+        var operation = try Type1Operation(
+            Type1WriteProcedure(message: message), target: target, limits: SimulatedReaderConfiguration.ideal.limits)
+        var frames: [[UInt8]] = []
+        var step = try operation.start()
+        while case .transceive(let frame, _) = step {
+            frames.append(frame)
+            let answer = tag.respond(to: frame, context: ExchangeContext()).transceivedBytes
+            step = try operation.resume(with: answer.map { .success($0) } ?? .failure(TransportError(.timeout, "mute")))
+        }
+        if case .done = step { return (frames, true) }
+        return (frames, false)
     }
 }
