@@ -141,7 +141,8 @@ struct WatchCommandTests {
         try tap(b, on: west)
         let second = try await #require(watch.next())
         #expect(second["reader"] as? String == "sim:" + west.path && second["url"] as? String == "sms:+2")
-        await #expect(watch.interrupt().status == 0, "Ctrl-C ends the watch with a handler still running")
+        let ended = await watch.interrupt()
+        #expect(ended.status == 0, "Ctrl-C ends the watch with a handler still running: \(ended.stderr)")
     }
 
     @Test("Unreadable images and tags are reported, and the watch goes on")

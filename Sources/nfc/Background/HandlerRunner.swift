@@ -33,7 +33,9 @@ final class HandlerRunner: Sendable {
     }
 
     let timeout: Duration
-    private let running = Guarded<Set<pid_t>>([])
+    /// The handlers running, and whether the watch is ending: a handler whose pid becomes known
+    /// after ``terminateAll()`` (spawned just before Ctrl-C) is ended at once, not left orphaned.
+    private let running = Guarded<(pids: Set<pid_t>, stopping: Bool)>(([], false))
 
     init(timeout: Duration) {
         self.timeout = timeout
@@ -78,7 +80,11 @@ final class HandlerRunner: Sendable {
 
     /// Sends SIGTERM to every handler still running (the watch is ending).
     func terminateAll() {
-        for pid in running.withLock({ $0 }) { kill(-pid, SIGTERM) }
+        let pids = running.withLock { state in
+            state.stopping = true
+            return state.pids
+        }
+        for pid in pids { kill(-pid, SIGTERM) }
     }
 
     private func spawnAndWait(
@@ -93,7 +99,8 @@ final class HandlerRunner: Sendable {
         var updates: [Environment.Key: String?] = [:]
         for (key, value) in extra { updates[Environment.Key(stringLiteral: key)] = value }
         let spawned = Guarded<pid_t?>(nil)
-        defer { if let pid = spawned.withLock({ $0 }) { running.withLock { _ = $0.remove(pid) } } }
+        defer { if let pid = spawned.withLock({ $0 }) { running.withLock { _ = $0.pids.remove(pid) } } }
+        if running.withLock({ $0.stopping }) { return .notStarted("the watch is ending") }
         do {
             let result = try await Subprocess.run(
                 executable, arguments: Arguments(arguments), environment: .inherit.updating(updates),
@@ -101,7 +108,11 @@ final class HandlerRunner: Sendable {
             ) { execution in
                 let pid = execution.processIdentifier.value
                 spawned.withLock { $0 = pid }
-                running.withLock { _ = $0.insert(pid) }
+                let stopping = running.withLock { state in
+                    state.pids.insert(pid)
+                    return state.stopping
+                }
+                if stopping { kill(-pid, SIGTERM) }
                 started?(pid)
             }
             switch result.terminationStatus {
