@@ -80,11 +80,12 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"), .product(name: "SwiftASN1", package: "swift-asn1"),
             ]),
-        // DESFire-family clients; today the verification of NTAG 424 DNA SUN messages.
+        // DESFire-family clients: NTAG 424 DNA (EV2 secure messaging, SDM) and SUN verification.
         .target(
             name: "NFCDESFire",
             dependencies: [
-                "NFCBytes", .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
+                "NFCBytes", "ISO7816", "NDEF", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]),
         // Row 3
         .target(
@@ -176,7 +177,8 @@ let package = Package(
                 "NFCBytes", "NFCFIDO", "NFCCBOR", "ISO7816", "NFCSimulator", "NFCTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
-        .testTarget(name: "NFCDESFireTests", dependencies: ["NFCDESFire", "NFCBytes", "NFCTestSupport"]),
+        .testTarget(
+            name: "NFCDESFireTests", dependencies: ["NFCDESFire", "NFCBytes", "NFCTestSupport", "NFCSimulator", "NFCTransport", "ISO7816"]),
         .testTarget(
             name: "NFCPIVTests",
             dependencies: [

@@ -29,7 +29,7 @@ public struct PICCData: Sendable, Hashable {
         guard encrypted.count == 16 else {
             throw DESFireError(.malformedMessage, "encrypted PICC data is one 16-byte block, not \(encrypted.count) bytes")
         }
-        let plain = try SUNCrypto.block(encrypted, key: metaReadKey, decrypt: true)
+        let plain = try DESFireCrypto.block(encrypted, key: metaReadKey, decrypt: true)
         let tag = plain[0]
         let mirrorsUID = tag & 0x80 != 0
         let mirrorsCounter = tag & 0x40 != 0

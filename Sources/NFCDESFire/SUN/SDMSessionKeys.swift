@@ -22,8 +22,8 @@ public struct SDMSessionKeys: Sendable, Hashable {
     /// - Throws: ``DESFireError`` `.wrongKey` for a key that is not 16 bytes.
     public init(fileReadKey: [UInt8], uid: [UInt8]?, counter: UInt32?) throws(DESFireError) {
         let context = (uid ?? []) + (counter.map(Self.counterBytes) ?? [])
-        encryption = try SUNCrypto.cmac(key: fileReadKey, Self.vector([0xC3, 0x3C], context))
-        mac = try SUNCrypto.cmac(key: fileReadKey, Self.vector([0x3C, 0xC3], context))
+        encryption = try DESFireCrypto.cmac(key: fileReadKey, Self.vector([0xC3, 0x3C], context))
+        mac = try DESFireCrypto.cmac(key: fileReadKey, Self.vector([0x3C, 0xC3], context))
     }
 
     /// SDMReadCtr as the chip sends it in session vectors and PICC data: 3 bytes, least
@@ -37,58 +37,5 @@ public struct SDMSessionKeys: Sendable, Hashable {
         var bytes = label + [0x00, 0x01, 0x00, 0x80] + context
         while bytes.count % 16 != 0 { bytes.append(0) }
         return bytes
-    }
-}
-
-/// The AES primitives SUN messages use, from swift-crypto.
-enum SUNCrypto {
-    /// AES-CMAC (NIST SP 800-38B), 16 bytes.
-    static func cmac(key: [UInt8], _ message: [UInt8]) throws(DESFireError) -> [UInt8] {
-        guard key.count == 16 else { throw DESFireError(.wrongKey, "an AES-128 key has 16 bytes, not \(key.count)") }
-        do {
-            var mac = try AES.CMAC(key: SymmetricKey(data: key))
-            message.withUnsafeBytes { mac.update(bufferPointer: $0) }
-            return mac.finalize().withUnsafeBytes { Array($0) }
-        } catch {
-            throw DESFireError(.wrongKey, "AES-CMAC: \(error)")
-        }
-    }
-
-    /// MACt: the 8 bytes at odd positions (1, 3, …, 15) of a 16-byte CMAC, as NTAG 424 DNA and
-    /// DESFire EV2 send MACs (NT4H2421Gx §9.1.3).
-    static func truncated(_ mac: [UInt8]) -> [UInt8] {
-        stride(from: 1, to: 16, by: 2).map { mac[$0] }
-    }
-
-    /// One AES block, encrypted or decrypted (no mode).
-    static func block(_ block: [UInt8], key: [UInt8], decrypt: Bool) throws(DESFireError) -> [UInt8] {
-        guard key.count == 16 else { throw DESFireError(.wrongKey, "an AES-128 key has 16 bytes, not \(key.count)") }
-        var out = block
-        do {
-            if decrypt {
-                try AES.inversePermute(&out, key: SymmetricKey(data: key))
-            } else {
-                try AES.permute(&out, key: SymmetricKey(data: key))
-            }
-        } catch {
-            throw DESFireError(.wrongKey, "AES: \(error)")
-        }
-        return out
-    }
-
-    /// AES-CBC decryption of whole blocks, no padding.
-    static func decryptCBC(_ data: [UInt8], key: [UInt8], iv: [UInt8]) throws(DESFireError) -> [UInt8] {
-        var previous = iv
-        var plain: [UInt8] = []
-        plain.reserveCapacity(data.count)
-        var index = 0
-        while index + 16 <= data.count {
-            let cipher = Array(data[index..<index + 16])
-            let decrypted = try block(cipher, key: key, decrypt: true)
-            plain += zip(decrypted, previous).map { $0 ^ $1 }
-            previous = cipher
-            index += 16
-        }
-        return plain
     }
 }

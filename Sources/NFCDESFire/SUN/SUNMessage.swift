@@ -102,13 +102,13 @@ public struct SUNMessage: Sendable, Hashable {
             throw DESFireError(.malformedMessage, "the message carries no PICC data")
         }
         let keys = try SDMSessionKeys(fileReadKey: fileReadKey, uid: picc.uid, counter: picc.counter)
-        let expected = SUNCrypto.truncated(try SUNCrypto.cmac(key: keys.mac, macInput))
+        let expected = DESFireCrypto.truncated(try DESFireCrypto.cmac(key: keys.mac, macInput))
         var fileData: [UInt8]?
         if let encryptedFileData {
             // IV = E(SesSDMFileReadENCKey, SDMReadCtr ‖ 13 zero bytes) (NT4H2421Gx §9.3.6).
             let counter = SDMSessionKeys.counterBytes(picc.counter ?? 0)
-            let iv = try SUNCrypto.block(counter + [UInt8](repeating: 0, count: 13), key: keys.encryption, decrypt: false)
-            fileData = try SUNCrypto.decryptCBC(encryptedFileData, key: keys.encryption, iv: iv)
+            let iv = try DESFireCrypto.block(counter + [UInt8](repeating: 0, count: 13), key: keys.encryption, decrypt: false)
+            fileData = try DESFireCrypto.decryptCBC(encryptedFileData, key: keys.encryption, iv: iv)
         }
         return SUNVerification(
             isValid: Self.constantTimeEqual(expected, mac), piccData: picc, fileData: fileData, expectedMAC: expected)

@@ -25,6 +25,10 @@ public enum VirtualTagKind: String, Sendable, Hashable, CaseIterable, CustomStri
     /// The same NFC Forum Type 4 Tag answering as ISO/IEC 14443 Type B (PUPI, ATQB, ATTRIB; saved
     /// as a `type4` image with a `typeB` block).
     case type4b
+    /// NXP NTAG 424 DNA: AES keys, EV2 secure messaging and Secure Dynamic Messaging (SUN), as
+    /// shipped (all keys zero, an empty NDEF file). The chip ships NDEF-formatted, so `blank` makes
+    /// the same tag.
+    case ntag424
     /// An ISO-DEP card with an ISO 7816 applet host and no applet (what `type4 --blank` makes: a
     /// factory-fresh card without the NDEF application).
     case iso7816
@@ -89,6 +93,11 @@ public enum VirtualTagKind: String, Sendable, Hashable, CaseIterable, CustomStri
             }
             card.typeB = ISO7816Card.TypeB(pupi: identifier ?? ISO7816Card.TypeB.defaultPUPI)
             return blank ? card : Type4Tag(card: card)
+        case .ntag424:
+            if let identifier, identifier.count != 7 {
+                throw TagImageError(.invalidValue, field: "uid", "NTAG 424 DNA UIDs have 7 bytes; got \(Hex.encode(identifier))")
+            }
+            return NTAG424Tag(uid: identifier ?? NTAG424Tag.defaultUID)
         case .securityKey:
             if let identifier, ![4, 7, 10].contains(identifier.count) {
                 throw TagImageError(
@@ -141,6 +150,7 @@ public enum VirtualTagKind: String, Sendable, Hashable, CaseIterable, CustomStri
             case .icodeSLIX2: self = .slix2
             case .st25dv16k: self = .iso15693_2k
             }
+        case is NTAG424Tag: self = .ntag424
         case let tag as Type4Tag: self = tag.card.typeB == nil ? .type4 : .type4b
         case is ISO7816Card: self = .iso7816
         case is FeliCaLiteSTag: self = .felicaLiteS

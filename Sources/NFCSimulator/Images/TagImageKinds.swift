@@ -11,6 +11,7 @@ enum TagImageKinds {
             VirtualTagKind(of: tag)?.rawValue ?? tag.model.rawValue
         },
         TagImageKind(Type4Tag.self, typeNames: [VirtualTagKind.type4.rawValue]) { _ in VirtualTagKind.type4.rawValue },
+        TagImageKind(NTAG424Tag.self, typeNames: [VirtualTagKind.ntag424.rawValue]) { _ in VirtualTagKind.ntag424.rawValue },
         TagImageKind(ISO7816Card.self, typeNames: [VirtualTagKind.iso7816.rawValue]) { _ in VirtualTagKind.iso7816.rawValue },
         TagImageKind(FeliCaLiteSTag.self, typeNames: [VirtualTagKind.felicaLiteS.rawValue]) { _ in VirtualTagKind.felicaLiteS.rawValue },
         TagImageKind(FeliCaStandardTag.self, typeNames: [VirtualTagKind.felica.rawValue]) { _ in VirtualTagKind.felica.rawValue },

@@ -18,6 +18,7 @@ struct PCSCATRTests {
         // The NTAG 424 DNA ATS's single historical byte 80.
         (.type4, "3B8180018080"),
         (.iso7816, "3B8180018080"),
+        (.ntag424, "3B8180018080"),
         // Type B: application data, protocol info and MBLI/CID as the historical bytes (PC/SC Part 3 §3.1.3.2.3.1).
         (.type4b, "3B8880010000000000817100F9"),
         (.securityKey, "3B8180018080"),

@@ -1,0 +1,290 @@
+import ISO7816
+
+/// A client of NXP NTAG 424 DNA over any `APDUTransmitter`: a Core NFC tag
+/// (`NFCISO7816Tag` or `NFCMiFareTag`), a PC/SC card, a simulated tag.
+///
+/// Native commands go ISO/IEC 7816-4 wrapped (`90 INS 00 00 Lc data 00`, NT4H2421Gx §8.3;
+/// the chip knows no other framing), answers end `91 xx` and `91 AF` asks for the next frame.
+/// ``authenticate(keyNumber:key:)`` opens an EV2 secure-messaging session (``EV2Session``); from
+/// then on every command is wrapped in the mode its access condition calls for: the file's mode
+/// when the session's key grants access, plain when access is free (§8.2.3.3). Any error answer
+/// ends the session on the card, and here too (§9.1.9).
+///
+/// Reads and writes go in parts: a write of at most 128 bytes per command, the size the chip
+/// writes atomically (§8.6); a read of at most 192 bytes, so a full-mode answer fits one frame.
+public actor NTAG424Client {
+    /// The channel every command goes through.
+    public nonisolated let transmitter: any APDUTransmitter
+    /// The open session, if any.
+    public private(set) var session: EV2Session?
+    private let random: @Sendable (Int) -> [UInt8]
+
+    /// The NDEF application's DF name (§8.2.1).
+    public static let applicationName: [UInt8] = [0xD2, 0x76, 0x00, 0x00, 0x85, 0x01, 0x01]
+    /// The most data one WriteData carries (single frames up to 128 bytes are tearing-protected, §8.6).
+    public static let writeChunk = 128
+    /// The most data one ReadData asks for.
+    public static let readChunk = 192
+
+    /// A client sending through `transmitter`; `random` supplies RndA (the system's generator
+    /// unless a test replays a published exchange).
+    public init(transmitter: any APDUTransmitter, random: (@Sendable (Int) -> [UInt8])? = nil) {
+        self.transmitter = transmitter
+        self.random =
+            random ?? { count in
+                var generator = SystemRandomNumberGenerator()
+                return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+            }
+    }
+
+    // MARK: Selection and identity
+
+    /// ISOSelectFile of the NDEF application by DF name (AN12196 §6.3, `00 A4 04 0C 07 D2760000850101`).
+    /// Ends any session. On iOS an `NFCISO7816Tag` found through this AID arrives with it selected.
+    /// - Throws: ``DESFireError`` `.cardStatus` when the card answers other than `9000` (`6A82`: not an NTAG 424 DNA).
+    public func selectApplication() async throws {
+        session = nil
+        let response = try await transmitter.send(CommandAPDU(ins: 0xA4, p1: 0x04, p2: 0x0C, data: Self.applicationName))
+        guard response.statusWord == .success else {
+            throw DESFireError(
+                .cardStatus, "ISOSelectFile D2760000850101 answered \(response.statusWord)", status: response.statusWord.rawValue)
+        }
+    }
+
+    /// GetVersion (§10.5.2): three frames; inside a session MACed over all three.
+    public func version() async throws -> NTAG424Version {
+        try NTAG424Version(parsing: try await command("GetVersion", 0x60, mode: .mac))
+    }
+
+    /// GetCardUID (§10.5.3): the real UID, to an authenticated reader only (full mode).
+    public func cardUID() async throws -> [UInt8] {
+        let uid = try await command("GetCardUID", 0x51, mode: .full)
+        guard uid.count == 7 else { throw DESFireError(.malformedResponse, "GetCardUID answered \(uid.count) bytes; 7 expected") }
+        return uid
+    }
+
+    // MARK: Authentication
+
+    /// AuthenticateEV2First (§9.1.5, AN12196 §6.6): proves both sides hold key `keyNumber` and
+    /// opens a session (new TI, CmdCtr zero).
+    /// - Throws: ``DESFireError`` `.authenticationError` when the card refuses the key (`91 AE`: a
+    ///   wrong key), `.authenticationFailed` when the card's answer does not prove the key,
+    ///   `.wrongKey` for a key that is not 16 bytes.
+    public func authenticate(keyNumber: UInt8, key: [UInt8]) async throws {
+        session = nil
+        let (rndA, rndB, answer) = try await challenge(0x71, [keyNumber, 0x00], key: key, name: "AuthenticateEV2First", answerLength: 32)
+        guard Array(answer[4..<20]) == Self.rotated(rndA) else {
+            throw DESFireError(.authenticationFailed, "the card's answer does not prove key \(keyNumber)")
+        }
+        session = try EV2Session(keyNumber: keyNumber, key: key, rndA: rndA, rndB: rndB, transactionIdentifier: Array(answer[0..<4]))
+    }
+
+    /// AuthenticateEV2NonFirst (§9.1.6, AN12196 §6.14): changes the session's key, keeping TI and CmdCtr.
+    /// - Throws: ``DESFireError`` `.notAuthenticated` without a session, else as ``authenticate(keyNumber:key:)``.
+    public func authenticateNonFirst(keyNumber: UInt8, key: [UInt8]) async throws {
+        guard let current = session else { throw DESFireError(.notAuthenticated, "AuthenticateEV2NonFirst needs a session") }
+        let (rndA, rndB, answer) = try await challenge(0x77, [keyNumber], key: key, name: "AuthenticateEV2NonFirst", answerLength: 16)
+        guard answer == Self.rotated(rndA) else {
+            session = nil
+            throw DESFireError(.authenticationFailed, "the card's answer does not prove key \(keyNumber)")
+        }
+        session = try EV2Session(
+            keyNumber: keyNumber, key: key, rndA: rndA, rndB: rndB, transactionIdentifier: current.transactionIdentifier,
+            commandCounter: current.commandCounter)
+    }
+
+    /// The two frames both authentications share: E(Kx, RndB) from the card, E(Kx, RndA ‖ RndB')
+    /// back, the card's encrypted answer decrypted (IV zero, no padding).
+    private func challenge(
+        _ ins: UInt8, _ data: [UInt8], key: [UInt8], name: String, answerLength: Int
+    ) async throws -> (rndA: [UInt8], rndB: [UInt8], answer: [UInt8]) {
+        guard key.count == 16 else { throw DESFireError(.wrongKey, "an AES-128 key has 16 bytes, not \(key.count)") }
+        do {
+            let first = try await exchange(ins, data, name: name, follow: false)
+            guard first.status == 0xAF else { throw DESFireError.status(first.status, command: name) }
+            guard first.data.count == 16 else {
+                throw DESFireError(.malformedResponse, "\(name) answered \(first.data.count) bytes; E(Kx, RndB) has 16")
+            }
+            let rndB = try DESFireCrypto.decryptCBC(first.data, key: key)
+            let rndA = random(16)
+            guard rndA.count == 16 else { throw DESFireError(.invalidArgument, "RndA has 16 bytes") }
+            let second = try await exchange(
+                0xAF, try DESFireCrypto.encryptCBC(rndA + Self.rotated(rndB), key: key), name: name, follow: false)
+            guard second.status == 0x00 else { throw DESFireError.status(second.status, command: name) }
+            guard second.data.count == answerLength else {
+                throw DESFireError(
+                    .malformedResponse, "\(name) answered \(second.data.count) bytes in its second frame; \(answerLength) expected")
+            }
+            return (rndA, rndB, try DESFireCrypto.decryptCBC(second.data, key: key))
+        } catch {
+            session = nil
+            throw error
+        }
+    }
+
+    static func rotated(_ bytes: [UInt8]) -> [UInt8] { Array(bytes.dropFirst()) + bytes.prefix(1) }
+
+    // MARK: Files
+
+    /// GetFileSettings (§10.7.2); MAC mode inside a session.
+    public func fileSettings(_ file: UInt8) async throws -> NTAG424FileSettings {
+        try NTAG424FileSettings(parsing: try await command("GetFileSettings", 0xF5, header: [file], mode: .mac))
+    }
+
+    /// ChangeFileSettings (§10.7.1): full mode under the file's Change key, plain when Change is
+    /// free. Without `mode` the file's settings are read first to tell which.
+    public func changeFileSettings(_ file: UInt8, to settings: NTAG424FileSettings, mode given: DESFireCommunicationMode? = nil)
+        async throws
+    {
+        var mode = given
+        if mode == nil { mode = self.mode([try await fileSettings(file).change], file: .full) }
+        _ = try await command("ChangeFileSettings", 0x5F, header: [file], data: settings.changeBytes, mode: mode ?? .plain)
+    }
+
+    /// ReadData (§10.8.1) of `length` bytes from `offset` (`nil`: to the end of the file), in parts.
+    public func read(file: UInt8, offset: Int = 0, length: Int? = nil) async throws -> [UInt8] {
+        let settings = try await fileSettings(file)
+        let total = length ?? max(settings.size - offset, 0)
+        guard offset >= 0, total >= 0, offset + total <= settings.size else {
+            throw DESFireError(.invalidArgument, "bytes \(offset)..<\(offset + total) are outside file \(file) of \(settings.size) bytes")
+        }
+        let mode = mode([settings.read, settings.readWrite], file: settings.mode)
+        var out: [UInt8] = []
+        while out.count < total {
+            let count = min(Self.readChunk, total - out.count)
+            let header = [file] + Self.threeBytes(offset + out.count) + Self.threeBytes(count)
+            let part = try await command("ReadData", 0xAD, header: header, mode: mode)
+            guard part.count == count else {
+                throw DESFireError(.malformedResponse, "ReadData answered \(part.count) bytes; \(count) asked")
+            }
+            out += part
+        }
+        return out
+    }
+
+    /// WriteData (§10.8.2) at `offset`, in parts of at most ``writeChunk`` bytes. Without `mode`
+    /// the file's settings are read first (for its size and the mode its access calls for).
+    public func write(_ data: [UInt8], file: UInt8, offset: Int = 0, mode given: DESFireCommunicationMode? = nil) async throws {
+        var mode = given ?? .plain
+        if given == nil {
+            let settings = try await fileSettings(file)
+            guard offset >= 0, offset + data.count <= settings.size else {
+                throw DESFireError(.invalidArgument, "\(data.count) bytes at \(offset) do not fit file \(file) of \(settings.size) bytes")
+            }
+            mode = self.mode([settings.write, settings.readWrite], file: settings.mode)
+        }
+        guard offset >= 0, offset + data.count <= 0xFF_FFFF else {
+            throw DESFireError(.invalidArgument, "offset \(offset) is out of range")
+        }
+        var done = 0
+        while done < data.count {
+            let part = Array(data[done..<min(done + Self.writeChunk, data.count)])
+            let header = [file] + Self.threeBytes(offset + done) + Self.threeBytes(part.count)
+            _ = try await command("WriteData", 0x8D, header: header, data: part, mode: mode)
+            done += part.count
+        }
+    }
+
+    /// GetFileCounters (§10.7.3): SDMReadCtr of an SDM file, under SDMCtrRet.
+    public func readCounter(file: UInt8) async throws -> UInt32 {
+        let settings = try await fileSettings(file)
+        guard let sdm = settings.sdm else { throw DESFireError(.invalidArgument, "file \(file) has no SDM, so no read counter") }
+        let answer = try await command("GetFileCounters", 0xF6, header: [file], mode: mode([sdm.counterRetrieval], file: .full))
+        guard answer.count == 5 else {
+            throw DESFireError(.malformedResponse, "GetFileCounters answered \(answer.count) bytes; 5 expected")
+        }
+        return UInt32(answer[0]) | UInt32(answer[1]) << 8 | UInt32(answer[2]) << 16
+    }
+
+    // MARK: Keys
+
+    /// GetKeyVersion (§10.6.2).
+    public func keyVersion(_ keyNumber: UInt8) async throws -> UInt8 {
+        let answer = try await command("GetKeyVersion", 0x64, header: [keyNumber], mode: .mac)
+        guard answer.count == 1 else { throw DESFireError(.malformedResponse, "GetKeyVersion answered \(answer.count) bytes; 1 expected") }
+        return answer[0]
+    }
+
+    /// ChangeKey (§10.6.1, AN12196 §6.16), under key 0: the session's own key gets NewKey ‖ KeyVer
+    /// and the session ends; another key gets (NewKey ⊕ OldKey) ‖ KeyVer ‖ CRC32(NewKey).
+    /// - Throws: ``DESFireError`` `.notAuthenticated` without a session with key 0, `.wrongKey`
+    ///   for keys that are not 16 bytes.
+    public func changeKey(_ keyNumber: UInt8, to newKey: [UInt8], version: UInt8, oldKey: [UInt8]) async throws {
+        guard let current = session, current.keyNumber == 0 else {
+            throw DESFireError(.notAuthenticated, "ChangeKey needs a session with key 0, the application master key")
+        }
+        guard newKey.count == 16, oldKey.count == 16 else { throw DESFireError(.wrongKey, "AES-128 keys have 16 bytes") }
+        if keyNumber == current.keyNumber {
+            let wire = try current.protect(command: 0xC4, header: [keyNumber], data: newKey + [version], mode: .full)
+            let answer = try await exchange(0xC4, wire, name: "ChangeKey")
+            session = nil
+            guard answer.status == 0x00 else { throw DESFireError.status(answer.status, command: "ChangeKey") }
+            return
+        }
+        let data = zip(newKey, oldKey).map { $0 ^ $1 } + [version] + DESFireCrypto.crc32(newKey)
+        _ = try await command("ChangeKey", 0xC4, header: [keyNumber], data: data, mode: .full)
+    }
+
+    // MARK: Exchanges
+
+    /// The mode a command runs in: the file's when the session's key meets one of `conditions`,
+    /// plain otherwise (free access, or no session).
+    func mode(_ conditions: [NTAG424Access], file: DESFireCommunicationMode) -> DESFireCommunicationMode {
+        guard let session, conditions.contains(.key(session.keyNumber)) else { return .plain }
+        return file
+    }
+
+    /// One command under the session's secure messaging (plain outside a session).
+    func command(
+        _ name: String, _ ins: UInt8, header: [UInt8] = [], data: [UInt8] = [], mode: DESFireCommunicationMode
+    ) async throws -> [UInt8] {
+        guard var current = session else {
+            let answer = try await exchange(ins, header + data, name: name)
+            guard answer.status == 0x00 else { throw DESFireError.status(answer.status, command: name) }
+            return answer.data
+        }
+        session = nil
+        let answer = try await exchange(ins, try current.protect(command: ins, header: header, data: data, mode: mode), name: name)
+        guard answer.status == 0x00 else { throw DESFireError.status(answer.status, command: name) }
+        let plain = try current.open(response: answer.data, mode: mode)
+        session = current
+        return plain
+    }
+
+    /// Sends `90 INS 00 00 [Lc data] 00` and, when `follow`, `90 AF 00 00 00` while the card
+    /// answers `91 AF`, joining the data.
+    /// - Throws: ``DESFireError`` `.cardStatus` for an answer that does not end `91 xx`.
+    func exchange(_ ins: UInt8, _ data: [UInt8], name: String, follow: Bool = true) async throws -> (data: [UInt8], status: UInt8) {
+        var collected: [UInt8] = []
+        var next = (ins, data)
+        for _ in 0..<64 {
+            guard next.1.count <= 255 else {
+                throw DESFireError(.invalidArgument, "\(name): \(next.1.count) bytes do not fit a short APDU")
+            }
+            let apdu = [0x90, next.0, 0x00, 0x00] + (next.1.isEmpty ? [] : [UInt8(next.1.count)] + next.1) + [0x00]
+            let response = try await transmitter.transmit(apdu)
+            guard response.count >= 2 else { throw DESFireError(.malformedResponse, "\(name): an answer of \(response.count) bytes") }
+            let sw1 = response[response.count - 2]
+            let sw2 = response[response.count - 1]
+            guard sw1 == 0x91 else {
+                throw DESFireError(
+                    .cardStatus, "\(name) answered \(Self.hex([sw1, sw2])), not a 91xx status", status: UInt16(sw1) << 8 | UInt16(sw2))
+            }
+            collected += response.dropLast(2)
+            guard follow, sw2 == 0xAF else { return (collected, sw2) }
+            next = (0xAF, [])
+        }
+        throw DESFireError(.malformedResponse, "\(name): more than 64 frames")
+    }
+
+    static func threeBytes(_ value: Int) -> [UInt8] {
+        [UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value >> 16)]
+    }
+
+    static func hex(_ bytes: [UInt8]) -> String {
+        bytes.map { byte in
+            let text = String(byte, radix: 16, uppercase: true)
+            return text.count == 1 ? "0" + text : text
+        }.joined()
+    }
+}
