@@ -157,7 +157,7 @@ let package = Package(
         .testTarget(
             name: "OpenCoreNFCTests",
             dependencies: [
-                "OpenCoreNFC", "NDEF", "NFCTags", "NFCSimulator", "NFCTransport", "NFCPCSC", "NFCPN532", "NFCTestSupport",
+                "OpenCoreNFC", "NDEF", "NFCTags", "NFCSimulator", "NFCTransport", "NFCPCSC", "NFCPN532", "NFCTestSupport", "NFCDESFire",
                 // The applet clients' sessions tests run serialized with the other session tests.
                 "NFCOATH", "NFCPIV", "NFCFIDO", "NFCCBOR", "ISO7816", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),

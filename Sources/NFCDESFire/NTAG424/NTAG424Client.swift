@@ -39,15 +39,34 @@ public actor NTAG424Client {
 
     // MARK: Selection and identity
 
-    /// ISOSelectFile of the NDEF application by DF name (AN12196 §6.3, `00 A4 04 0C 07 D2760000850101`).
-    /// Ends any session. On iOS an `NFCISO7816Tag` found through this AID arrives with it selected.
+    /// How ``selectApplication(by:)`` names the application.
+    public enum ApplicationReference: Sendable, Hashable {
+        /// By DF name `D2760000850101` (AN12196 §6.3: `00 A4 04 0C 07 D2760000850101`).
+        case name
+        /// By ISO file identifier `E110` (`00 A4 00 0C 02 E110`, data sheet §8.2.1): on iOS a tag
+        /// delivered as `NFCMiFareTag` may not be sent a SELECT by a DF name the app's Info.plist
+        /// does not list (`readerErrorSecurityViolation`); this one names no AID.
+        case fileIdentifier
+    }
+
+    /// The NDEF application's ISO file identifier.
+    public static let applicationFileIdentifier: [UInt8] = [0xE1, 0x10]
+
+    /// ISOSelectFile of the NDEF application. Ends any session. On iOS an `NFCISO7816Tag` found
+    /// through the AID arrives with it selected already.
     /// - Throws: ``DESFireError`` `.cardStatus` when the card answers other than `9000` (`6A82`: not an NTAG 424 DNA).
-    public func selectApplication() async throws {
+    public func selectApplication(by reference: ApplicationReference = .name) async throws {
         session = nil
-        let response = try await transmitter.send(CommandAPDU(ins: 0xA4, p1: 0x04, p2: 0x0C, data: Self.applicationName))
+        let command =
+            switch reference {
+            case .name: CommandAPDU(ins: 0xA4, p1: 0x04, p2: 0x0C, data: Self.applicationName)
+            case .fileIdentifier: CommandAPDU(ins: 0xA4, p1: 0x00, p2: 0x0C, data: Self.applicationFileIdentifier)
+            }
+        let response = try await transmitter.send(command)
         guard response.statusWord == .success else {
             throw DESFireError(
-                .cardStatus, "ISOSelectFile D2760000850101 answered \(response.statusWord)", status: response.statusWord.rawValue)
+                .cardStatus, "ISOSelectFile \(Self.hex(command.data)) answered \(response.statusWord)", status: response.statusWord.rawValue
+            )
         }
     }
 

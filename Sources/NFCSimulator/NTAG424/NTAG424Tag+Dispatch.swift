@@ -56,7 +56,11 @@ extension NTAG424Tag {
             return response
         case 0x00:
             pending = nil
-            return iso(command)
+            let response = iso(command)
+            // "Any other error during the command execution has the same consequences" (§9.1.9):
+            // an ISO command refused inside a session ends it too.
+            if response.status != .success { session = nil }
+            return response
         default:
             pending = nil
             return SimResponseAPDU(.classNotSupported)
