@@ -63,6 +63,7 @@ import Testing
             }
         }
         var key: String { get async throws { try await image("key", "security-key") } }
+        var ntag424: String { get async throws { try await image("ntag424", "ntag424") } }
         var keyWithCredential: String {
             get async throws {
                 try await image("key-oath", "security-key") { file in
@@ -159,6 +160,17 @@ import Testing
         try await checkReaderOptions(key, ["piv", "change-puk", "--puk", "12345678", "--new", "87654321"])
         try await checkReaderOptions(key, ["piv", "unblock-pin", "--puk", "12345678", "--new", "111111"])
         try await checkReaderOptions(key, ["piv", "reset", "--yes"])
+    }
+
+    @Test func readerOptionsOnTheNTAG424Commands() async throws {
+        let t = Templates(self)
+        let tag = try await t.ntag424
+        let zero = String(repeating: "00", count: 16)
+        try await checkReaderOptions(tag, ["ntag424", "info"])
+        try await checkReaderOptions(tag, ["ntag424", "read", "--file", "2", "--length", "4"])
+        try await checkReaderOptions(tag, ["ntag424", "write", "--file", "2", "--hex", "0000"])
+        try await checkReaderOptions(tag, ["ntag424", "sdm", "--key", zero, "--url", "https://x.org/?p={picc}&c={mac}"])
+        try await checkReaderOptions(tag, ["ntag424", "change-key", "--key", zero, "--change", "1", "--new-key", zero])
     }
 
     @Test func typeTwoPasswordOptionsOpenAProtectedTagForEveryCommand() async throws {

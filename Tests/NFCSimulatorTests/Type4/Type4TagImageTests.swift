@@ -73,4 +73,18 @@ struct Type4TagImageTests {
             try Type4CapabilityContainer(bytes: [0x00, 0x0F, 0x20, 0, 0xFF, 0, 0xFF, 0x05, 0x06, 0xE1, 0x04, 0, 0x80, 0, 0])
         }
     }
+
+    @Test("a CC listing a proprietary file after the NDEF file (NTAG 424 DNA's, CCLEN 17h in a 32-byte file)")
+    func proprietaryFileControl() throws {
+        let cc = try Type4CapabilityContainer(bytes: NTAG424Tag.capabilityContainer)
+        #expect(cc.ndefFileID == 0xE104 && cc.maxNDEFFileSize == 256 && cc.maxReadLength == 256 && cc.maxUpdateLength == 255)
+        #expect(
+            cc.files.last
+                == Type4CapabilityContainer.FileControl(
+                    kind: .proprietary, fileID: 0xE105, maxSize: 128, readAccess: 0x82, writeAccess: 0x83))
+        #expect(cc.bytes == Array(NTAG424Tag.capabilityContainer.prefix(0x17)), "written back as read, up to CCLEN")
+        var cut = NTAG424Tag.capabilityContainer
+        cut[1] = 0x15  // CCLEN ends inside the proprietary TLV
+        #expect(throws: TagImageError.self) { try Type4CapabilityContainer(bytes: cut) }
+    }
 }

@@ -55,6 +55,10 @@ struct HandlerRunnerTests {
         let runner = HandlerRunner(timeout: .seconds(2))
         let ending = await runner.execute(["/bin/sh", "-c", "sleep 600 > \(fifo) & wait"], environment: [:])
         #expect(ending == .timedOut)
+        // On a loaded machine the handler can be killed before its child opened the FIFO, and the
+        // read would then wait for a writer forever. A writer of our own, opened once the reader
+        // is there and closed at once, lets the read end — unless the child still holds the FIFO.
+        await Self.openAndCloseWriter(fifo)
         #expect(await reading.value == 0, "EOF: the child died with the handler")
     }
 
@@ -93,6 +97,17 @@ struct HandlerRunnerTests {
         }
         var iterator = endings.makeAsyncIterator()
         #expect(await iterator.next() == .exited(4))
+    }
+
+    /// Opens the FIFO at `path` for writing (waiting for its reader) and closes it, on a thread of its own.
+    private static func openAndCloseWriter(_ path: String) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            Thread {
+                let fd = open(path, O_WRONLY)
+                if fd >= 0 { close(fd) }
+                continuation.resume()
+            }.start()
+        }
     }
 
     /// Reads the FIFO at `path` until every writer has closed it (on a thread of its own: the

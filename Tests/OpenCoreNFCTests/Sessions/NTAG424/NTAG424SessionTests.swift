@@ -19,6 +19,9 @@ extension SessionTests {
             let bench = await SessionBench([NTAG424Tag()], configuration: Self.configuration)
             let delegate = TagReaderDelegate()
             let session = try #require(NFCTagReaderSession(pollingOption: [.iso14443], delegate: delegate, queue: nil))
+            // A failing step must not leave the session running: the next test's session would
+            // wait for it on the simulated clock, which never reaches the time-out.
+            defer { session.invalidate() }
             session.begin()
             guard case .tags(let tags)? = await delegate.log.nextSignificant(), let tag = tags.first, case .iso7816(let iso7816) = tag
             else {
@@ -41,6 +44,7 @@ extension SessionTests {
 
             let reader = NDEFReaderDelegate()
             let reading = NFCNDEFReaderSession(delegate: reader, queue: nil, invalidateAfterFirstRead: true)
+            defer { reading.invalidate() }
             reading.begin()
             guard case .ndefs(let messages)? = await reader.log.nextSignificant(),
                 let url = messages.first?.records.first?.wellKnownTypeURIPayload()?.absoluteString
@@ -64,6 +68,9 @@ extension SessionTests {
             let bench = await SessionBench([NTAG424Tag()], configuration: configuration)
             let delegate = TagReaderDelegate()
             let session = try #require(NFCTagReaderSession(pollingOption: [.iso14443], delegate: delegate, queue: nil))
+            // A failing step must not leave the session running: the next test's session would
+            // wait for it on the simulated clock, which never reaches the time-out.
+            defer { session.invalidate() }
             session.begin()
             guard case .tags(let tags)? = await delegate.log.nextSignificant(), let tag = tags.first, case .miFare(let mifare) = tag else {
                 Issue.record("expected a MIFARE tag")

@@ -22,6 +22,8 @@ extension SessionTests {
             let bench = await SessionBench([try VirtualTagKind.securityKey.make()], configuration: Self.configuration)
             let delegate = TagReaderDelegate()
             let session = try #require(NFCTagReaderSession(pollingOption: [.iso14443], delegate: delegate, queue: nil))
+            // A failing body must not leave the session running for the next test to wait on.
+            defer { session.invalidate() }
             session.begin()
             guard case .tags(let tags)? = await delegate.log.nextSignificant(), let tag = tags.first,
                 case .iso7816(let iso7816) = tag
@@ -32,7 +34,6 @@ extension SessionTests {
             try await session.connect(to: tag)
             let client = PIVClient(transmitter: iso7816.apduTransmitter)
             try await body(client)
-            session.invalidate()
             _ = bench
         }
 
