@@ -11,6 +11,8 @@ import Testing
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("ntag424-\(UUID().uuidString).json").path
         let made = try await NFCTool.run(["tag", "new", "ntag424", "-o", path])
         #expect(made.status == 0, "\(made.stderr)")
+        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        #expect(mode == 0o600, "the image holds AES keys")
         return path
     }
 

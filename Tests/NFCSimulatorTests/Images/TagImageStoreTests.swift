@@ -202,6 +202,7 @@ import Darwin
         handle.close()
         #expect(mode(plain) == 0o640, "a save keeps the file's mode")
         #expect(TagImageFile.holdsSecrets(try VirtualTagKind.securityKey.make()))
+        #expect(TagImageFile.holdsSecrets(try VirtualTagKind.ntag424.make()), "AES keys")
         #expect(!TagImageFile.holdsSecrets(try VirtualTagKind.ntag213.make()))
     }
 

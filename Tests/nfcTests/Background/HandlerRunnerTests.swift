@@ -44,22 +44,28 @@ struct HandlerRunnerTests {
 
     @Test("The time limit kills the handler and every process it started")
     func timeLimitKillsTheGroup() async throws {
-        // The handler's child holds the only write end of a FIFO: the test's read of it ends
-        // (EOF) when that child dies. Had the SIGKILL missed the child, it would hold the FIFO for
-        // ten minutes and the watchdog would name this test.
-        let fifo = folder.appendingPathComponent("child.fifo").path
-        #expect(mkfifo(fifo, 0o600) == 0)
-        // The reader is waiting before the handler starts, so the child's open of the FIFO (at
-        // its start, well inside the time limit) returns at once.
-        let reading = Task { await Self.readToEnd(fifo) }
-        let runner = HandlerRunner(timeout: .seconds(2))
-        let ending = await runner.execute(["/bin/sh", "-c", "sleep 600 > \(fifo) & wait"], environment: [:])
+        // The handler starts a child that would sleep ten minutes and writes its pid; once the
+        // time limit has ended the handler, that child must be gone too. (The time limit is long
+        // enough for a loaded machine to reach the echo; the wait for the child's end has a
+        // deadline, and a zombie left to a PID 1 that does not reap counts as ended.)
+        let pidFile = folder.appendingPathComponent("child.pid").path
+        let runner = HandlerRunner(timeout: .seconds(5))
+        let ending = await runner.execute(["/bin/sh", "-c", "sleep 600 & echo $! > \(pidFile); wait"], environment: [:])
         #expect(ending == .timedOut)
-        // On a loaded machine the handler can be killed before its child opened the FIFO, and the
-        // read would then wait for a writer forever. A writer of our own, opened once the reader
-        // is there and closed at once, lets the read end — unless the child still holds the FIFO.
-        await Self.openAndCloseWriter(fifo)
-        #expect(await reading.value == 0, "EOF: the child died with the handler")
+        let text = try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let pid = try #require(pid_t(text), "the handler wrote its child's pid: \(text)")
+        let deadline = ContinuousClock.now + .seconds(20)
+        while Self.isRunning(pid) && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(!Self.isRunning(pid), "the child \(pid) died with the handler")
+    }
+
+    /// Whether a process exists and is not a zombie (/proc/PID/stat's state; `kill(pid, 0)` elsewhere).
+    private static func isRunning(_ pid: pid_t) -> Bool {
+        guard kill(pid, 0) == 0 else { return false }
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return true }
+        return stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).first != "Z"
     }
 
     @Test("The URL is one argument, never shell text; extra environment variables are set")
@@ -99,35 +105,4 @@ struct HandlerRunnerTests {
         #expect(await iterator.next() == .exited(4))
     }
 
-    /// Opens the FIFO at `path` for writing (waiting for its reader) and closes it, on a thread of its own.
-    private static func openAndCloseWriter(_ path: String) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            Thread {
-                let fd = open(path, O_WRONLY)
-                if fd >= 0 { close(fd) }
-                continuation.resume()
-            }.start()
-        }
-    }
-
-    /// Reads the FIFO at `path` until every writer has closed it (on a thread of its own: the
-    /// open and the reads block); the number of bytes read.
-    private static func readToEnd(_ path: String) async -> Int {
-        await withCheckedContinuation { continuation in
-            Thread {
-                let fd = open(path, O_RDONLY)
-                var total = 0
-                if fd >= 0 {
-                    var buffer = [UInt8](repeating: 0, count: 64)
-                    while true {
-                        let count = read(fd, &buffer, buffer.count)
-                        if count <= 0 { break }
-                        total += count
-                    }
-                    close(fd)
-                }
-                continuation.resume(returning: total)
-            }.start()
-        }
-    }
 }
