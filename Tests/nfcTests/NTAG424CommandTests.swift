@@ -61,8 +61,8 @@ import Testing
             let object = try #require(try JSONSerialization.jsonObject(with: Data(read.stdout.utf8)) as? [String: Any])
             let bytes = try #require((object["data"] as? String).flatMap { Self.bytes($0) })
             // A short URI record: header, type length, payload length, U, prefix 04 (https://).
-            let length = Int(bytes[2])
-            let url = "https://" + String(decoding: bytes[5..<4 + length], as: UTF8.self)
+            try #require(bytes.count >= 5 && bytes[2] >= 1 && bytes.count >= 4 + Int(bytes[2]), "not a short URI record: \(read.stdout)")
+            let url = "https://" + String(decoding: bytes[5..<4 + Int(bytes[2])], as: UTF8.self)
             let verified = try await NFCTool.run(["sun", "verify", url, "--key", Self.meta, "--file-key", Self.file, "--json"])
             #expect(verified.status == 0, "\(url): \(verified.stdout)")
             let result = try #require(try JSONSerialization.jsonObject(with: Data(verified.stdout.utf8)) as? [String: Any])

@@ -39,8 +39,11 @@ final class VirtualNTAG424: APDUTransmitter {
             #expect(try await card.transmit(hexBytes(command)) == [0x90, 0x00])
         }
         let length = try await card.transmit(hexBytes("00B0000002"))
+        try #require(length.count == 4 && length.suffix(2) == [0x90, 0x00], "NLEN: \(length)")
         let count = Int(length[0]) << 8 | Int(length[1])
+        try #require((5...254).contains(count), "NLEN \(count)")
         let message = try await card.transmit([0x00, 0xB0, 0x00, 0x02, UInt8(count)])
+        try #require(message.count == count + 2 && message.suffix(2) == [0x90, 0x00], "message: \(message.count) bytes")
         let record = Array(message.dropLast(2))
         // One short URI record: header, type length, payload length, `U`, the prefix code.
         let prefix = record[4] == 0x04 ? "https://" : ""

@@ -70,7 +70,11 @@ enum NTAG424Runner {
                 }
                 return try await body(client)
             } catch let error as DESFireError {
-                throw CLIError(exitCode(error), "NTAG 424: \(error.reason)")
+                let hint =
+                    error.code == .authenticationError
+                    ? "; check the key, or give one with --key (--key-number N for a key other than 0): nfc ntag424 info shows each file's access"
+                    : ""
+                throw CLIError(exitCode(error), "NTAG 424: \(error.reason)\(hint)")
             } catch let error as APDUError {
                 throw CLIError("NTAG 424: \(error)")
             } catch let error as TransportError {
