@@ -68,7 +68,7 @@ public struct NTAG424File: Sendable, Hashable {
     public var sdm: NTAG424SDM?
     /// The file's bytes; the size is fixed.
     public var contents: [UInt8]
-    /// SDMReadCtr, 24 bits (data sheet §9.3.2), kept while SDM is disabled.
+    /// SDMReadCtr, 24 bits (data sheet §9.3.1), kept while SDM is disabled.
     public var readCounter: UInt32
 
     /// A file from its parts.

@@ -1,6 +1,6 @@
 /// Command dispatch: the wrapped native commands (CLA `90`) and the ISO/IEC 7816-4 ones (CLA `00`).
 extension NTAG424Tag {
-    /// NTAG 424 DNA status codes, sent as `91 xx` (data sheet §10.2, Table 21).
+    /// NTAG 424 DNA status codes, sent as `91 xx` (data sheet §10.3, Table 23).
     enum Status: UInt8, Error {
         case ok = 0x00
         case illegalCommand = 0x1C
@@ -46,7 +46,7 @@ extension NTAG424Tag {
                 return SimResponseAPDU(.incorrectP1P2)
             }
             let response = nativeCommand(command.ins, command.data)
-            // Every error ends the session (data sheet §9.1.7: an error resets the authentication).
+            // Every error ends the session and goes without a MAC (data sheet §9.1.9).
             if response.status.sw1 == 0x91, response.status.sw2 != Status.ok.rawValue,
                 response.status.sw2 != Status.additionalFrame.rawValue
             {
@@ -122,8 +122,9 @@ extension NTAG424Tag {
         }
     }
 
-    /// An answer of more than one short response: 256 bytes now behind `91 AF`, the rest on `90 AF`
-    /// (data sheet §10.1.2, chained responses).
+    /// An answer of more than one short response: 256 bytes now behind `91 AF` (ADDITIONAL_FRAME,
+    /// §10.3 Table 23), the rest on `90 AF`. A model choice: the chip carries such answers by
+    /// ISO/IEC 14443-4 chaining (§8.5); the client never asks for one (it reads 192 bytes at a time).
     mutating func chunked(_ data: [UInt8]) -> SimResponseAPDU {
         guard data.count > Self.frameLimit else { return Self.native(data, .ok) }
         pending = .response(rest: Array(data.dropFirst(Self.frameLimit)))
@@ -133,7 +134,7 @@ extension NTAG424Tag {
     /// The most response data one wrapped answer carries (a short Le of `00`).
     static let frameLimit = 256
 
-    /// GetVersion's three parts (data sheet §10.5.2, Table 46): hardware (vendor `04` NXP, type
+    /// GetVersion's three parts (data sheet §10.5.2, Tables 54–59): hardware (vendor `04` NXP, type
     /// `04` NTAG, subtype `02` 50 pF, version 30.00, storage `11` = 256 bytes or more, protocol `05`
     /// ISO/IEC 14443-2 and -3), software (version 01.02), and production data after the UID (batch
     /// number, fab key, calendar week and year of production — sample values).

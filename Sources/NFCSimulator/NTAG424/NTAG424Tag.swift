@@ -147,7 +147,7 @@ public struct NTAG424Tag: VirtualTag, TagImageRepresentable {
     /// The UID.
     public var identifier: [UInt8] { uid }
 
-    /// ATQA `0344`, SAK `20` and the ATS `06 77 77 71 02 80` (data sheet §8.1 and Table 11).
+    /// ATQA `0344`, SAK `20` and the ATS `06 77 77 71 02 80` (data sheet §8.1, Table 4).
     public var parameters: TargetInfo.Parameters {
         .iso14443A(TargetInfo.ISO14443A(atqa: 0x0344, sak: 0x20, ats: Self.answerToSelect))
     }
