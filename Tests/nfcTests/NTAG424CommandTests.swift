@@ -1,4 +1,5 @@
 import Foundation
+import NFCTestSupport
 import Testing
 
 /// `nfc ntag424` on a virtual NTAG 424 DNA image: info, keys, SUN set-up, reads and writes.
@@ -59,7 +60,7 @@ import Testing
             let read = try await NFCTool.run(["ntag424", "read", "--reader", sim, "--file", "2", "--offset", "2", "--json"])
             #expect(read.status == 0, "\(read.stderr)")
             let object = try #require(try JSONSerialization.jsonObject(with: Data(read.stdout.utf8)) as? [String: Any])
-            let bytes = try #require((object["data"] as? String).flatMap { Self.bytes($0) })
+            let bytes = hexBytes(try #require(object["data"] as? String))
             // A short URI record: header, type length, payload length, U, prefix 04 (https://).
             try #require(bytes.count >= 5 && bytes[2] >= 1 && bytes.count >= 4 + Int(bytes[2]), "not a short URI record: \(read.stdout)")
             let url = "https://" + String(decoding: bytes[5..<4 + Int(bytes[2])], as: UTF8.self)
@@ -112,17 +113,5 @@ import Testing
         #expect(try await NFCTool.run(["tag", "new", "ntag213", "-o", other]).status == 0)
         let notDNA = try await NFCTool.run(["ntag424", "info", "--reader", "sim:" + other])
         #expect(notDNA.status == 3 && notDNA.stderr.contains("not an NTAG 424 DNA"))
-    }
-
-    static func bytes(_ hex: String) -> [UInt8]? {
-        var out: [UInt8] = []
-        var index = hex.startIndex
-        while index < hex.endIndex {
-            let next = hex.index(index, offsetBy: 2)
-            guard let byte = UInt8(hex[index..<next], radix: 16) else { return nil }
-            out.append(byte)
-            index = next
-        }
-        return out
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NFCTestSupport
 import Testing
 
 @testable import nfc
@@ -44,28 +45,40 @@ struct HandlerRunnerTests {
 
     @Test("The time limit kills the handler and every process it started")
     func timeLimitKillsTheGroup() async throws {
-        // The handler starts a child that would sleep ten minutes and writes its pid; once the
-        // time limit has ended the handler, that child must be gone too. (The time limit is long
-        // enough for a loaded machine to reach the echo; the wait for the child's end has a
-        // deadline, and a zombie left to a PID 1 that does not reap counts as ended.)
-        let pidFile = folder.appendingPathComponent("child.pid").path
+        // The test holds the read end of a FIFO, opened without waiting for a writer. The handler
+        // opens the write end first thing, hands it to a child that would sleep ten minutes and
+        // closes its own copy: the FIFO hangs up only once that child has died too. The wait for
+        // the hang-up is poll(2) with a deadline, an event and not a sleep; had the SIGKILL missed
+        // the child, the deadline passes and the test fails.
+        let fifo = folder.appendingPathComponent("child.fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+        try #require(reader >= 0, "the FIFO opens for reading")
+        defer { close(reader) }
         let runner = HandlerRunner(timeout: .seconds(5))
-        let ending = await runner.execute(["/bin/sh", "-c", "sleep 600 & echo $! > \(pidFile); wait"], environment: [:])
-        #expect(ending == .timedOut)
-        let text = try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-        let pid = try #require(pid_t(text), "the handler wrote its child's pid: \(text)")
-        let deadline = ContinuousClock.now + .seconds(20)
-        while Self.isRunning(pid) && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
-        #expect(!Self.isRunning(pid), "the child \(pid) died with the handler")
+        let script = "exec 3>\(fifo); sleep 600 >&3 & exec 3>&-; wait"
+        #expect(await runner.execute(["/bin/sh", "-c", script], environment: [:]) == .timedOut)
+        let hungUp = await offCooperativePool { Self.waitForHangUp(reader, milliseconds: 20_000) }
+        #expect(hungUp, "the FIFO hung up: the child died with the handler")
     }
 
-    /// Whether a process exists and is not a zombie (/proc/PID/stat's state; `kill(pid, 0)` elsewhere).
-    private static func isRunning(_ pid: pid_t) -> Bool {
-        guard kill(pid, 0) == 0 else { return false }
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-            let close = stat.lastIndex(of: ")")
-        else { return true }
-        return stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).first != "Z"
+    /// Waits until every writer of a FIFO that had one has closed it (Linux reports POLLHUP only
+    /// after a writer came and went); false at the deadline.
+    private static func waitForHangUp(_ fd: Int32, milliseconds: Int32) -> Bool {
+        let deadline = ContinuousClock.now + .milliseconds(Int(milliseconds))
+        var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        while ContinuousClock.now < deadline {
+            let left = deadline - ContinuousClock.now
+            let wait = Int32(max(1, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
+            let ready = poll(&descriptor, 1, wait)
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else { return false }
+            if Int32(descriptor.revents) & Int32(POLLHUP) != 0 { return true }
+            // Data (none is written) or a spurious wake: drain and wait again.
+            var byte: UInt8 = 0
+            _ = read(fd, &byte, 1)
+        }
+        return false
     }
 
     @Test("The URL is one argument, never shell text; extra environment variables are set")
