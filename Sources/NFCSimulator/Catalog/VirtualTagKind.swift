@@ -29,6 +29,11 @@ public enum VirtualTagKind: String, Sendable, Hashable, CaseIterable, CustomStri
     /// shipped (all keys zero, an empty NDEF file). The chip ships NDEF-formatted, so `blank` makes
     /// the same tag.
     case ntag424
+    /// NXP MIFARE DESFire EV1, EV2 and EV3 (8 KB, AES keys): formatted as an NFC Forum Type 4 Tag
+    /// (AN11004's NDEF application, an empty message); `blank` as shipped, with no application.
+    case desfireEV1 = "desfire-ev1"
+    case desfireEV2 = "desfire-ev2"
+    case desfireEV3 = "desfire-ev3"
     /// An ISO-DEP card with an ISO 7816 applet host and no applet (what `type4 --blank` makes: a
     /// factory-fresh card without the NDEF application).
     case iso7816
@@ -98,6 +103,13 @@ public enum VirtualTagKind: String, Sendable, Hashable, CaseIterable, CustomStri
                 throw TagImageError(.invalidValue, field: "uid", "NTAG 424 DNA UIDs have 7 bytes; got \(Hex.encode(identifier))")
             }
             return NTAG424Tag(uid: identifier ?? NTAG424Tag.defaultUID)
+        case .desfireEV1, .desfireEV2, .desfireEV3:
+            if let identifier, identifier.count != 7 {
+                throw TagImageError(.invalidValue, field: "uid", "DESFire UIDs have 7 bytes; got \(Hex.encode(identifier))")
+            }
+            let model: DESFireModel = self == .desfireEV1 ? .ev1 : self == .desfireEV2 ? .ev2 : .ev3
+            let uid = identifier ?? DESFireCard.defaultUID
+            return blank ? DESFireCard(model: model, uid: uid) : DESFireCard.ndefFormatted(model: model, uid: uid)
         case .securityKey:
             if let identifier, ![4, 7, 10].contains(identifier.count) {
                 throw TagImageError(
@@ -151,6 +163,12 @@ public enum VirtualTagKind: String, Sendable, Hashable, CaseIterable, CustomStri
             case .st25dv16k: self = .iso15693_2k
             }
         case is NTAG424Tag: self = .ntag424
+        case let card as DESFireCard:
+            switch card.model {
+            case .ev1: self = .desfireEV1
+            case .ev2: self = .desfireEV2
+            case .ev3: self = .desfireEV3
+            }
         case let tag as Type4Tag: self = tag.card.typeB == nil ? .type4 : .type4b
         case is ISO7816Card: self = .iso7816
         case is FeliCaLiteSTag: self = .felicaLiteS

@@ -12,6 +12,10 @@ enum TagImageKinds {
         },
         TagImageKind(Type4Tag.self, typeNames: [VirtualTagKind.type4.rawValue]) { _ in VirtualTagKind.type4.rawValue },
         TagImageKind(NTAG424Tag.self, typeNames: [VirtualTagKind.ntag424.rawValue]) { _ in VirtualTagKind.ntag424.rawValue },
+        TagImageKind(
+            DESFireCard.self,
+            typeNames: [VirtualTagKind.desfireEV1, .desfireEV2, .desfireEV3].map(\.rawValue)
+        ) { card in VirtualTagKind(of: card)?.rawValue ?? VirtualTagKind.desfireEV3.rawValue },
         TagImageKind(ISO7816Card.self, typeNames: [VirtualTagKind.iso7816.rawValue]) { _ in VirtualTagKind.iso7816.rawValue },
         TagImageKind(FeliCaLiteSTag.self, typeNames: [VirtualTagKind.felicaLiteS.rawValue]) { _ in VirtualTagKind.felicaLiteS.rawValue },
         TagImageKind(FeliCaStandardTag.self, typeNames: [VirtualTagKind.felica.rawValue]) { _ in VirtualTagKind.felica.rawValue },

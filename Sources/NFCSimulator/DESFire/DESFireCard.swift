@@ -1,0 +1,162 @@
+import NFCTransport
+
+/// A virtual NXP MIFARE DESFire EV1, EV2 or EV3: the PICC level with its master key, and up to 28
+/// applications of AES keys and files (standard, backup, value, linear and cyclic record) with
+/// transactions, AuthenticateEV2First/NonFirst and EV2 secure messaging (EV2, EV3), and ISO/IEC
+/// 7816-4 access to files that have ISO identifiers (the NFC Forum Type 4 application of a
+/// DESFire formatted for NDEF).
+///
+/// Written from NXP's public documents — the MIFARE DESFire EV1, EV2 and EV3 short data sheets
+/// (MF3ICDx21_41_81, MF3DX2, MF3DHx3), AN12343 (MIFARE DESFire Light features and hints, whose
+/// EV2 secure messaging and command layout DESFire EV2 shares), AN12752 and AN11004 (DESFire as
+/// an NFC Forum Type 4 Tag) — independently of the `NFCDESFire` client. Native commands arrive as
+/// native frames (`cmd data`, answered `status data`) or ISO/IEC 7816-4 wrapped (`90 cmd 00 00 Lc
+/// data 00`, answered `data 91 status`); `AF` asks for the next frame of a long answer.
+///
+/// What is not modelled, and answers as the card does to a command it lacks or a key it lacks:
+/// DES, 2K3DES and 3K3DES keys and the legacy authentications (`0A`, `1A`: every key is AES-128,
+/// so they answer AUTHENTICATION_ERROR as a card does for an AES key), EV1 AES authentication
+/// (`AA`) and its CMAC secure messaging, SetConfiguration (random UID), transaction MAC files,
+/// delegated applications, proximity check, and command frames continued by `AF` (a command's
+/// data comes in one frame).
+public struct DESFireCard: VirtualTag, TagImageRepresentable {
+    /// An AES-128 key and its version.
+    public typealias Key = NTAG424Tag.Key
+
+    /// The generation, which sets the version and the EV2 commands.
+    public var model: DESFireModel
+    /// The 7-byte UID.
+    public var uid: [UInt8]
+    /// The PICC master key.
+    public var piccKey: Key
+    /// The PICC key settings (`0F` as shipped: master key changeable, free listing, free
+    /// application creation, settings changeable).
+    public var piccKeySettings: UInt8
+    /// The applications, in creation order.
+    public var applications: [DESFireApplication]
+
+    // Volatile state, reset when the card enters the field.
+    /// The index in ``applications`` of the selected application; `nil` is the PICC level.
+    public internal(set) var selected: Int?
+    /// The index of the file ISOSelectFile made current in the selected application.
+    var currentFile: Int?
+    /// The authenticated session, if any (it belongs to the selected level).
+    var session: EV2CardSession?
+    /// A multi-frame exchange waiting for `AF`.
+    var pending: Pending?
+    /// The selected application's files with the changes of the transaction in progress applied;
+    /// `nil` when nothing is uncommitted.
+    var uncommitted: [DESFireDataFile]?
+    /// Value files LimitedCredit was used on in this transaction.
+    var limitedCreditUsed: Set<UInt8> = []
+    /// Record files whose newest uncommitted record WriteRecord is still filling.
+    var writingRecords: Set<UInt8> = []
+    /// Bytes the card uses instead of random ones (RndB, then TI), for tests that replay published
+    /// exchanges; the system's generator supplies the rest.
+    public var scriptedRandom: [UInt8] = []
+
+    /// What an `AF` continues.
+    enum Pending: Sendable, Hashable {
+        /// GetVersion: the next part (1 or 2) to send.
+        case version(part: Int)
+        /// AuthenticateEV2First or NonFirst after the card sent E(Kx, RndB).
+        case authentication(keyNumber: UInt8, rndB: [UInt8], first: Bool, pcdCapabilities: [UInt8])
+        /// The rest of a long answer.
+        case response(rest: [UInt8])
+        /// Answers that go one per frame (GetDFNames).
+        case frames([[UInt8]])
+    }
+
+    /// The UID of a card made without one (NXP's manufacturer code `04`).
+    public static let defaultUID: [UInt8] = [0x04, 0x44, 0x45, 0x53, 0x46, 0x49, 0x80]
+
+    /// The most applications a card holds (EV1 short data sheet §8.2).
+    public static let maximumApplications = 28
+    /// The most files an application holds (§8.3).
+    public static let maximumFiles = 32
+    /// The most keys an application holds (§8.4).
+    public static let maximumKeys = 14
+
+    /// A card as NXP ships it: no applications, the PICC master key all zero at version `00`
+    /// (AES here: real cards ship a DES zero key, see the type's notes), key settings `0F`.
+    public init(model: DESFireModel = .ev3, uid: [UInt8] = DESFireCard.defaultUID) {
+        self.model = model
+        self.uid = uid
+        piccKey = Key(value: [UInt8](repeating: 0, count: 16))
+        piccKeySettings = 0x0F
+        applications = []
+    }
+
+    /// The bytes of memory the files take.
+    public var usedMemory: Int { applications.reduce(0) { $0 + $1.files.reduce(0) { $0 + $1.allocation } } }
+
+    /// FreeMemory's answer: the bytes not yet allocated to files.
+    public var freeMemory: Int { max(0, DESFireModel.capacity - usedMemory) }
+
+    /// The keys of the selected level: the PICC master key, or the application's keys.
+    var levelKeys: [Key] {
+        guard let selected else { return [piccKey] }
+        return applications[selected].keys
+    }
+
+    /// Takes `count` random bytes: scripted ones first.
+    mutating func random(_ count: Int) -> [UInt8] {
+        var out = Array(scriptedRandom.prefix(count))
+        scriptedRandom.removeFirst(out.count)
+        var generator = SystemRandomNumberGenerator()
+        while out.count < count { out.append(UInt8.random(in: .min ... .max, using: &generator)) }
+        return out
+    }
+
+    // MARK: VirtualTag
+
+    /// The UID.
+    public var identifier: [UInt8] { uid }
+
+    /// ATQA `0344`, SAK `20`, and the model's ATS.
+    public var parameters: TargetInfo.Parameters {
+        .iso14443A(TargetInfo.ISO14443A(atqa: 0x0344, sak: 0x20, ats: answerToSelect))
+    }
+
+    /// EV1: `06 75 77 81 02 80` (FSCI 5, 64-byte frames, FWI 8); EV2 and EV3 take 128-byte frames
+    /// (`06 77 77 71 02 80`, FSCI 7, FWI 7), as their short data sheets' frame sizes give.
+    var answerToSelect: AnswerToSelect {
+        model == .ev1
+            ? AnswerToSelect(fsci: 5, ta: 0x77, tb: 0x81, tc: 0x02, historicalBytes: [0x80])
+            : AnswerToSelect(fsci: 7, ta: 0x77, tb: 0x71, tc: 0x02, historicalBytes: [0x80])
+    }
+
+    /// Entering the field: the PICC level, no session, nothing pending, the transaction aborted.
+    public mutating func powerOn() {
+        selected = nil
+        currentFile = nil
+        session = nil
+        pending = nil
+        discardTransaction()
+    }
+
+    /// WUPA, the two cascade levels of a 7-byte UID, RATS/ATS and, above 106 kbit/s, PPS.
+    public mutating func activate(context: ExchangeContext) -> [AirFrame] {
+        powerOn()
+        return ISO14443AActivation.frames(
+            uidLength: uid.count, atsLength: answerToSelect.bytes.count, pps: context.bitRate > .kbps106,
+            startUpGuardTime: ISO14443AActivation.startUpGuardTime(sfgi: 0x01))
+    }
+
+    /// Answers one frame (native or wrapped), charging ISO-DEP framing and processing time.
+    public mutating func respond(to command: [UInt8], context: ExchangeContext) -> TagAnswer {
+        let response = handle(command)
+        let processing = Self.processingTime + response.additionalProcessingTime
+        let framing = ISODEPFraming(
+            cardFrameSize: answerToSelect.frameSize, readerFrameSize: context.readerFrameSize, usesCID: false,
+            frameWaitingTime: answerToSelect.frameWaitingTime)
+        let bytes = response.bytes
+        let frames = framing.frames(commandLength: command.count, responseLength: bytes.count, processingTime: processing)
+        return TagAnswer(.bytes(bytes), processingTime: processing, frames: frames, writesMemory: response.writesMemory)
+    }
+
+    /// The time every command takes (a model value).
+    static let processingTime: Duration = .microseconds(500)
+    /// What an EEPROM write adds (a model value).
+    static let writeTime: Duration = .milliseconds(3)
+}
