@@ -178,7 +178,8 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         .testTarget(
-            name: "NFCDESFireTests", dependencies: ["NFCDESFire", "NFCBytes", "NFCTestSupport", "NFCSimulator", "NFCTransport", "ISO7816"]),
+            name: "NFCDESFireTests",
+            dependencies: ["NFCDESFire", "NFCBytes", "NFCTestSupport", "NFCSimulator", "NFCTransport", "ISO7816", "NFCTags", "NDEF"]),
         .testTarget(
             name: "NFCPIVTests",
             dependencies: [

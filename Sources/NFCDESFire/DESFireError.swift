@@ -2,7 +2,7 @@
 ///
 /// A struct around an extensible ``Code`` (as `TagEngineError` and `NDEFError`): equal when the
 /// codes are. A card's own refusal carries its status word in ``status`` and a code named after
-/// the status (NT4H2421Gx §10.2, Table 23).
+/// the status (NT4H2421Gx §10.2, Table 23; MIFARE DESFire EV1 short data sheet §9).
 public struct DESFireError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What kind of failure an error is: a named code, equal to another when the names are.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
@@ -48,6 +48,14 @@ public struct DESFireError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let illegalCommand = Code("illegalCommand")
         /// `91 AD` AUTHENTICATION_DELAY: too many failed authentications; wait.
         public static let authenticationDelay = Code("authenticationDelay")
+        /// `91 A0` APPLICATION_NOT_FOUND.
+        public static let applicationNotFound = Code("applicationNotFound")
+        /// `91 DE` DUPLICATE_ERROR: an application, file or identifier that exists already.
+        public static let duplicateError = Code("duplicateError")
+        /// `91 CE` COUNT_ERROR: no room for another application.
+        public static let countError = Code("countError")
+        /// `91 0E` OUT_OF_EEPROM_ERROR: not enough free memory.
+        public static let outOfMemory = Code("outOfMemory")
         /// `91 CA` COMMAND_ABORTED, `91 EE` MEMORY_ERROR, any other `91 xx`, or an ISO status word.
         public static let cardStatus = Code("cardStatus")
     }
@@ -80,6 +88,10 @@ public struct DESFireError: Error, Hashable, Sendable, CustomStringConvertible {
             case 0x40: (.noSuchKey, "no such key")
             case 0x1C: (.illegalCommand, "illegal command code")
             case 0xAD: (.authenticationDelay, "authentication delay (too many failed authentications)")
+            case 0xA0: (.applicationNotFound, "application not found")
+            case 0xDE: (.duplicateError, "duplicate (it exists already)")
+            case 0xCE: (.countError, "count error (no room for another application)")
+            case 0x0E: (.outOfMemory, "out of EEPROM (not enough free memory)")
             case 0xCA: (.cardStatus, "command aborted")
             case 0xEE: (.cardStatus, "memory error")
             default: (.cardStatus, "status")

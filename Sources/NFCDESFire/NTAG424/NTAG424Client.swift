@@ -15,9 +15,13 @@ import ISO7816
 public actor NTAG424Client {
     /// The channel every command goes through.
     public nonisolated let transmitter: any APDUTransmitter
+    /// The DESFire client underneath: framing, authentication and secure messaging.
+    public nonisolated let core: DESFireClient
+
     /// The open session, if any.
-    public private(set) var session: EV2Session?
-    private let random: @Sendable (Int) -> [UInt8]
+    public var session: EV2Session? {
+        get async { await core.session }
+    }
 
     /// The NDEF application's DF name (§8.2.1).
     public static let applicationName: [UInt8] = [0xD2, 0x76, 0x00, 0x00, 0x85, 0x01, 0x01]
@@ -30,11 +34,7 @@ public actor NTAG424Client {
     /// unless a test replays a published exchange).
     public init(transmitter: any APDUTransmitter, random: (@Sendable (Int) -> [UInt8])? = nil) {
         self.transmitter = transmitter
-        self.random =
-            random ?? { count in
-                var generator = SystemRandomNumberGenerator()
-                return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-            }
+        core = DESFireClient(transmitter: transmitter, random: random)
     }
 
     // MARK: Selection and identity
@@ -56,7 +56,7 @@ public actor NTAG424Client {
     /// through the AID arrives with it selected already.
     /// - Throws: ``DESFireError`` `.cardStatus` when the card answers other than `9000` (`6A82`: not an NTAG 424 DNA).
     public func selectApplication(by reference: ApplicationReference = .name) async throws {
-        session = nil
+        await core.endSession()
         let command =
             switch reference {
             case .name: CommandAPDU(ins: 0xA4, p1: 0x04, p2: 0x0C, data: Self.applicationName)
@@ -72,14 +72,12 @@ public actor NTAG424Client {
 
     /// GetVersion (§10.5.2): three frames; inside a session MACed over all three.
     public func version() async throws -> NTAG424Version {
-        try NTAG424Version(parsing: try await command("GetVersion", 0x60, mode: .mac))
+        try await core.version()
     }
 
     /// GetCardUID (§10.5.3): the real UID, to an authenticated reader only (full mode).
     public func cardUID() async throws -> [UInt8] {
-        let uid = try await command("GetCardUID", 0x51, mode: .full)
-        guard uid.count == 7 else { throw DESFireError(.malformedResponse, "GetCardUID answered \(uid.count) bytes; 7 expected") }
-        return uid
+        try await core.cardUID()
     }
 
     // MARK: Authentication
@@ -90,58 +88,14 @@ public actor NTAG424Client {
     ///   wrong key), `.authenticationFailed` when the card's answer does not prove the key,
     ///   `.wrongKey` for a key that is not 16 bytes.
     public func authenticate(keyNumber: UInt8, key: [UInt8]) async throws {
-        session = nil
-        let (rndA, rndB, answer) = try await challenge(0x71, [keyNumber, 0x00], key: key, name: "AuthenticateEV2First", answerLength: 32)
-        guard Array(answer[4..<20]) == Self.rotated(rndA) else {
-            throw DESFireError(.authenticationFailed, "the card's answer does not prove key \(keyNumber)")
-        }
-        session = try EV2Session(keyNumber: keyNumber, key: key, rndA: rndA, rndB: rndB, transactionIdentifier: Array(answer[0..<4]))
+        try await core.authenticate(keyNumber: keyNumber, key: key)
     }
 
     /// AuthenticateEV2NonFirst (§9.1.6, AN12196 §6.14): changes the session's key, keeping TI and CmdCtr.
     /// - Throws: ``DESFireError`` `.notAuthenticated` without a session, else as ``authenticate(keyNumber:key:)``.
     public func authenticateNonFirst(keyNumber: UInt8, key: [UInt8]) async throws {
-        guard let current = session else { throw DESFireError(.notAuthenticated, "AuthenticateEV2NonFirst needs a session") }
-        let (rndA, rndB, answer) = try await challenge(0x77, [keyNumber], key: key, name: "AuthenticateEV2NonFirst", answerLength: 16)
-        guard answer == Self.rotated(rndA) else {
-            session = nil
-            throw DESFireError(.authenticationFailed, "the card's answer does not prove key \(keyNumber)")
-        }
-        session = try EV2Session(
-            keyNumber: keyNumber, key: key, rndA: rndA, rndB: rndB, transactionIdentifier: current.transactionIdentifier,
-            commandCounter: current.commandCounter)
+        try await core.authenticateNonFirst(keyNumber: keyNumber, key: key)
     }
-
-    /// The two frames both authentications share: E(Kx, RndB) from the card, E(Kx, RndA ‖ RndB')
-    /// back, the card's encrypted answer decrypted (IV zero, no padding).
-    private func challenge(
-        _ ins: UInt8, _ data: [UInt8], key: [UInt8], name: String, answerLength: Int
-    ) async throws -> (rndA: [UInt8], rndB: [UInt8], answer: [UInt8]) {
-        guard key.count == 16 else { throw DESFireError(.wrongKey, "an AES-128 key has 16 bytes, not \(key.count)") }
-        do {
-            let first = try await exchange(ins, data, name: name, follow: false)
-            guard first.status == 0xAF else { throw DESFireError.status(first.status, command: name) }
-            guard first.data.count == 16 else {
-                throw DESFireError(.malformedResponse, "\(name) answered \(first.data.count) bytes; E(Kx, RndB) has 16")
-            }
-            let rndB = try DESFireCrypto.decryptCBC(first.data, key: key)
-            let rndA = random(16)
-            guard rndA.count == 16 else { throw DESFireError(.invalidArgument, "RndA has 16 bytes") }
-            let second = try await exchange(
-                0xAF, try DESFireCrypto.encryptCBC(rndA + Self.rotated(rndB), key: key), name: name, follow: false)
-            guard second.status == 0x00 else { throw DESFireError.status(second.status, command: name) }
-            guard second.data.count == answerLength else {
-                throw DESFireError(
-                    .malformedResponse, "\(name) answered \(second.data.count) bytes in its second frame; \(answerLength) expected")
-            }
-            return (rndA, rndB, try DESFireCrypto.decryptCBC(second.data, key: key))
-        } catch {
-            session = nil
-            throw error
-        }
-    }
-
-    static func rotated(_ bytes: [UInt8]) -> [UInt8] { Array(bytes.dropFirst()) + bytes.prefix(1) }
 
     // MARK: Files
 
@@ -156,7 +110,7 @@ public actor NTAG424Client {
         async throws
     {
         var mode = given
-        if mode == nil { mode = self.mode([try await fileSettings(file).change], file: .full) }
+        if mode == nil { mode = await self.mode([try await fileSettings(file).change], file: .full) }
         _ = try await command("ChangeFileSettings", 0x5F, header: [file], data: settings.changeBytes, mode: mode ?? .plain)
     }
 
@@ -167,7 +121,7 @@ public actor NTAG424Client {
         guard offset >= 0, total >= 0, offset + total <= settings.size else {
             throw DESFireError(.invalidArgument, "bytes \(offset)..<\(offset + total) are outside file \(file) of \(settings.size) bytes")
         }
-        let mode = mode([settings.read, settings.readWrite], file: settings.mode)
+        let mode = await mode([settings.read, settings.readWrite], file: settings.mode)
         var out: [UInt8] = []
         while out.count < total {
             let count = min(Self.readChunk, total - out.count)
@@ -190,7 +144,7 @@ public actor NTAG424Client {
             guard offset >= 0, offset + data.count <= settings.size else {
                 throw DESFireError(.invalidArgument, "\(data.count) bytes at \(offset) do not fit file \(file) of \(settings.size) bytes")
             }
-            mode = self.mode([settings.write, settings.readWrite], file: settings.mode)
+            mode = await self.mode([settings.write, settings.readWrite], file: settings.mode)
         }
         guard offset >= 0, offset + data.count <= 0xFF_FFFF else {
             throw DESFireError(.invalidArgument, "offset \(offset) is out of range")
@@ -208,7 +162,7 @@ public actor NTAG424Client {
     public func readCounter(file: UInt8) async throws -> UInt32 {
         let settings = try await fileSettings(file)
         guard let sdm = settings.sdm else { throw DESFireError(.invalidArgument, "file \(file) has no SDM, so no read counter") }
-        let answer = try await command("GetFileCounters", 0xF6, header: [file], mode: mode([sdm.counterRetrieval], file: .full))
+        let answer = try await command("GetFileCounters", 0xF6, header: [file], mode: await mode([sdm.counterRetrieval], file: .full))
         guard answer.count == 5 else {
             throw DESFireError(.malformedResponse, "GetFileCounters answered \(answer.count) bytes; 5 expected")
         }
@@ -219,9 +173,7 @@ public actor NTAG424Client {
 
     /// GetKeyVersion (§10.6.2).
     public func keyVersion(_ keyNumber: UInt8) async throws -> UInt8 {
-        let answer = try await command("GetKeyVersion", 0x64, header: [keyNumber], mode: .mac)
-        guard answer.count == 1 else { throw DESFireError(.malformedResponse, "GetKeyVersion answered \(answer.count) bytes; 1 expected") }
-        return answer[0]
+        try await core.keyVersion(keyNumber)
     }
 
     /// ChangeKey (§10.6.1, AN12196 §6.16), under key 0: the session's own key gets NewKey ‖ KeyVer
@@ -229,81 +181,28 @@ public actor NTAG424Client {
     /// - Throws: ``DESFireError`` `.notAuthenticated` without a session with key 0, `.wrongKey`
     ///   for keys that are not 16 bytes.
     public func changeKey(_ keyNumber: UInt8, to newKey: [UInt8], version: UInt8, oldKey: [UInt8]) async throws {
-        guard let current = session, current.keyNumber == 0 else {
+        guard let current = await core.session, current.keyNumber == 0 else {
             throw DESFireError(.notAuthenticated, "ChangeKey needs a session with key 0, the application master key")
         }
-        guard newKey.count == 16, oldKey.count == 16 else { throw DESFireError(.wrongKey, "AES-128 keys have 16 bytes") }
-        if keyNumber == current.keyNumber {
-            let wire = try current.protect(command: 0xC4, header: [keyNumber], data: newKey + [version], mode: .full)
-            let answer = try await exchange(0xC4, wire, name: "ChangeKey")
-            session = nil
-            guard answer.status == 0x00 else { throw DESFireError.status(answer.status, command: "ChangeKey") }
-            return
-        }
-        let data = zip(newKey, oldKey).map { $0 ^ $1 } + [version] + DESFireCrypto.crc32(newKey)
-        _ = try await command("ChangeKey", 0xC4, header: [keyNumber], data: data, mode: .full)
+        try await core.changeKey(keyNumber, to: newKey, version: version, oldKey: oldKey)
     }
 
     // MARK: Exchanges
 
     /// The mode a command runs in: the file's when the session's key meets one of `conditions`,
     /// plain otherwise (free access, or no session).
-    func mode(_ conditions: [NTAG424Access], file: DESFireCommunicationMode) -> DESFireCommunicationMode {
-        guard let session, conditions.contains(.key(session.keyNumber)) else { return .plain }
-        return file
+    func mode(_ conditions: [NTAG424Access], file: DESFireCommunicationMode) async -> DESFireCommunicationMode {
+        await core.mode(conditions, file: file)
     }
 
     /// One command under the session's secure messaging (plain outside a session).
     func command(
         _ name: String, _ ins: UInt8, header: [UInt8] = [], data: [UInt8] = [], mode: DESFireCommunicationMode
     ) async throws -> [UInt8] {
-        guard var current = session else {
-            let answer = try await exchange(ins, header + data, name: name)
-            guard answer.status == 0x00 else { throw DESFireError.status(answer.status, command: name) }
-            return answer.data
-        }
-        session = nil
-        let answer = try await exchange(ins, try current.protect(command: ins, header: header, data: data, mode: mode), name: name)
-        guard answer.status == 0x00 else { throw DESFireError.status(answer.status, command: name) }
-        let plain = try current.open(response: answer.data, mode: mode)
-        session = current
-        return plain
+        try await core.command(name, ins, header: header, data: data, mode: mode)
     }
 
-    /// Sends `90 INS 00 00 [Lc data] 00` and, when `follow`, `90 AF 00 00 00` while the card
-    /// answers `91 AF`, joining the data.
-    /// - Throws: ``DESFireError`` `.cardStatus` for an answer that does not end `91 xx`.
-    func exchange(_ ins: UInt8, _ data: [UInt8], name: String, follow: Bool = true) async throws -> (data: [UInt8], status: UInt8) {
-        var collected: [UInt8] = []
-        var next = (ins, data)
-        for _ in 0..<64 {
-            guard next.1.count <= 255 else {
-                throw DESFireError(.invalidArgument, "\(name): \(next.1.count) bytes do not fit a short APDU")
-            }
-            let apdu = [0x90, next.0, 0x00, 0x00] + (next.1.isEmpty ? [] : [UInt8(next.1.count)] + next.1) + [0x00]
-            let response = try await transmitter.transmit(apdu)
-            guard response.count >= 2 else { throw DESFireError(.malformedResponse, "\(name): an answer of \(response.count) bytes") }
-            let sw1 = response[response.count - 2]
-            let sw2 = response[response.count - 1]
-            guard sw1 == 0x91 else {
-                throw DESFireError(
-                    .cardStatus, "\(name) answered \(Self.hex([sw1, sw2])), not a 91xx status", status: UInt16(sw1) << 8 | UInt16(sw2))
-            }
-            collected += response.dropLast(2)
-            guard follow, sw2 == 0xAF else { return (collected, sw2) }
-            next = (0xAF, [])
-        }
-        throw DESFireError(.malformedResponse, "\(name): more than 64 frames")
-    }
+    static func threeBytes(_ value: Int) -> [UInt8] { DESFireClient.threeBytes(value) }
 
-    static func threeBytes(_ value: Int) -> [UInt8] {
-        [UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value >> 16)]
-    }
-
-    static func hex(_ bytes: [UInt8]) -> String {
-        bytes.map { byte in
-            let text = String(byte, radix: 16, uppercase: true)
-            return text.count == 1 ? "0" + text : text
-        }.joined()
-    }
+    static func hex(_ bytes: [UInt8]) -> String { DESFireClient.hex(bytes) }
 }

@@ -1,52 +1,3 @@
-/// Who may use a file operation (NT4H2421Gx §8.2.3.3): a key, anyone, or nobody.
-public enum NTAG424Access: Sendable, Hashable, CustomStringConvertible {
-    /// Key `0`–`4` must be authenticated.
-    case key(UInt8)
-    /// Free (`E`).
-    case free
-    /// Never (`F`).
-    case never
-
-    /// The condition a nibble holds; `nil` for `5`–`D`.
-    public init?(nibble: UInt8) {
-        switch nibble {
-        case 0...4: self = .key(nibble)
-        case 0x0E: self = .free
-        case 0x0F: self = .never
-        default: return nil
-        }
-    }
-
-    /// The nibble.
-    public var nibble: UInt8 {
-        switch self {
-        case .key(let number): number & 0x0F
-        case .free: 0x0E
-        case .never: 0x0F
-        }
-    }
-
-    /// `key 2`, `free`, `never`.
-    public var description: String {
-        switch self {
-        case .key(let number): "key \(number)"
-        case .free: "free"
-        case .never: "never"
-        }
-    }
-
-    /// Reads `0`–`4`, `e`/`free`, `f`/`never`.
-    public init?(text: String) {
-        switch text.lowercased() {
-        case "e", "free": self = .free
-        case "f", "never": self = .never
-        default:
-            guard let number = UInt8(text), number <= 4 else { return nil }
-            self = .key(number)
-        }
-    }
-}
-
 /// A file's settings as GetFileSettings answers them and ChangeFileSettings sets them
 /// (NT4H2421Gx §10.7.1, §10.7.2).
 public struct NTAG424FileSettings: Sendable, Hashable {
@@ -89,8 +40,10 @@ public struct NTAG424FileSettings: Sendable, Hashable {
         }
         let option = bytes[1]
         mode = Self.mode(bits: option)
-        guard let read = NTAG424Access(nibble: bytes[3] >> 4), let write = NTAG424Access(nibble: bytes[3] & 0x0F),
-            let readWrite = NTAG424Access(nibble: bytes[2] >> 4), let change = NTAG424Access(nibble: bytes[2] & 0x0F)
+        guard let read = NTAG424Access(nibble: bytes[3] >> 4, maximumKey: 4),
+            let write = NTAG424Access(nibble: bytes[3] & 0x0F, maximumKey: 4),
+            let readWrite = NTAG424Access(nibble: bytes[2] >> 4, maximumKey: 4),
+            let change = NTAG424Access(nibble: bytes[2] & 0x0F, maximumKey: 4)
         else { throw DESFireError(.malformedResponse, "access rights \(Self.hex(bytes[2..<4])) hold a condition other than 0-4, E, F") }
         self.read = read
         self.write = write

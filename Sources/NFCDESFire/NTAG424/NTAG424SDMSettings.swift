@@ -97,8 +97,9 @@ public struct NTAG424SDMSettings: Sendable, Hashable {
         let options = rest[rest.startIndex]
         let rights = Array(rest[rest.startIndex + 1..<rest.startIndex + 3])
         rest = rest.dropFirst(3)
-        guard let retrieval = NTAG424Access(nibble: rights[0] & 0x0F), let meta = NTAG424Access(nibble: rights[1] >> 4),
-            let file = NTAG424Access(nibble: rights[1] & 0x0F)
+        guard let retrieval = NTAG424Access(nibble: rights[0] & 0x0F, maximumKey: 4),
+            let meta = NTAG424Access(nibble: rights[1] >> 4, maximumKey: 4),
+            let file = NTAG424Access(nibble: rights[1] & 0x0F, maximumKey: 4)
         else { throw DESFireError(.malformedResponse, "SDM access rights hold a condition other than 0-4, E, F") }
         self.init(
             mirrorsUID: options & 0x80 != 0, mirrorsCounter: options & 0x40 != 0, counterRetrieval: retrieval, metaRead: meta,

@@ -28,7 +28,7 @@ struct NTAG424SDMCommand: AsyncParsableCommand {
     var counterKey: String = "never"
 
     func run() async throws {
-        guard let retrieval = NTAG424Access(text: counterKey) else {
+        guard let retrieval = NTAG424Access(text: counterKey, maximumKey: 4) else {
             throw CLIError(.usage, "--counter-key is 0-4, free or never, not \(TerminalText.escape(counterKey))")
         }
         let template: NTAG424SUNTemplate

@@ -1,11 +1,12 @@
-/// GetVersion's answer (NT4H2421Gx §10.5.2, Tables 53–59): hardware and software identity,
-/// then the UID and production data.
-public struct NTAG424Version: Sendable, Hashable {
+/// GetVersion's answer, the same layout on every DESFire-family chip (NT4H2421Gx §10.5.2, Tables
+/// 53–59; MIFARE DESFire EV1 short data sheet §9): hardware and software identity, then the UID
+/// and production data.
+public struct DESFireVersion: Sendable, Hashable {
     /// One of the two identity parts.
     public struct Part: Sendable, Hashable {
         /// `04` for NXP.
         public var vendor: UInt8
-        /// `04` for NTAG.
+        /// `01` for MIFARE DESFire, `04` for NTAG, `08` for DESFire Light.
         public var type: UInt8
         /// `02` for the 50 pF input capacitance (low nibble), high nibble the back modulation.
         public var subtype: UInt8
@@ -40,6 +41,22 @@ public struct NTAG424Version: Sendable, Hashable {
     /// Whether the hardware says NTAG 424 DNA (NXP, NTAG, version 3.0).
     public var isNTAG424DNA: Bool { hardware.vendor == 0x04 && hardware.type == 0x04 && hardware.major == 0x30 }
 
+    /// The MIFARE DESFire generation the hardware version names (NXP, type `01`; major `01` EV1,
+    /// `12` EV2, `33` EV3 — the values the chips report), `nil` for other chips.
+    public var desfireGeneration: String? {
+        guard hardware.vendor == 0x04, hardware.type == 0x01 else { return nil }
+        switch hardware.major {
+        case 0x00: return "DESFire (D40)"
+        case 0x01: return "DESFire EV1"
+        case 0x12: return "DESFire EV2"
+        case 0x33: return "DESFire EV3"
+        default: return "DESFire (hardware \(hardware.major).\(hardware.minor))"
+        }
+    }
+
+    /// The storage size byte read out: 2^(n/2) bytes, or between that and the next power when bit 0 is set.
+    public var storageBytes: Int { 1 << Int(hardware.storageSize >> 1) }
+
     /// Reads the three parts, concatenated (7 + 7 + 14 or 15 bytes).
     /// - Throws: ``DESFireError`` `.malformedResponse` for another length.
     public init(parsing bytes: [UInt8]) throws(DESFireError) {
@@ -54,3 +71,6 @@ public struct NTAG424Version: Sendable, Hashable {
         productionYear = bytes[27]
     }
 }
+
+/// NTAG 424 DNA's GetVersion answer: the DESFire layout.
+public typealias NTAG424Version = DESFireVersion

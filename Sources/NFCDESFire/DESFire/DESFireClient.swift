@@ -1,0 +1,207 @@
+import ISO7816
+
+/// A client of NXP MIFARE DESFire EV1/EV2/EV3 (and the core NTAG 424 DNA's client stands on) over
+/// any `APDUTransmitter`: a Core NFC tag (`NFCMiFareTag` through its ISO 7816 transmitter, or
+/// `NFCISO7816Tag`), a PC/SC card, a simulated card.
+///
+/// Native commands go ISO/IEC 7816-4 wrapped (`90 INS 00 00 Lc data 00`; MIFARE DESFire EV1
+/// short data sheet §9.1, "ISO/IEC 7816-4 wrapping of native commands"): answers end `91 xx`, and
+/// `91 AF` asks for the next frame, which the client fetches with `90 AF 00 00 00` and joins.
+/// ``authenticate(keyNumber:key:)`` runs AuthenticateEV2First (EV2 and later, AES keys) and opens
+/// an EV2 secure-messaging session (``EV2Session``); from then on each command is wrapped in the
+/// mode it calls for: a file command in the file's mode when the session's key grants access and
+/// plain when access is free, a management command with a MAC, key and settings changes
+/// encrypted. Any error answer ends the session, on the card and here (NT4H2421Gx §9.1.9; AN12343).
+public actor DESFireClient {
+    /// The channel every command goes through.
+    public nonisolated let transmitter: any APDUTransmitter
+    /// The open session, if any.
+    public internal(set) var session: EV2Session?
+    private let random: @Sendable (Int) -> [UInt8]
+
+    /// A client sending through `transmitter`; `random` supplies RndA (the system's generator
+    /// unless a test replays a published exchange).
+    public init(transmitter: any APDUTransmitter, random: (@Sendable (Int) -> [UInt8])? = nil) {
+        self.transmitter = transmitter
+        self.random =
+            random ?? { count in
+                var generator = SystemRandomNumberGenerator()
+                return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+            }
+    }
+
+    /// Forgets the session (after a SELECT, which ends it on the card).
+    func endSession() { session = nil }
+
+    // MARK: Identity
+
+    /// GetVersion: three frames; inside a session MACed over all three.
+    public func version() async throws -> DESFireVersion {
+        try DESFireVersion(parsing: try await command("GetVersion", 0x60, mode: .mac))
+    }
+
+    /// GetCardUID: the real UID, to an authenticated reader only (full mode).
+    public func cardUID() async throws -> [UInt8] {
+        let uid = try await command("GetCardUID", 0x51, mode: .full)
+        guard uid.count == 7 else { throw DESFireError(.malformedResponse, "GetCardUID answered \(uid.count) bytes; 7 expected") }
+        return uid
+    }
+
+    // MARK: Authentication
+
+    /// AuthenticateEV2First (NT4H2421Gx §9.1.5, AN12196 §6.6; DESFire EV2 the same): proves both
+    /// sides hold key `keyNumber` of the selected level and opens a session (new TI, CmdCtr zero).
+    /// - Throws: ``DESFireError`` `.authenticationError` when the card refuses the key (`91 AE`),
+    ///   `.illegalCommand` from a card without EV2 authentication (DESFire EV1),
+    ///   `.authenticationFailed` when the card's answer does not prove the key, `.wrongKey` for a
+    ///   key that is not 16 bytes.
+    public func authenticate(keyNumber: UInt8, key: [UInt8]) async throws {
+        session = nil
+        let (rndA, rndB, answer) = try await challenge(0x71, [keyNumber, 0x00], key: key, name: "AuthenticateEV2First", answerLength: 32)
+        guard Array(answer[4..<20]) == Self.rotated(rndA) else {
+            throw DESFireError(.authenticationFailed, "the card's answer does not prove key \(keyNumber)")
+        }
+        session = try EV2Session(keyNumber: keyNumber, key: key, rndA: rndA, rndB: rndB, transactionIdentifier: Array(answer[0..<4]))
+    }
+
+    /// AuthenticateEV2NonFirst (NT4H2421Gx §9.1.6, AN12196 §6.14): changes the session's key,
+    /// keeping TI and CmdCtr.
+    /// - Throws: ``DESFireError`` `.notAuthenticated` without a session, else as ``authenticate(keyNumber:key:)``.
+    public func authenticateNonFirst(keyNumber: UInt8, key: [UInt8]) async throws {
+        guard let current = session else { throw DESFireError(.notAuthenticated, "AuthenticateEV2NonFirst needs a session") }
+        let (rndA, rndB, answer) = try await challenge(0x77, [keyNumber], key: key, name: "AuthenticateEV2NonFirst", answerLength: 16)
+        guard answer == Self.rotated(rndA) else {
+            session = nil
+            throw DESFireError(.authenticationFailed, "the card's answer does not prove key \(keyNumber)")
+        }
+        session = try EV2Session(
+            keyNumber: keyNumber, key: key, rndA: rndA, rndB: rndB, transactionIdentifier: current.transactionIdentifier,
+            commandCounter: current.commandCounter)
+    }
+
+    /// The two frames both authentications share: E(Kx, RndB) from the card, E(Kx, RndA ‖ RndB')
+    /// back, the card's encrypted answer decrypted (IV zero, no padding).
+    private func challenge(
+        _ ins: UInt8, _ data: [UInt8], key: [UInt8], name: String, answerLength: Int
+    ) async throws -> (rndA: [UInt8], rndB: [UInt8], answer: [UInt8]) {
+        guard key.count == 16 else { throw DESFireError(.wrongKey, "an AES-128 key has 16 bytes, not \(key.count)") }
+        do {
+            let first = try await exchange(ins, data, name: name, follow: false)
+            guard first.status == 0xAF else { throw DESFireError.status(first.status, command: name) }
+            guard first.data.count == 16 else {
+                throw DESFireError(.malformedResponse, "\(name) answered \(first.data.count) bytes; E(Kx, RndB) has 16")
+            }
+            let rndB = try DESFireCrypto.decryptCBC(first.data, key: key)
+            let rndA = random(16)
+            guard rndA.count == 16 else { throw DESFireError(.invalidArgument, "RndA has 16 bytes") }
+            let second = try await exchange(
+                0xAF, try DESFireCrypto.encryptCBC(rndA + Self.rotated(rndB), key: key), name: name, follow: false)
+            guard second.status == 0x00 else { throw DESFireError.status(second.status, command: name) }
+            guard second.data.count == answerLength else {
+                throw DESFireError(
+                    .malformedResponse, "\(name) answered \(second.data.count) bytes in its second frame; \(answerLength) expected")
+            }
+            return (rndA, rndB, try DESFireCrypto.decryptCBC(second.data, key: key))
+        } catch {
+            session = nil
+            throw error
+        }
+    }
+
+    static func rotated(_ bytes: [UInt8]) -> [UInt8] { Array(bytes.dropFirst()) + bytes.prefix(1) }
+
+    // MARK: Keys
+
+    /// GetKeyVersion of a key of the selected level.
+    public func keyVersion(_ keyNumber: UInt8) async throws -> UInt8 {
+        let answer = try await command("GetKeyVersion", 0x64, header: [keyNumber], mode: .mac)
+        guard answer.count == 1 else { throw DESFireError(.malformedResponse, "GetKeyVersion answered \(answer.count) bytes; 1 expected") }
+        return answer[0]
+    }
+
+    /// ChangeKey (NT4H2421Gx §10.6.1, AN12196 §6.16; DESFire EV2 the same), in the session: the
+    /// session's own key gets NewKey ‖ KeyVer and the session ends; another key gets (NewKey ⊕
+    /// OldKey) ‖ KeyVer ‖ CRC32(NewKey). Which key may change which is the card's key settings'
+    /// call; a refusal comes back as `.authenticationError` or `.permissionDenied`.
+    /// - Throws: ``DESFireError`` `.notAuthenticated` without a session, `.wrongKey` for keys
+    ///   that are not 16 bytes.
+    public func changeKey(_ keyNumber: UInt8, to newKey: [UInt8], version: UInt8, oldKey: [UInt8]) async throws {
+        guard let current = session else { throw DESFireError(.notAuthenticated, "ChangeKey needs a session") }
+        guard newKey.count == 16, oldKey.count == 16 else { throw DESFireError(.wrongKey, "AES-128 keys have 16 bytes") }
+        if keyNumber & 0x3F == current.keyNumber {
+            let wire = try current.protect(command: 0xC4, header: [keyNumber], data: newKey + [version], mode: .full)
+            session = nil
+            let answer = try await exchange(0xC4, wire, name: "ChangeKey")
+            guard answer.status == 0x00 else { throw DESFireError.status(answer.status, command: "ChangeKey") }
+            return
+        }
+        let data = zip(newKey, oldKey).map { $0 ^ $1 } + [version] + DESFireCrypto.crc32(newKey)
+        _ = try await command("ChangeKey", 0xC4, header: [keyNumber], data: data, mode: .full)
+    }
+
+    // MARK: Exchanges
+
+    /// The mode a file command runs in: the file's when the session's key meets one of
+    /// `conditions`, plain otherwise (free access, or no session).
+    func mode(_ conditions: [DESFireAccess], file: DESFireCommunicationMode) -> DESFireCommunicationMode {
+        guard let session, conditions.contains(.key(session.keyNumber)) else { return .plain }
+        return file
+    }
+
+    /// One command under the session's secure messaging (plain outside a session).
+    func command(
+        _ name: String, _ ins: UInt8, header: [UInt8] = [], data: [UInt8] = [], mode: DESFireCommunicationMode
+    ) async throws -> [UInt8] {
+        guard var current = session else {
+            let answer = try await exchange(ins, header + data, name: name)
+            guard answer.status == 0x00 else { throw DESFireError.status(answer.status, command: name) }
+            return answer.data
+        }
+        session = nil
+        let answer = try await exchange(ins, try current.protect(command: ins, header: header, data: data, mode: mode), name: name)
+        guard answer.status == 0x00 else { throw DESFireError.status(answer.status, command: name) }
+        let plain = try current.open(response: answer.data, mode: mode)
+        session = current
+        return plain
+    }
+
+    /// Sends `90 INS 00 00 [Lc data] 00` and, when `follow`, `90 AF 00 00 00` while the card
+    /// answers `91 AF`, joining the data.
+    /// - Throws: ``DESFireError`` `.cardStatus` for an answer that does not end `91 xx`.
+    func exchange(_ ins: UInt8, _ data: [UInt8], name: String, follow: Bool = true) async throws -> (data: [UInt8], status: UInt8) {
+        var collected: [UInt8] = []
+        var next = (ins, data)
+        for _ in 0..<Self.maximumFrames {
+            guard next.1.count <= 255 else {
+                throw DESFireError(.invalidArgument, "\(name): \(next.1.count) bytes do not fit a short APDU")
+            }
+            let apdu = [0x90, next.0, 0x00, 0x00] + (next.1.isEmpty ? [] : [UInt8(next.1.count)] + next.1) + [0x00]
+            let response = try await transmitter.transmit(apdu)
+            guard response.count >= 2 else { throw DESFireError(.malformedResponse, "\(name): an answer of \(response.count) bytes") }
+            let sw1 = response[response.count - 2]
+            let sw2 = response[response.count - 1]
+            guard sw1 == 0x91 else {
+                throw DESFireError(
+                    .cardStatus, "\(name) answered \(Self.hex([sw1, sw2])), not a 91xx status", status: UInt16(sw1) << 8 | UInt16(sw2))
+            }
+            collected += response.dropLast(2)
+            guard follow, sw2 == 0xAF else { return (collected, sw2) }
+            next = (0xAF, [])
+        }
+        throw DESFireError(.malformedResponse, "\(name): more than \(Self.maximumFrames) frames")
+    }
+
+    /// The most frames one answer may take (a 8 KB file read in 59-byte frames takes 139).
+    static let maximumFrames = 256
+
+    static func threeBytes(_ value: Int) -> [UInt8] {
+        [UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value >> 16)]
+    }
+
+    static func hex(_ bytes: [UInt8]) -> String {
+        bytes.map { byte in
+            let text = String(byte, radix: 16, uppercase: true)
+            return text.count == 1 ? "0" + text : text
+        }.joined()
+    }
+}

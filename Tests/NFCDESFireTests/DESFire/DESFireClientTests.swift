@@ -1,0 +1,128 @@
+import ISO7816
+import NDEF
+import NFCBytes
+import NFCDESFire
+import NFCSimulator
+import NFCTags
+import NFCTestSupport
+import NFCTransport
+import Testing
+
+/// The DESFire client against the virtual DESFire through a simulated field: applications, keys,
+/// every file kind in every communication mode, transactions, and NDEF formatting read back by the
+/// Type 4 engine.
+@Suite struct DESFireClientTests {
+    static let zero = [UInt8](repeating: 0, count: 16)
+    static let appKey: [UInt8] = hexBytes("00112233445566778899AABBCCDDEEFF")
+    static let fileKey: [UInt8] = hexBytes("A0A1A2A3A4A5A6A7A8A9AAABACADAEAF")
+    static let aid = DESFireAID(0x00F123)!
+
+    /// A field holding `card`, connected: the client, the field and the card's id.
+    static func connect(_ card: DESFireCard) async throws -> (DESFireClient, SimulatedField, VirtualTagID) {
+        let field = SimulatedField()
+        let id = await field.place(card)
+        let target = try #require(try await field.targets(matching: .all).first)
+        let client = DESFireClient(
+            transmitter: ConnectionTransmitter(connection: try await field.connect(to: target, meter: AirTimeMeter())))
+        return (client, field, id)
+    }
+
+    /// An application with two keys, key 0 changed, key 1 changed under key 0; files of every
+    /// kind behind key 1 in full, MAC and plain mode; all used through secure messaging.
+    @Test func applicationKeysAndFilesThroughSecureMessaging() async throws {
+        let (client, field, id) = try await Self.connect(DESFireCard(model: .ev2))
+        let version = try await client.version()
+        #expect(version.desfireGeneration == "DESFire EV2" && version.storageBytes == 8_192)
+        try await client.authenticate(keyNumber: 0, key: Self.zero)
+        #expect(try await client.applicationIDs() == [])
+        try await client.createApplication(Self.aid, keySettings: 0x0B, keyCount: 2)
+        #expect(try await client.applicationIDs() == [Self.aid])
+        let free = try await client.freeMemory()
+        #expect(free == 7_680)
+        try await client.selectApplication(Self.aid)
+        try await client.authenticate(keyNumber: 0, key: Self.zero)
+        try await client.changeKey(1, to: Self.fileKey, version: 3, oldKey: Self.zero)
+        try await client.changeKey(0, to: Self.appKey, version: 1, oldKey: Self.zero)
+        #expect(await client.session == nil, "changing the session's own key ends it")
+        try await client.authenticate(keyNumber: 0, key: Self.appKey)
+        #expect(try await client.keyVersion(1) == 3)
+        let settings = try await client.keySettings()
+        #expect(settings.rawValue == 0x0B && settings.keyCount == 2 && settings.keyTypeName == "AES")
+        let keyed = DESFireClient.FileAccess(mode: .full, read: .key(1), write: .key(1), readWrite: .key(1), change: .key(0))
+        try await client.createDataFile(1, size: 300, access: keyed)
+        var mac = keyed
+        mac.mode = .mac
+        try await client.createDataFile(2, size: 40, access: mac, backup: true)
+        try await client.createValueFile(3, lower: 0, upper: 500, value: 10, limitedCredit: true, access: keyed)
+        try await client.createRecordFile(4, recordSize: 8, maximumRecords: 3, cyclic: true, access: keyed)
+        #expect(try await client.fileIDs() == [1, 2, 3, 4])
+        #expect(try await client.freeMemory() == free - (320 + 96 + 32 + 32))
+        #expect(try await client.cardUID() == DESFireCard.defaultUID)
+
+        try await client.authenticateNonFirst(keyNumber: 1, key: Self.fileKey)
+        let data = (0..<300).map { UInt8(truncatingIfNeeded: $0 * 13) }
+        try await client.write(data, file: 1)
+        #expect(try await client.read(file: 1) == data)
+        #expect(try await client.read(file: 1, offset: 250, length: 50) == Array(data[250...]))
+        try await client.write(Array(repeating: 0x5A, count: 40), file: 2)
+        #expect(try await client.read(file: 2) == Array(repeating: 0, count: 40), "not committed")
+        try await client.change(value: .credit, file: 3, amount: 90)
+        try await client.writeRecord(Array("record-1".utf8), file: 4)
+        try await client.commit()
+        #expect(try await client.read(file: 2) == Array(repeating: 0x5A, count: 40))
+        #expect(try await client.value(file: 3) == 100)
+        try await client.change(value: .debit, file: 3, amount: 25)
+        try await client.writeRecord(Array("record-2".utf8), file: 4)
+        try await client.commit()
+        try await client.change(value: .limitedCredit, file: 3, amount: 25)
+        try await client.abort()
+        #expect(try await client.value(file: 3) == 75)
+        #expect(try await client.readRecords(file: 4) == [Array("record-1".utf8), Array("record-2".utf8)])
+        await #expect(throws: DESFireError(.boundaryError, "")) { try await client.change(value: .debit, file: 3, amount: 76) }
+        #expect(await client.session == nil, "an error ends the session")
+
+        let stored = try #require(await field.tag(id, as: DESFireCard.self))
+        #expect(stored.applications[0].keys[1] == DESFireCard.Key(value: Self.fileKey, version: 3))
+        #expect(stored.applications[0].files[0].contents == data)
+    }
+
+    /// Refusals come back as named errors: a missing application, a duplicate, a wrong key, a
+    /// command the EV1 lacks.
+    @Test func refusalsAreNamed() async throws {
+        let (client, _, _) = try await Self.connect(DESFireCard(model: .ev1))
+        await #expect(throws: DESFireError(.applicationNotFound, "")) { try await client.selectApplication(Self.aid) }
+        try await client.createApplication(Self.aid)
+        await #expect(throws: DESFireError(.duplicateError, "")) { try await client.createApplication(Self.aid) }
+        await #expect(throws: DESFireError(.illegalCommand, "")) { try await client.authenticate(keyNumber: 0, key: Self.zero) }
+        let (ev3, _, _) = try await Self.connect(DESFireCard(model: .ev3))
+        await #expect(throws: DESFireError(.authenticationError, ""), "a wrong key: the card cannot read RndB'") {
+            try await ev3.authenticate(keyNumber: 0, key: Self.appKey)
+        }
+        await #expect(throws: DESFireError(.invalidArgument, "")) { try await ev3.createApplication(.picc) }
+        do {
+            try await ev3.formatPICC()
+            Issue.record("FormatPICC without the master key was accepted")
+        } catch let error as DESFireError {
+            #expect(error.code == .authenticationError && error.status == 0x91AE)
+        }
+    }
+
+    /// A blank card formatted for NDEF (AN11004) reads and writes through the NFC Forum Type 4
+    /// engine — no DESFire command involved — on each generation, EV1 (no EV2 authentication) included.
+    @Test(arguments: DESFireModel.allCases)
+    func formatForNDEFThenTheType4Engine(model: DESFireModel) async throws {
+        let (client, field, id) = try await Self.connect(DESFireCard(model: model))
+        try await client.formatForNDEF(ndefFileSize: 1_024)
+        let formatted = try #require(await field.tag(id, as: DESFireCard.self))
+        #expect(formatted.applications == DESFireCard.ndefFormatted(model: model, ndefFileSize: 1_024).applications)
+        let target = try #require(try await field.targets(matching: .all).first)
+        let connection = try await field.connect(to: target, meter: AirTimeMeter())
+        let engine = Type4Engine()
+        #expect(try await engine.readNDEF(on: connection).message == [])
+        let record = NDEFRecord(typeNameFormat: .media, type: Array("text/plain".utf8), payload: Array("on a DESFire".utf8))
+        let message = try NDEFMessage(records: [record]).encoded()
+        try await engine.writeNDEF(message, on: connection)
+        #expect(try await engine.readNDEF(on: connection).message == message)
+        await #expect(throws: DESFireError(.duplicateError, "")) { try await client.formatForNDEF() }
+    }
+}
