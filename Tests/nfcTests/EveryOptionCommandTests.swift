@@ -64,6 +64,8 @@ import Testing
         }
         var key: String { get async throws { try await image("key", "security-key") } }
         var ntag424: String { get async throws { try await image("ntag424", "ntag424") } }
+        /// A DESFire EV3 formatted for NDEF (application 000001, files 1 and 2).
+        var desfire: String { get async throws { try await image("desfire", "desfire-ev3") } }
         var keyWithCredential: String {
             get async throws {
                 try await image("key-oath", "security-key") { file in
@@ -171,6 +173,29 @@ import Testing
         try await checkReaderOptions(tag, ["ntag424", "write", "--file", "2", "--hex", "0000"])
         try await checkReaderOptions(tag, ["ntag424", "sdm", "--key", zero, "--url", "https://x.org/?p={picc}&c={mac}"])
         try await checkReaderOptions(tag, ["ntag424", "change-key", "--key", zero, "--change", "1", "--new-key", zero])
+    }
+
+    @Test func readerOptionsOnTheDESFireCommands() async throws {
+        let t = Templates(self)
+        let card = try await t.desfire
+        let zero = String(repeating: "00", count: 16)
+        let app = ["--aid", "000001"]
+        try await checkReaderOptions(card, ["desfire", "info"])
+        try await checkReaderOptions(card, ["desfire", "apps"])
+        try await checkReaderOptions(card, ["desfire", "files"] + app)
+        try await checkReaderOptions(card, ["desfire", "read"] + app + ["--file", "1"])
+        try await checkReaderOptions(card, ["desfire", "write"] + app + ["--file", "2", "--hex", "0000"])
+        try await checkReaderOptions(card, ["desfire", "create-file"] + app + ["--file", "3", "--type", "value"])
+        try await checkReaderOptions(card, ["desfire", "delete-file"] + app + ["--file", "2", "--key", zero])
+        try await checkReaderOptions(card, ["desfire", "change-key"] + app + ["--key", zero, "--change", "0", "--new-key", zero])
+        try await checkReaderOptions(card, ["desfire", "create-app", "--aid", "000002"])
+        try await checkReaderOptions(card, ["desfire", "delete-app", "--aid", "000001", "--key", zero])
+        try await checkReaderOptions(card, ["desfire", "format-picc", "--key", zero])
+        let withValue = path("desfire-value.json")
+        try FileManager.default.copyItem(atPath: card, toPath: withValue)
+        let created = try await run(["desfire", "create-file", "--reader", "sim:" + withValue] + app + ["--file", "3", "--type", "value"])
+        #expect(created.status == 0, "\(created.stderr)")
+        try await checkReaderOptions(withValue, ["desfire", "value"] + app + ["--file", "3", "--credit", "1"])
     }
 
     @Test func typeTwoPasswordOptionsOpenAProtectedTagForEveryCommand() async throws {

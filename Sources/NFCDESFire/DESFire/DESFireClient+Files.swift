@@ -31,10 +31,13 @@ extension DESFireClient {
         public var isoFileIdentifier: UInt16?
         /// Plain, MAC or full.
         public var mode: DESFireCommunicationMode
-        /// Read, write, read-write and change conditions.
+        /// Who reads.
         public var read: DESFireAccess
+        /// Who writes.
         public var write: DESFireAccess
+        /// Who reads and writes.
         public var readWrite: DESFireAccess
+        /// Who changes the settings.
         public var change: DESFireAccess
 
         /// Access from its parts; by default free reading and writing, changes under key 0.

@@ -29,10 +29,12 @@ public enum VirtualTagKind: String, Sendable, Hashable, CaseIterable, CustomStri
     /// shipped (all keys zero, an empty NDEF file). The chip ships NDEF-formatted, so `blank` makes
     /// the same tag.
     case ntag424
-    /// NXP MIFARE DESFire EV1, EV2 and EV3 (8 KB, AES keys): formatted as an NFC Forum Type 4 Tag
-    /// (AN11004's NDEF application, an empty message); `blank` as shipped, with no application.
+    /// NXP MIFARE DESFire EV1 (8 KB, AES keys, no EV2 authentication): formatted as an NFC Forum
+    /// Type 4 Tag (AN11004's NDEF application, an empty message); `blank` as shipped, with no application.
     case desfireEV1 = "desfire-ev1"
+    /// NXP MIFARE DESFire EV2, formatted like ``desfireEV1`` unless blank.
     case desfireEV2 = "desfire-ev2"
+    /// NXP MIFARE DESFire EV3, formatted like ``desfireEV1`` unless blank.
     case desfireEV3 = "desfire-ev3"
     /// An ISO-DEP card with an ISO 7816 applet host and no applet (what `type4 --blank` makes: a
     /// factory-fresh card without the NDEF application).

@@ -82,10 +82,11 @@ extension DESFireCard {
     }
 
     /// The parts every CreateFile command starts with: FileNo, the ISO identifier when the
-    /// application has them (least significant byte first), the communication mode and the
+    /// application has them and the command carries one (told by its length: `restLength` bytes
+    /// follow the access rights; least significant byte first), the communication mode and the
     /// access rights; the rest is the kind's.
     private mutating func fileHeader(
-        ins: UInt8, _ data: [UInt8], hasISO: Bool
+        ins: UInt8, _ data: [UInt8], restLength: Int, hasISO: Bool
     ) -> Result<
         (app: Int, number: UInt8, isoID: UInt16?, mode: NTAG424File.CommunicationMode, access: NTAG424File.AccessRights, rest: [UInt8]),
         DESFireStatus
@@ -97,8 +98,8 @@ extension DESFireCard {
         case .failure(let status): return .failure(status)
         case .success(let parts): body = parts.body
         }
-        let isoLength = hasISO && applications[app].isoID != nil ? 2 : 0
-        guard body.count >= 4 + isoLength else { return .failure(.lengthError) }
+        let isoLength = hasISO && applications[app].isoID != nil && body.count == 6 + restLength ? 2 : 0
+        guard body.count == 4 + isoLength + restLength else { return .failure(.lengthError) }
         let number = body[0]
         guard number <= 0x1F, body[1 + isoLength] & ~0x03 == 0,
             let access = Self.accessRights(body[(2 + isoLength)..<(4 + isoLength)])
@@ -125,9 +126,10 @@ extension DESFireCard {
     }
 
     /// CreateStdDataFile (`CD`) and CreateBackupDataFile (`CB`): the header, then the size (3
-    /// bytes, least significant first, at least 1). The file starts zero-filled.
+    /// bytes, least significant first, at least 1). The file starts zero-filled. The ISO
+    /// identifier is optional in an application that has them.
     mutating func createDataFile(_ data: [UInt8], backup: Bool) -> DESFireAnswer {
-        switch fileHeader(ins: backup ? 0xCB : 0xCD, data, hasISO: true) {
+        switch fileHeader(ins: backup ? 0xCB : 0xCD, data, restLength: 3, hasISO: true) {
         case .failure(let status): return DESFireAnswer(status)
         case .success(let header):
             guard header.rest.count == 3 else { return DESFireAnswer(.lengthError) }
@@ -144,7 +146,7 @@ extension DESFireCard {
     /// limit and the value (4 bytes each, signed, least significant first) and whether
     /// LimitedCredit is enabled (bit 0). Limits out of order or a value outside them: BOUNDARY_ERROR.
     mutating func createValueFile(_ data: [UInt8]) -> DESFireAnswer {
-        switch fileHeader(ins: 0xCC, data, hasISO: false) {
+        switch fileHeader(ins: 0xCC, data, restLength: 13, hasISO: false) {
         case .failure(let status): return DESFireAnswer(status)
         case .success(let header):
             let rest = header.rest
@@ -165,7 +167,7 @@ extension DESFireCard {
     /// record size and the number of records (3 bytes each, at least 1; a cyclic file at least 2,
     /// one of which it keeps for the record being written).
     mutating func createRecordFile(_ data: [UInt8], cyclic: Bool) -> DESFireAnswer {
-        switch fileHeader(ins: cyclic ? 0xC0 : 0xC1, data, hasISO: true) {
+        switch fileHeader(ins: cyclic ? 0xC0 : 0xC1, data, restLength: 6, hasISO: true) {
         case .failure(let status): return DESFireAnswer(status)
         case .success(let header):
             guard header.rest.count == 6 else { return DESFireAnswer(.lengthError) }

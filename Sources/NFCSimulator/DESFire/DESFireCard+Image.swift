@@ -19,15 +19,21 @@ extension DESFireCard {
             public var access: HexBytes
             /// A data file's bytes.
             public var contents: HexBytes?
-            /// A value file's limits, value, limited-credit switch and allowance.
+            /// A value file's lowest value.
             public var lowerLimit: Int32?
+            /// A value file's highest value.
             public var upperLimit: Int32?
+            /// A value file's committed value.
             public var value: Int32?
+            /// Whether a value file allows LimitedCredit.
             public var limitedCredit: Bool?
+            /// What LimitedCredit may still give back.
             public var limitedCreditValue: Int32?
-            /// A record file's record size, capacity and committed records (oldest first).
+            /// A record file's record size.
             public var recordSize: Int?
+            /// A record file's capacity (a cyclic file keeps one record free).
             public var maximumRecords: Int?
+            /// A record file's committed records, oldest first.
             public var records: [HexBytes]?
         }
 

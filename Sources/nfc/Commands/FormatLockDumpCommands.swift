@@ -1,6 +1,7 @@
 import ArgumentParser
 import NDEFJSON
 import NFCBytes
+import NFCDESFire
 import NFCJSON
 import NFCSimulator
 import NFCTags
@@ -31,7 +32,7 @@ struct FormatCommand: AsyncParsableCommand {
         let (written, stats) = try await TagSession.run(readerOptions, access: .modify, json: json, password: password) {
             connection, engine -> Int? in
             guard wipe else {
-                try await engine.format(on: connection)
+                try await DESFireNDEFFormat.format(on: connection, engine: engine)
                 return nil
             }
             return try await TagWipe.wipe(on: connection, engine: engine, authenticated: password.given)
@@ -54,22 +55,63 @@ enum TagWipe {
     /// the blocks written. Other tags (other families, and Type 2 chips whose memory map
     /// GET_VERSION does not give: NTAG203, Ultralight C): formatted when blank, else their NDEF
     /// message emptied with the engine's own tearing-safe write, returning `nil`.
-    static func wipe(on connection: any TagConnection, engine: any NDEFTagEngine, authenticated: Bool) async throws(TagEngineError) -> Int?
-    {
+    static func wipe(on connection: any TagConnection, engine: any NDEFTagEngine, authenticated: Bool) async throws -> Int? {
         if let type2 = engine as? Type2Engine {
             do {
                 return try await type2.wipe(authenticated: authenticated, on: connection)
-            } catch  where error.code == .unsupported && error.reason.contains("memory map is unknown") {
-                // Fall through to the NDEF-level wipe below.
+            } catch {
+                // A memory map GET_VERSION does not give falls through to the NDEF-level wipe below.
+                guard error.code == .unsupported && error.reason.contains("memory map is unknown") else { throw error }
             }
         }
         if let type5 = engine as? Type5Engine { return try await type5.wipe(on: connection) }
         do {
-            try await engine.format(on: connection)
-        } catch  where error.code == .alreadyFormatted {
+            try await DESFireNDEFFormat.format(on: connection, engine: engine)
+        } catch let error as TagEngineError where error.code == .alreadyFormatted {
             try await engine.writeNDEF([], on: connection)
         }
         return nil
+    }
+}
+
+/// `nfc format` on a card NFC Forum Type 4 cannot format: a MIFARE DESFire gets the NDEF
+/// application of NXP's AN11004 through its own commands (``DESFireClient/formatForNDEF(ndefFileSize:piccKey:)``).
+enum DESFireNDEFFormat {
+    /// The engine's format; when it reports `.unsupported` on an ISO-DEP card that GetVersion says
+    /// is a DESFire, the DESFire formatting instead. Anything else keeps the engine's error.
+    static func format(on connection: any TagConnection, engine: any NDEFTagEngine) async throws {
+        let failure: TagEngineError
+        do {
+            try await engine.format(on: connection)
+            return
+        } catch {
+            failure = error
+        }
+        guard failure.code == .unsupported, connection.target.speaksISODEP else { throw failure }
+        try await formatDESFire(on: connection, otherwise: failure)
+    }
+
+    /// The DESFire formatting, or `failure` when the card is not a DESFire.
+    private static func formatDESFire(on connection: any TagConnection, otherwise failure: TagEngineError) async throws {
+        let client = DESFireClient(transmitter: ConnectionAPDUTransmitter(connection: connection))
+        guard let version = try? await client.version(), let generation = version.desfireGeneration else { throw failure }
+        do {
+            try await client.formatForNDEF(ndefFileSize: min(0x7FFF, max(256, version.storageBytes / 4)))
+        } catch let refusal as DESFireError {
+            switch refusal.code {
+            case .authenticationError:
+                throw CLIError(
+                    .permission,
+                    "\(generation): the PICC's key settings keep application creation to the PICC master key; create the NDEF application with nfc desfire create-app --key … (docs/desfire.md)"
+                )
+            case .duplicateError:
+                throw CLIError(
+                    .failure,
+                    "\(generation): application 000001 exists but is not an NDEF application; delete it first (nfc desfire delete-app)")
+            default:
+                throw CLIError("\(generation): formatting for NDEF failed: \(refusal.reason)")
+            }
+        }
     }
 }
 

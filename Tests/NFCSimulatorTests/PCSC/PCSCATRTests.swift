@@ -19,6 +19,10 @@ struct PCSCATRTests {
         (.type4, "3B8180018080"),
         (.iso7816, "3B8180018080"),
         (.ntag424, "3B8180018080"),
+        // MIFARE DESFire's well-known PC/SC ATR (pcsc-tools' smartcard_list: "3B 81 80 01 80 80 Mifare DESFire").
+        (.desfireEV1, "3B8180018080"),
+        (.desfireEV2, "3B8180018080"),
+        (.desfireEV3, "3B8180018080"),
         // Type B: application data, protocol info and MBLI/CID as the historical bytes (PC/SC Part 3 §3.1.3.2.3.1).
         (.type4b, "3B8880010000000000817100F9"),
         (.securityKey, "3B8180018080"),

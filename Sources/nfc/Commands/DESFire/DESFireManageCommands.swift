@@ -1,0 +1,125 @@
+import ArgumentParser
+import NFCBytes
+import NFCDESFire
+
+/// `nfc desfire create-app --aid AID [--keys N] [--settings HEX] [--iso-id HEX [--df-name HEX]] [--key HEX|-]`
+struct DESFireCreateAppCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "create-app",
+        abstract: "Create an application of AES keys (all zero, version 0).",
+        discussion: """
+            --key is the PICC master key, needed when the PICC's settings do not allow free creation. \
+            --settings is the application's key settings byte (0F: master key changeable, free listing, free \
+            file creation, settings changeable; 09 keeps listing and creation to the master key). --iso-id \
+            and --df-name give the application ISO access (a SELECT by DF name).
+            """)
+
+    @OptionGroup var readerOptions: ReaderOptions
+    @Option(name: .long, help: "The new application's AID, six hex digits.")
+    var aid: String
+    @Option(name: .long, help: "How many keys, 1-14.")
+    var keys: Int = 1
+    @Option(name: .long, help: "The key settings byte, as hex.")
+    var settings: String = "0F"
+    @Option(name: .customLong("iso-id"), help: "An ISO DF identifier, four hex digits (E110).")
+    var isoID: String?
+    @Option(name: .customLong("df-name"), help: "An ISO DF name, 1-16 bytes as hex (needs --iso-id).")
+    var dfName: String?
+    @Option(name: .long, help: "The PICC master key, 16 bytes as hex (- for standard input).")
+    var key: String?
+
+    func run() async throws {
+        guard let aid = DESFireAID(hex: aid), aid != .picc else { throw CLIError(.usage, "--aid takes six hex digits other than 000000") }
+        let settingsBytes = try Input.hex(settings, what: "--settings")
+        guard settingsBytes.count == 1 else { throw CLIError(.usage, "--settings is one byte, as two hex digits") }
+        let iso = try isoID.map { try DESFireCreateFileCommand.isoIdentifier($0) }
+        let name = try dfName.map { try Input.hex($0, what: "--df-name") }
+        guard (1...14).contains(keys) else { throw CLIError(.usage, "--keys is 1-14, not \(keys)") }
+        try await DESFireRunner.run(readerOptions, aid: .picc, credentials: try DESFireRunner.piccKey(key), json: false) { client in
+            do {
+                try await client.createApplication(aid, keySettings: settingsBytes[0], keyCount: keys, isoFileIdentifier: iso, dfName: name)
+            } catch let error as DESFireError where error.code == .invalidArgument {
+                throw CLIError(.usage, error.reason)
+            }
+        }
+        Output.line("created application \(aid) with \(keys) AES key\(keys == 1 ? "" : "s")")
+    }
+}
+
+/// `nfc desfire delete-app --aid AID --key HEX|-`
+struct DESFireDeleteAppCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete-app",
+        abstract: "Delete an application and its files, under the PICC master key (--key).")
+
+    @OptionGroup var readerOptions: ReaderOptions
+    @Option(name: .long, help: "The application's AID, six hex digits.")
+    var aid: String
+    @Option(name: .long, help: "The PICC master key, 16 bytes as hex (- for standard input; asked for on a terminal).")
+    var key: String?
+
+    func run() async throws {
+        guard let aid = DESFireAID(hex: aid), aid != .picc else { throw CLIError(.usage, "--aid takes six hex digits other than 000000") }
+        let secret = try SecretInput.read(key, option: "--key", prompt: "PICC master key (hex)")
+        let credentials = (UInt8(0), try NTAG424Runner.key(secret, option: "--key"))
+        try await DESFireRunner.run(readerOptions, aid: .picc, credentials: credentials, json: false) { client in
+            try await client.deleteApplication(aid)
+        }
+        Output.line("deleted application \(aid)")
+    }
+}
+
+/// `nfc desfire format-picc --key HEX|-`
+struct DESFireFormatPICCCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "format-picc",
+        abstract: "Delete every application and file (FormatPICC), under the PICC master key (--key). This cannot be undone.")
+
+    @OptionGroup var readerOptions: ReaderOptions
+    @Option(name: .long, help: "The PICC master key, 16 bytes as hex (- for standard input; asked for on a terminal).")
+    var key: String?
+
+    func run() async throws {
+        let secret = try SecretInput.read(key, option: "--key", prompt: "PICC master key (hex)")
+        let credentials = (UInt8(0), try NTAG424Runner.key(secret, option: "--key"))
+        let free = try await DESFireRunner.run(readerOptions, aid: .picc, credentials: credentials, json: false) { client in
+            try await client.formatPICC()
+            return try await client.freeMemory()
+        }
+        Output.line("formatted: no applications, \(free) bytes free")
+    }
+}
+
+/// `nfc desfire change-key [--aid AID] --change N --new-key HEX|- [--old-key HEX] [--new-version V] --key HEX|- [--key-number K]`
+struct DESFireChangeKeyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "change-key",
+        abstract: "Change a key of an application (or the PICC master key), authenticated with --key.",
+        discussion: """
+            Which key may change which is the application's key settings' rule (by default the master key \
+            changes every key). Changing a key other than the one authenticated needs its current value \
+            (--old-key, default all zero). --new-key - reads the new key from standard input.
+            """)
+
+    @OptionGroup var readerOptions: ReaderOptions
+    @OptionGroup var target: DESFireTargetOptions
+    @Option(name: .long, help: "The key to change, 0-13.")
+    var change: UInt8
+    @Option(name: .customLong("new-key"), help: "The new key, 16 bytes as hex (- for standard input).")
+    var newKey: String?
+    @Option(name: .customLong("old-key"), help: "The key's current value, when it is not the authenticated one (default zero).")
+    var oldKey: String?
+    @Option(name: .customLong("new-version"), help: "The new key's version, 0-255.")
+    var newVersion: UInt8 = 0
+
+    func run() async throws {
+        guard change <= 13 else { throw CLIError(.usage, "--change is 0-13, not \(change)") }
+        let credentials = try target.credentials(required: true)
+        let new = try NTAG424Runner.key(try SecretInput.read(newKey, option: "--new-key", prompt: "new key (hex)"), option: "--new-key")
+        let old = try oldKey.map { try NTAG424Runner.key($0, option: "--old-key") } ?? [UInt8](repeating: 0, count: 16)
+        try await DESFireRunner.run(readerOptions, aid: try target.application(), credentials: credentials, json: false) { client in
+            try await client.changeKey(change, to: new, version: newVersion, oldKey: old)
+        }
+        Output.line("changed key \(change) (version \(newVersion))")
+    }
+}
