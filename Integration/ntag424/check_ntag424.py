@@ -39,14 +39,12 @@ import sys
 import tempfile
 import urllib.parse
 
-from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
-from cryptography.hazmat.primitives.cmac import CMAC
-from smartcard.System import readers
-
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pcsc"))
 import checks  # noqa: E402
 import emulation  # noqa: E402
+from card import Card, expect  # noqa: E402
 from checks import check  # noqa: E402
+from ev2_crypto import AuthenticationRefused, authenticate_ev2_first, cbc, cmac, ecb, truncate  # noqa: E402
 
 # Checks a whole run makes; fewer means part of it did not run.
 EXPECTED_CHECKS = 26
@@ -64,35 +62,6 @@ TEMPLATE = "https://example.org/t?picc_data={picc}&enc={enc:%s}&cmac={mac}" % FI
 SELECT_APPLICATION = bytes.fromhex("00A4040C07D276000085010100")
 SELECT_NDEF_FILE = bytes.fromhex("00A4000C02E104")
 READ_NLEN = bytes.fromhex("00B0000002")
-
-
-# --- AES, AES-CMAC (NIST SP 800-38B) ---------------------------------------------------------
-
-def cmac(key, data):
-    mac = CMAC(algorithms.AES(key))
-    mac.update(data)
-    return mac.finalize()
-
-
-def ecb(key, block, decrypt=False):
-    cipher = Cipher(algorithms.AES(key), modes.ECB())
-    op = cipher.decryptor() if decrypt else cipher.encryptor()
-    return op.update(block) + op.finalize()
-
-
-def cbc(key, iv, data, decrypt=False):
-    cipher = Cipher(algorithms.AES(key), modes.CBC(iv))
-    op = cipher.decryptor() if decrypt else cipher.encryptor()
-    return op.update(data) + op.finalize()
-
-
-def truncate(mac):
-    """MACt: bytes 1, 3, ..., 15 of the CMAC (NT4H2421Gx §9.1.3)."""
-    return mac[1::2]
-
-
-def rotate_left(data):
-    return data[1:] + data[:1]
 
 
 # --- SUN verification (NT4H2421Gx §9.3, AN12196 §3.3–3.4) ------------------------------------
@@ -124,32 +93,6 @@ def verify_sun(url, meta_key, file_key):
 
 # --- the card through pyscard ------------------------------------------------------------------
 
-class Card:
-    def __init__(self, reader_name):
-        matching = [r for r in readers() if str(r) == reader_name]
-        if not matching:
-            raise RuntimeError("pyscard lists no reader %r" % reader_name)
-        self.connection = matching[0].createConnection()
-        self.connection.connect()
-        self.log = []
-
-    def transmit(self, apdu):
-        data, sw1, sw2 = self.connection.transmit(list(apdu))
-        data, sw = bytes(data), (sw1 << 8) | sw2
-        self.log.append("> %s\n< %s %04X" % (bytes(apdu).hex().upper(), data.hex().upper(), sw))
-        return data, sw
-
-    def close(self):
-        self.connection.disconnect()
-
-
-def expect(card, apdu, what, sw_wanted=0x9000):
-    data, sw = card.transmit(apdu)
-    if sw != sw_wanted:
-        raise RuntimeError("%s: %s answered %04X, not %04X" % (what, bytes(apdu).hex().upper(), sw, sw_wanted))
-    return data
-
-
 def read_ndef_url(card):
     """A phone's read: SELECT the application and E104, READ BINARY NLEN, then the message;
     the one URI record's URL."""
@@ -170,33 +113,6 @@ def read_ndef_url(card):
     if payload[0] != 0x04:
         raise RuntimeError("URI prefix code %02x, not 04 (https://)" % payload[0])
     return "https://" + payload[1:].decode("ascii")
-
-
-def authenticate_ev2_first(card, key, key_number=0):
-    """AuthenticateEV2First (NT4H2421Gx §9.1.5, AN12196 §6.6): (TI, SesAuthENCKey, SesAuthMACKey)
-    or raises; the second step's status word is returned in the error for a refusal."""
-    first, sw = card.transmit(bytes([0x90, 0x71, 0x00, 0x00, 0x02, key_number, 0x00, 0x00]))
-    if sw != 0x91AF or len(first) != 16:
-        raise AuthenticationRefused(sw, "AuthenticateEV2First part 1: %s %04X" % (first.hex(), sw))
-    rnd_b = cbc(key, bytes(16), first, decrypt=True)
-    rnd_a = os.urandom(16)
-    token = cbc(key, bytes(16), rnd_a + rotate_left(rnd_b))
-    second, sw = card.transmit(bytes([0x90, 0xAF, 0x00, 0x00, 0x20]) + token + b"\x00")
-    if sw != 0x9100 or len(second) != 32:
-        raise AuthenticationRefused(sw, "AuthenticateEV2First part 2: %s %04X" % (second.hex(), sw))
-    plain = cbc(key, bytes(16), second, decrypt=True)
-    ti, rnd_a_rotated = plain[0:4], plain[4:20]
-    xor = bytes(a ^ b for a, b in zip(rnd_a[2:8], rnd_b[0:6]))
-    context = rnd_a[0:2] + xor + rnd_b[6:16] + rnd_a[8:16]
-    enc_key = cmac(key, bytes.fromhex("A55A00010080") + context)
-    mac_key = cmac(key, bytes.fromhex("5AA500010080") + context)
-    return ti, rnd_a_rotated == rotate_left(rnd_a), plain[20:32], enc_key, mac_key
-
-
-class AuthenticationRefused(Exception):
-    def __init__(self, sw, message):
-        super().__init__(message)
-        self.sw = sw
 
 
 # --- the run -----------------------------------------------------------------------------------

@@ -1,0 +1,228 @@
+#!/usr/bin/env python3
+"""The virtual MIFARE DESFire from outside: pcscd + vpcd, pyscard and Python `cryptography` only.
+
+Written from the MIFARE DESFire EV1 short data sheet (MF3ICDx21_41_81, §8–§9: ISO/IEC 7816-4
+wrapped native commands, the PICC → application → file model, transactions), NT4H2421Gx
+§9.1 / AN12196 §3 and §6 (EV2 secure messaging, which DESFire EV2 shares) and AN11004 (DESFire as
+an NFC Forum Type 4 Tag), apart from the Swift code. `nfc` only makes the image, puts it in a vpcd
+reader (`nfc emulate --pcsc`) and, at the end, reads back what the emulator saved; every answer on
+the way is checked here with plain APDUs and this suite's own AES (Integration/pcsc/ev2_crypto.py).
+
+1. A blank DESFire EV2 image (`nfc tag new desfire-ev2 --blank`) in vpcd's reader READER: the
+   ATR 3B8180018080, GetVersion's three frames (90 60, 90 AF ×2) with NXP/DESFire/EV2 identity
+   and the image's UID, FreeMemory, an empty application list.
+2. Plain: CreateApplication 000042 (AES, 2 keys), GetApplicationIDs lists it,
+   SelectApplication, CreateBackupDataFile (free), WriteData, ReadData still zeros, Commit,
+   ReadData the new bytes; CreateValueFile, Credit, GetValue before and after Commit;
+   AbortTransaction drops a Debit.
+3. Secure messaging: AuthenticateEV2First with key 0, CreateStdDataFile in MAC mode (its
+   command MAC computed here, the answer MAC checked), WriteData in full mode (encrypted and MACed
+   here), ReadData in full mode (the answer MAC checked and the data decrypted here), a command
+   with a wrong MAC refused 91 1E and the session over (GetCardUID then 91 AE).
+4. The emulator stops and saves; `nfc desfire files` reads the image back: three files.
+5. An NDEF-formatted image (`nfc tag new desfire-ev2`) read as a phone reads a Type 4 tag:
+   SELECT D2760000850101, SELECT E103, the 15-byte CC of AN11004, SELECT E104, NLEN 0000.
+
+Every check is counted and printed; the exit status is 1 when one fails or fewer than
+EXPECTED_CHECKS ran. Needs pcscd with Integration/pcsc/vpcd-readers.conf (Integration/pcsc/pcscd.sh
+start); DESFIRE_READER and DESFIRE_VPCD_PORT pick another vpcd reader.
+
+    NFC=.build/debug/nfc .venv/bin/python Integration/desfire/check_desfire.py
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pcsc"))
+import checks  # noqa: E402
+import emulation  # noqa: E402
+from card import Card, expect  # noqa: E402
+from checks import check  # noqa: E402
+from ev2_crypto import Session, authenticate_ev2_first  # noqa: E402
+
+# Checks a whole run makes; fewer means part of it did not run.
+EXPECTED_CHECKS = 28
+
+NFC = os.environ.get("NFC", ".build/debug/nfc")
+# The NTAG 424 DNA check's reader: the two never run at the same time.
+READER = os.environ.get("DESFIRE_READER", "Virtual PCD C 00 00")
+PORT = os.environ.get("DESFIRE_VPCD_PORT", "35967")
+UID = bytes.fromhex("04444553464980")
+ZERO_KEY = bytes(16)
+AID = bytes.fromhex("420000")  # 000042, least significant byte first
+
+
+def native(card, ins, data=b"", follow=True):
+    """A wrapped native command (90 INS 00 00 [Lc data] 00); with `follow` the 91 AF frames are
+    fetched and joined. (data, status byte)."""
+    collected = b""
+    while True:
+        apdu = bytes([0x90, ins, 0x00, 0x00]) + (bytes([len(data)]) + data if data else b"") + b"\x00"
+        answer, sw = card.transmit(apdu)
+        if sw >> 8 != 0x91:
+            raise RuntimeError("%02X answered %04X, not 91xx" % (ins, sw))
+        collected += answer
+        if not follow or sw & 0xFF != 0xAF:
+            return collected, sw & 0xFF
+        ins, data = 0xAF, b""
+
+
+def nfc(*args):
+    return subprocess.run([NFC, *args], capture_output=True, text=True, timeout=120)
+
+
+def identity(card):
+    atr = bytes(card.connection.getATR())
+    check("ATR 3B8180018080 (a DESFire's, ISO 14443-4 with historical byte 80)", atr.hex().upper() == "3B8180018080", atr.hex())
+    version, status = native(card, 0x60)
+    check("GetVersion: three frames, 28 bytes, 91 00", status == 0 and len(version) == 28, version.hex())
+    check("GetVersion: hardware NXP, DESFire, EV2 (04 01 01 12 00), 8 KB (1A)", version[0:7].hex().upper() == "04010112001A05",
+          version[0:7].hex())
+    check("GetVersion: the image's UID", version[14:21] == UID, version[14:21].hex())
+    free, status = native(card, 0x6E)
+    check("FreeMemory: 7680 bytes", status == 0 and int.from_bytes(free, "little") == 7680, free.hex())
+    apps, status = native(card, 0x6A)
+    check("GetApplicationIDs: none", status == 0 and apps == b"", apps.hex())
+
+
+def plain_files(card):
+    _, status = native(card, 0xCA, AID + bytes([0x0F, 0x82]))
+    check("CreateApplication 000042 (AES, 2 keys)", status == 0, "%02X" % status)
+    apps, _ = native(card, 0x6A)
+    check("GetApplicationIDs: 420000", apps == AID, apps.hex())
+    _, status = native(card, 0x5A, AID)
+    check("SelectApplication 000042", status == 0, "%02X" % status)
+    # Backup file 1: 16 bytes, plain, all access free except change (key 0): RW|C = E0, R|W = EE.
+    _, status = native(card, 0xCB, bytes([0x01, 0x00, 0xE0, 0xEE]) + (16).to_bytes(3, "little"))
+    check("CreateBackupDataFile 1 (16 bytes, free)", status == 0, "%02X" % status)
+    _, status = native(card, 0x3D, bytes([0x01]) + (0).to_bytes(3, "little") + (4).to_bytes(3, "little") + b"DATA")
+    read_range = bytes([0x01]) + (0).to_bytes(3, "little") + (4).to_bytes(3, "little")
+    before, _ = native(card, 0xBD, read_range)
+    check("a backup file's WriteData is not read back before CommitTransaction", status == 0 and before == bytes(4), before.hex())
+    _, status = native(card, 0xC7)
+    after, _ = native(card, 0xBD, read_range)
+    check("after CommitTransaction ReadData gives the new bytes", status == 0 and after == b"DATA", after.hex())
+    # Value file 2: 0..1000, value 5, no limited credit.
+    _, status = native(card, 0xCC, bytes([0x02, 0x00, 0xE0, 0xEE]) + (0).to_bytes(4, "little") + (1000).to_bytes(4, "little")
+                       + (5).to_bytes(4, "little") + b"\x00")
+    check("CreateValueFile 2 (0..1000, value 5)", status == 0, "%02X" % status)
+    native(card, 0x0C, bytes([0x02]) + (20).to_bytes(4, "little"))
+    uncommitted, _ = native(card, 0x6C, b"\x02")
+    native(card, 0xC7)
+    committed, _ = native(card, 0x6C, b"\x02")
+    check("Credit 20: GetValue 5 before CommitTransaction, 25 after",
+          int.from_bytes(uncommitted, "little") == 5 and int.from_bytes(committed, "little") == 25,
+          "%s %s" % (uncommitted.hex(), committed.hex()))
+    native(card, 0xDC, bytes([0x02]) + (25).to_bytes(4, "little"))
+    _, status = native(card, 0xA7)
+    value, _ = native(card, 0x6C, b"\x02")
+    check("AbortTransaction drops a Debit of 25", status == 0 and int.from_bytes(value, "little") == 25, value.hex())
+    _, status = native(card, 0xDC, bytes([0x02]) + (26).to_bytes(4, "little"))
+    check("a Debit below the lower limit: 91 BE (BOUNDARY_ERROR)", status == 0xBE, "%02X" % status)
+
+
+def secure_messaging(card):
+    ti, rnd_a_ok, _, enc_key, mac_key = authenticate_ev2_first(card, ZERO_KEY, 0)
+    check("AuthenticateEV2First with the application's key 0: RndA' is RndA rotated", rnd_a_ok)
+    session = Session(ti, enc_key, mac_key)
+    # Standard file 3: 32 bytes, full mode, every access key 0 (00 00).
+    create = bytes([0x03, 0x03, 0x00, 0x00]) + (32).to_bytes(3, "little")
+    answer, status = native(card, 0xCD, session.wrap(0xCD, b"", create, "mac"))
+    try:
+        session.open(answer, "mac")
+        mac_ok = True
+    except ValueError:
+        mac_ok = False
+    check("CreateStdDataFile in MAC mode: 91 00 and the answer's MAC (CmdCtr 1) right", status == 0 and mac_ok, answer.hex())
+    secret = os.urandom(20)
+    header = bytes([0x03]) + (6).to_bytes(3, "little") + len(secret).to_bytes(3, "little")
+    answer, status = native(card, 0x3D, session.wrap(0x3D, header, secret, "full"))
+    try:
+        session.open(answer, "full")
+        write_ok = True
+    except ValueError:
+        write_ok = False
+    check("WriteData in full mode (encrypted and MACed here): 91 00, the answer's MAC right", status == 0 and write_ok, answer.hex())
+    header = bytes([0x03]) + (6).to_bytes(3, "little") + len(secret).to_bytes(3, "little")
+    answer, status = native(card, 0xBD, session.wrap(0xBD, header, b"", "full"))
+    check("ReadData in full mode: 91 00 and 32 + 8 bytes (two blocks and a MAC)", status == 0 and len(answer) == 40, answer.hex())
+    try:
+        plain = session.open(answer, "full")
+    except ValueError as error:
+        plain = repr(error)
+    check("ReadData in full mode: the MAC is right and the data decrypts to what was written", plain == secret, plain)
+    wrapped = bytearray(session.wrap(0x6E, b"", b"", "mac"))
+    wrapped[-1] ^= 0x01
+    _, status = native(card, 0x6E, bytes(wrapped))
+    check("FreeMemory with a wrong MAC: 91 1E (INTEGRITY_ERROR)", status == 0x1E, "%02X" % status)
+    _, status = native(card, 0x51)
+    check("the session is over: GetCardUID 91 AE", status == 0xAE, "%02X" % status)
+
+
+def saved_image(image):
+    files = nfc("desfire", "files", "--reader", "sim:" + image, "--aid", "000042", "--json")
+    try:
+        listed = json.loads(files.stdout)
+    except ValueError:
+        listed = []
+    check("the emulator saved the card: files 1 (backup), 2 (value), 3 (standard, full)",
+          [(f.get("file"), f.get("type")) for f in listed] == [(1, "backup"), (2, "value"), (3, "standard")],
+          files.stdout + files.stderr)
+
+
+def ndef_formatted(work):
+    image = os.path.join(work, "ndef.json")
+    made = nfc("tag", "new", "desfire-ev2", "-o", image, "--force")
+    check("nfc tag new desfire-ev2 makes an NDEF-formatted image", made.returncode == 0, made.stderr.strip())
+    with emulation.emulated(NFC, image, READER, "--vpcd", "127.0.0.1:" + PORT):
+        card = Card(READER)
+        try:
+            expect(card, bytes.fromhex("00A4040007D276000085010100"), "SELECT the NDEF application")
+            expect(card, bytes.fromhex("00A4000C02E103"), "SELECT E103")
+            cc = expect(card, bytes.fromhex("00B000000F"), "READ BINARY the CC")
+            check("the CC is AN11004's: 000F 20 003B 0034, E104 of 2048 bytes, read and write 00",
+                  cc.hex().upper() == "000F20003B00340406E10408000000", cc.hex())
+            expect(card, bytes.fromhex("00A4000C02E104"), "SELECT E104")
+            nlen = expect(card, bytes.fromhex("00B0000002"), "READ BINARY NLEN")
+            check("NLEN 0000: an empty, INITIALIZED tag", nlen == b"\x00\x00", nlen.hex())
+        finally:
+            card.close()
+
+
+def run(work):
+    image = os.path.join(work, "desfire.json")
+    made = nfc("tag", "new", "desfire-ev2", "--blank", "-o", image, "--force")
+    check("nfc tag new desfire-ev2 --blank makes the image", made.returncode == 0, made.stderr.strip())
+    if made.returncode != 0:
+        return
+    with emulation.emulated(NFC, image, READER, "--vpcd", "127.0.0.1:" + PORT):
+        card = Card(READER)
+        try:
+            identity(card)
+            plain_files(card)
+            secure_messaging(card)
+        except Exception:
+            print("APDUs so far:\n" + "\n".join(card.log[-12:]), flush=True)
+            raise
+        finally:
+            card.close()
+    saved_image(image)
+    ndef_formatted(work)
+
+
+def main():
+    work = tempfile.mkdtemp(prefix="opencorenfc-desfire-")
+    try:
+        run(work)
+    except Exception as error:  # an exception is a failed check, never a silent stop
+        check("the run ends without an error", False, "%s: %s" % (type(error).__name__, error))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return checks.finish(EXPECTED_CHECKS)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
