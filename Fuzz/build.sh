@@ -7,7 +7,7 @@
 # targets link the objects SwiftPM already built in $CRYPTO_BUILD (default .build/debug; `swift
 # build` first). That code is not instrumented — coverage and ASan checks cover our modules,
 # which is what we fuzz. See docs/fuzzing.md.
-#   Fuzz/build.sh [TARGET...]   (default: all; targets: ndef cbor apdu pcsc pn532 tags applets images config)
+#   Fuzz/build.sh [TARGET...]   (default: all; targets: ndef cbor apdu pcsc pn532 tags applets desfire images config)
 # FUZZ_OPT picks the optimization level (default -O, into Fuzz/build/O/). CI's smoke run uses
 # -Onone (Fuzz/build/Onone/): it compiles in less than half the time, and 10 seconds per target
 # are about reaching the code with the corpus, not about executions per second.
@@ -97,6 +97,9 @@ build() {
     applets) use_crypto; module NFCBytes; module ISO7816; module NFCTransport; module NFCCBOR
           module NFCOATH; module NFCPIV; module NFCFIDO; module NFCJSON; module NFCSimulator
           link applets Applets NFCOATH NFCPIV NFCFIDO NFCSimulator NFCJSON NFCCBOR NFCTransport ISO7816 NFCBytes ;;
+    desfire) use_crypto; module NFCBytes; module NDEF; module ISO7816; module NFCTransport; module NFCCBOR; module NFCJSON
+          module NFCSimulator; module NFCDESFire
+          link desfire DESFire NFCDESFire NFCSimulator NFCJSON NFCCBOR NFCTransport NDEF ISO7816 NFCBytes ;;
     config) module NFCBytes; module NDEF; module ISO7816; module NFCTransport; module NFCCommandSets; module NFCTags
           # OpenCoreNFC without the simulator and PC/SC traits (NFCReaders compiled without -D): no swift-crypto
           module NFCReaders; module OpenCoreNFC; module NFCBackgroundConfiguration
@@ -106,5 +109,5 @@ build() {
 }
 
 targets=("$@")
-[[ ${#targets[@]} -eq 0 ]] && targets=(ndef cbor apdu pcsc pn532 tags applets images config)
+[[ ${#targets[@]} -eq 0 ]] && targets=(ndef cbor apdu pcsc pn532 tags applets desfire images config)
 for t in "${targets[@]}"; do build "$t"; done

@@ -141,9 +141,20 @@ import Testing
             ["desfire", "create-file", "--aid", "000001", "--file", "3", "--type", "standard"],
             ["desfire", "create-file", "--aid", "000001", "--file", "3", "--type", "value", "--read", "99"],
             ["desfire", "create-app", "--aid", "000000"], ["desfire", "files", "--aid", "000001", "--key-number", "2"],
+            ["desfire", "create-file", "--aid", "000001", "--file", "3", "--type", "standard", "--size", "4", "--lower", "1"],
+            ["desfire", "create-file", "--aid", "000001", "--file", "3", "--type", "value", "--iso-id", "E105"],
+            [
+                "desfire", "create-file", "--aid", "000001", "--file", "3", "--type", "linear-record", "--record-size", "4", "--records",
+                "2",
+                "--size", "8",
+            ],
+            ["desfire", "write", "--aid", "000001", "--file", "2", "--hex", "00", "--no-commit"],
+            ["desfire", "change-key", "--aid", "000001", "--key", "-", "--change", "0", "--new-key", "-"],
         ] {
             let result = try await NFCTool.run(arguments + sim)
             #expect(result.status == 64, "\(arguments.joined(separator: " ")): \(result.status) \(result.stderr)")
         }
+        let missing = try await NFCTool.run(["desfire", "files", "--aid", "999999"] + sim)
+        #expect(missing.status == 3 && missing.stderr.contains("nfc desfire apps"), "a missing application: \(missing.stderr)")
     }
 }

@@ -7,6 +7,7 @@ extension DESFireClient {
         session = nil
         let answer = try await exchange(0x5A, aid.wire, name: "SelectApplication \(aid)")
         guard answer.status == 0x00 else { throw DESFireError.status(answer.status, command: "SelectApplication \(aid)") }
+        selected = aid
     }
 
     /// GetApplicationIDs (`6A`, PICC level).
@@ -42,9 +43,13 @@ extension DESFireClient {
     }
 
     /// DeleteApplication (`DA`): under the PICC master key, or the application's own master key
-    /// while it is selected.
+    /// while it is selected — the card is then at the PICC level with no session.
     public func deleteApplication(_ aid: DESFireAID) async throws {
         _ = try await command("DeleteApplication", 0xDA, data: aid.wire, mode: .mac)
+        if selected == aid {
+            session = nil
+            selected = .picc
+        }
     }
 
     /// FormatPICC (`FC`, PICC level, PICC master key): deletes every application.

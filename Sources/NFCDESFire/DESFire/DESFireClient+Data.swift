@@ -2,20 +2,27 @@
 /// short data sheet §9). Each command runs in the file's mode when the session's key grants the
 /// access, plain when the access is free.
 extension DESFireClient {
-    /// The most data one WriteData or WriteRecord carries (a short APDU with header and MAC room).
+    /// The most data one WriteData or WriteRecord carries.
     public static let writeChunk = 128
+    /// The most data bytes one command frame carries; longer commands go on in `AF` frames
+    /// (a DESFire EV1 takes 64-byte frames: 59 bytes of data in a wrapped APDU).
+    public static let commandFrameLimit = 59
     /// The most data one ReadData asks for.
     public static let readChunk = 192
 
-    /// ReadData (`BD`) of a standard or backup file: `length` bytes from `offset` (`nil`: to the end), in parts.
-    public func read(file: UInt8, offset: Int = 0, length: Int? = nil) async throws -> [UInt8] {
-        let settings = try await fileSettings(file)
+    /// ReadData (`BD`) of a standard or backup file: `length` bytes from `offset` (`nil`: to the
+    /// end), in parts. The file's settings are read first unless given (in an application whose
+    /// listing needs the master key, a reader holding only the file's key passes them).
+    public func read(file: UInt8, offset: Int = 0, length: Int? = nil, settings given: DESFireFileSettings? = nil) async throws
+        -> [UInt8]
+    {
+        let settings = try await settingsOf(file, given)
         guard let size = settings.kind.size else {
             throw DESFireError(.invalidArgument, "file \(file) is a \(settings.kind.name) file; ReadData reads data files")
         }
         let total = length ?? max(size - offset, 0)
-        guard offset >= 0, total >= 0, offset + total <= size else {
-            throw DESFireError(.invalidArgument, "bytes \(offset)..<\(offset + total) are outside file \(file) of \(size) bytes")
+        guard offset >= 0, total >= 0, offset <= size, total <= size - offset else {
+            throw DESFireError(.invalidArgument, "\(total) bytes from \(offset) are outside file \(file) of \(size) bytes")
         }
         let mode = mode([settings.read, settings.readWrite], file: settings.mode)
         var out: [UInt8] = []
@@ -31,14 +38,15 @@ extension DESFireClient {
         return out
     }
 
-    /// WriteData (`3D`) at `offset`, in parts of at most ``writeChunk`` bytes. A backup file's
-    /// data waits for ``commit()``.
-    public func write(_ data: [UInt8], file: UInt8, offset: Int = 0) async throws {
-        let settings = try await fileSettings(file)
+    /// WriteData (`3D`) at `offset`, in parts of at most ``writeChunk`` bytes, each in frames of
+    /// ``commandFrameLimit``. A backup file's data waits for ``commit()``. The file's settings are
+    /// read first unless given.
+    public func write(_ data: [UInt8], file: UInt8, offset: Int = 0, settings given: DESFireFileSettings? = nil) async throws {
+        let settings = try await settingsOf(file, given)
         guard let size = settings.kind.size else {
             throw DESFireError(.invalidArgument, "file \(file) is a \(settings.kind.name) file; WriteData writes data files")
         }
-        guard offset >= 0, offset + data.count <= size else {
+        guard offset >= 0, offset <= size, data.count <= size - offset else {
             throw DESFireError(.invalidArgument, "\(data.count) bytes at \(offset) do not fit file \(file) of \(size) bytes")
         }
         let mode = mode([settings.write, settings.readWrite], file: settings.mode)
@@ -46,7 +54,7 @@ extension DESFireClient {
         while done < data.count {
             let part = Array(data[done..<min(done + Self.writeChunk, data.count)])
             let header = [file] + Self.threeBytes(offset + done) + Self.threeBytes(part.count)
-            _ = try await command("WriteData", 0x3D, header: header, data: part, mode: mode)
+            _ = try await command("WriteData", 0x3D, header: header, data: part, mode: mode, frameLimit: Self.commandFrameLimit)
             done += part.count
         }
     }
@@ -92,18 +100,22 @@ extension DESFireClient {
         case .linearRecord(let size, _, _), .cyclicRecord(let size, _, _): recordSize = size
         default: throw DESFireError(.invalidArgument, "file \(file) is a \(settings.kind.name) file; WriteRecord writes record files")
         }
-        guard !data.isEmpty, offset >= 0, offset + data.count <= recordSize, data.count <= Self.writeChunk else {
+        guard !data.isEmpty, offset >= 0, offset <= recordSize, data.count <= recordSize - offset, data.count <= Self.writeChunk else {
             throw DESFireError(
                 .invalidArgument, "\(data.count) bytes at \(offset) do not fit a record of \(recordSize) bytes in one command")
         }
         let header = [file] + Self.threeBytes(offset) + Self.threeBytes(data.count)
         _ = try await command(
-            "WriteRecord", 0x3B, header: header, data: data, mode: mode([settings.write, settings.readWrite], file: settings.mode))
+            "WriteRecord", 0x3B, header: header, data: data, mode: mode([settings.write, settings.readWrite], file: settings.mode),
+            frameLimit: Self.commandFrameLimit)
     }
 
     /// ReadRecords (`BB`): `count` committed records (`0`: all) ending `offset` records back from
     /// the newest, oldest first.
     public func readRecords(file: UInt8, offset: Int = 0, count: Int = 0) async throws -> [[UInt8]] {
+        guard (0...0xFF_FFFF).contains(offset), (0...0xFF_FFFF).contains(count) else {
+            throw DESFireError(.invalidArgument, "a record offset and count are 0 to 16777215")
+        }
         let settings = try await fileSettings(file)
         let recordSize: Int
         switch settings.kind {
@@ -124,13 +136,20 @@ extension DESFireClient {
         _ = try await command("ClearRecordFile", 0xEB, header: [file], mode: .mac)
     }
 
-    /// CommitTransaction (`C7`): backup, value and record changes take effect together.
+    /// CommitTransaction (`C7`): backup, value and record changes take effect together. A card
+    /// with nothing to commit answers NO_CHANGES, which is no error.
     public func commit() async throws {
-        _ = try await command("CommitTransaction", 0xC7, mode: .mac)
+        _ = try await command("CommitTransaction", 0xC7, mode: .mac, noChanges: true)
     }
 
-    /// AbortTransaction (`A7`): they are dropped.
+    /// AbortTransaction (`A7`): they are dropped (NO_CHANGES when there is nothing to drop).
     public func abort() async throws {
-        _ = try await command("AbortTransaction", 0xA7, mode: .mac)
+        _ = try await command("AbortTransaction", 0xA7, mode: .mac, noChanges: true)
+    }
+
+    /// The file's settings: `given`, or GetFileSettings.
+    private func settingsOf(_ file: UInt8, _ given: DESFireFileSettings?) async throws -> DESFireFileSettings {
+        if let given { return given }
+        return try await fileSettings(file)
     }
 }

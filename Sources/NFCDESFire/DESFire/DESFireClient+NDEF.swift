@@ -13,18 +13,30 @@ extension DESFireClient {
     /// anyone, filled, then closed to key 0 with a plain ChangeFileSettings, so no authentication
     /// is needed (DESFire EV1 has no EV2 authentication). With `piccKey` the PICC master key
     /// (key 0) is authenticated first, for cards whose settings do not allow free creation.
+    ///
+    /// An application `000001` that exists already with no files (created by hand with `nfc
+    /// desfire create-app` on a card that keeps creation to the PICC master key, or left by an
+    /// interrupted format) is completed rather than refused.
     /// - Throws: ``DESFireError`` `.invalidArgument` for a size outside 3–32,767 bytes (T4T 2.0
-    ///   limits a short NDEF file to 7FFF), `.duplicateError` when application `000001` exists,
-    ///   `.authenticationError` when the PICC wants its master key.
+    ///   limits a short NDEF file to 7FFF), `.duplicateError` when application `000001` exists
+    ///   with files, or another application holds `E110` or the DF name, `.authenticationError`
+    ///   when the PICC wants its master key.
     public func formatForNDEF(ndefFileSize: Int = 2_048, piccKey: [UInt8]? = nil) async throws {
         guard (3...0x7FFF).contains(ndefFileSize) else {
             throw DESFireError(.invalidArgument, "the NDEF file has 3 to 32767 bytes, not \(ndefFileSize)")
         }
         try await selectApplication(.picc)
         if let piccKey { try await authenticate(keyNumber: 0, key: piccKey) }
-        try await createApplication(
-            Self.ndefApplication, keySettings: 0x0F, keyCount: 1, isoFileIdentifier: 0xE110, dfName: Self.ndefApplicationName)
-        try await selectApplication(Self.ndefApplication)
+        do {
+            try await createApplication(
+                Self.ndefApplication, keySettings: 0x0F, keyCount: 1, isoFileIdentifier: 0xE110, dfName: Self.ndefApplicationName)
+            try await selectApplication(Self.ndefApplication)
+        } catch let error as DESFireError where error.code == .duplicateError {
+            // Complete an empty application 000001; refuse anything else.
+            guard (try? await applicationIDs())?.contains(Self.ndefApplication) == true else { throw error }
+            try await selectApplication(Self.ndefApplication)
+            guard (try? await fileIDs()) == [] else { throw error }
+        }
         try await createDataFile(
             1, size: 15, access: FileAccess(isoFileIdentifier: 0xE103, read: .free, write: .free, readWrite: .free, change: .free))
         try await write(Self.capabilityContainer(ndefFileSize: ndefFileSize), file: 1)

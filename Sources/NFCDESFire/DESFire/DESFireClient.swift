@@ -17,6 +17,9 @@ public actor DESFireClient {
     public nonisolated let transmitter: any APDUTransmitter
     /// The open session, if any.
     public internal(set) var session: EV2Session?
+    /// The level SelectApplication last chose (`nil` before any: the PICC level after power-on,
+    /// or whatever an ISO SELECT chose).
+    public internal(set) var selected: DESFireAID?
     private let random: @Sendable (Int) -> [UInt8]
 
     /// A client sending through `transmitter`; `random` supplies RndA (the system's generator
@@ -31,7 +34,10 @@ public actor DESFireClient {
     }
 
     /// Forgets the session (after a SELECT, which ends it on the card).
-    func endSession() { session = nil }
+    func endSession() {
+        session = nil
+        selected = nil
+    }
 
     // MARK: Identity
 
@@ -128,15 +134,17 @@ public actor DESFireClient {
     public func changeKey(_ keyNumber: UInt8, to newKey: [UInt8], version: UInt8, oldKey: [UInt8]) async throws {
         guard let current = session else { throw DESFireError(.notAuthenticated, "ChangeKey needs a session") }
         guard newKey.count == 16, oldKey.count == 16 else { throw DESFireError(.wrongKey, "AES-128 keys have 16 bytes") }
+        // At the PICC level bits 7–6 name the new key's type: 10, AES (else a card would make it DES).
+        let keyByte = selected == .picc ? 0x80 | (keyNumber & 0x3F) : keyNumber
         if keyNumber & 0x3F == current.keyNumber {
-            let wire = try current.protect(command: 0xC4, header: [keyNumber], data: newKey + [version], mode: .full)
+            let wire = try current.protect(command: 0xC4, header: [keyByte], data: newKey + [version], mode: .full)
             session = nil
             let answer = try await exchange(0xC4, wire, name: "ChangeKey")
             guard answer.status == 0x00 else { throw DESFireError.status(answer.status, command: "ChangeKey") }
             return
         }
         let data = zip(newKey, oldKey).map { $0 ^ $1 } + [version] + DESFireCrypto.crc32(newKey)
-        _ = try await command("ChangeKey", 0xC4, header: [keyNumber], data: data, mode: .full)
+        _ = try await command("ChangeKey", 0xC4, header: [keyByte], data: data, mode: .full)
     }
 
     // MARK: Exchanges
@@ -148,17 +156,27 @@ public actor DESFireClient {
         return file
     }
 
-    /// One command under the session's secure messaging (plain outside a session).
+    /// One command under the session's secure messaging (plain outside a session). `frameLimit`
+    /// splits long data into `AF` frames (``exchange(_:_:name:follow:frameLimit:)``). With
+    /// `noChanges`, a `91 0C` NO_CHANGES answer is success too (no data, no MAC, the session kept).
     func command(
-        _ name: String, _ ins: UInt8, header: [UInt8] = [], data: [UInt8] = [], mode: DESFireCommunicationMode
+        _ name: String, _ ins: UInt8, header: [UInt8] = [], data: [UInt8] = [], mode: DESFireCommunicationMode,
+        frameLimit: Int? = nil, noChanges: Bool = false
     ) async throws -> [UInt8] {
         guard var current = session else {
-            let answer = try await exchange(ins, header + data, name: name)
-            guard answer.status == 0x00 else { throw DESFireError.status(answer.status, command: name) }
+            let answer = try await exchange(ins, header + data, name: name, frameLimit: frameLimit)
+            guard answer.status == 0x00 || (noChanges && answer.status == 0x0C) else {
+                throw DESFireError.status(answer.status, command: name)
+            }
             return answer.data
         }
         session = nil
-        let answer = try await exchange(ins, try current.protect(command: ins, header: header, data: data, mode: mode), name: name)
+        let wire = try current.protect(command: ins, header: header, data: data, mode: mode)
+        let answer = try await exchange(ins, wire, name: name, frameLimit: frameLimit)
+        if noChanges && answer.status == 0x0C {
+            session = current
+            return []
+        }
         guard answer.status == 0x00 else { throw DESFireError.status(answer.status, command: name) }
         let plain = try current.open(response: answer.data, mode: mode)
         session = current
@@ -166,29 +184,49 @@ public actor DESFireClient {
     }
 
     /// Sends `90 INS 00 00 [Lc data] 00` and, when `follow`, `90 AF 00 00 00` while the card
-    /// answers `91 AF`, joining the data.
+    /// answers `91 AF`, joining the data. With `frameLimit`, data longer than that goes in frames
+    /// of at most that many bytes, each after the first as `90 AF 00 00 Lc part 00` once the card
+    /// asks for it with `91 AF` (EV1 short data sheet §9: commands longer than a frame continue
+    /// with ADDITIONAL_FRAME).
     /// - Throws: ``DESFireError`` `.cardStatus` for an answer that does not end `91 xx`.
-    func exchange(_ ins: UInt8, _ data: [UInt8], name: String, follow: Bool = true) async throws -> (data: [UInt8], status: UInt8) {
+    func exchange(
+        _ ins: UInt8, _ data: [UInt8], name: String, follow: Bool = true, frameLimit: Int? = nil
+    ) async throws -> (data: [UInt8], status: UInt8) {
+        var parts = [data]
+        if let frameLimit, frameLimit > 0, data.count > frameLimit {
+            parts = stride(from: 0, to: data.count, by: frameLimit).map { Array(data[$0..<min($0 + frameLimit, data.count)]) }
+        }
+        for (index, part) in parts.dropLast().enumerated() {
+            let answer = try await frame(index == 0 ? ins : 0xAF, part, name: name)
+            guard answer.status == 0xAF else { return answer }
+            guard answer.data.isEmpty else {
+                throw DESFireError(.malformedResponse, "\(name): the card asked for more data with \(answer.data.count) bytes of its own")
+            }
+        }
         var collected: [UInt8] = []
-        var next = (ins, data)
+        var next = (parts.count > 1 ? 0xAF : ins, parts[parts.count - 1])
         for _ in 0..<Self.maximumFrames {
-            guard next.1.count <= 255 else {
-                throw DESFireError(.invalidArgument, "\(name): \(next.1.count) bytes do not fit a short APDU")
-            }
-            let apdu = [0x90, next.0, 0x00, 0x00] + (next.1.isEmpty ? [] : [UInt8(next.1.count)] + next.1) + [0x00]
-            let response = try await transmitter.transmit(apdu)
-            guard response.count >= 2 else { throw DESFireError(.malformedResponse, "\(name): an answer of \(response.count) bytes") }
-            let sw1 = response[response.count - 2]
-            let sw2 = response[response.count - 1]
-            guard sw1 == 0x91 else {
-                throw DESFireError(
-                    .cardStatus, "\(name) answered \(Self.hex([sw1, sw2])), not a 91xx status", status: UInt16(sw1) << 8 | UInt16(sw2))
-            }
-            collected += response.dropLast(2)
-            guard follow, sw2 == 0xAF else { return (collected, sw2) }
+            let answer = try await frame(next.0, next.1, name: name)
+            collected += answer.data
+            guard follow, answer.status == 0xAF else { return (collected, answer.status) }
             next = (0xAF, [])
         }
         throw DESFireError(.malformedResponse, "\(name): more than \(Self.maximumFrames) frames")
+    }
+
+    /// One wrapped frame and its `91 xx` answer.
+    private func frame(_ ins: UInt8, _ data: [UInt8], name: String) async throws -> (data: [UInt8], status: UInt8) {
+        guard data.count <= 255 else { throw DESFireError(.invalidArgument, "\(name): \(data.count) bytes do not fit a short APDU") }
+        let apdu = [0x90, ins, 0x00, 0x00] + (data.isEmpty ? [] : [UInt8(data.count)] + data) + [0x00]
+        let response = try await transmitter.transmit(apdu)
+        guard response.count >= 2 else { throw DESFireError(.malformedResponse, "\(name): an answer of \(response.count) bytes") }
+        let sw1 = response[response.count - 2]
+        let sw2 = response[response.count - 1]
+        guard sw1 == 0x91 else {
+            throw DESFireError(
+                .cardStatus, "\(name) answered \(Self.hex([sw1, sw2])), not a 91xx status", status: UInt16(sw1) << 8 | UInt16(sw2))
+        }
+        return (Array(response.dropLast(2)), sw2)
     }
 
     /// The most frames one answer may take (a 8 KB file read in 59-byte frames takes 139).

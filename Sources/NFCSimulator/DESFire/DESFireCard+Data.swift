@@ -126,6 +126,7 @@ extension DESFireCard {
                 }
                 guard next >= Int64(value.lowerLimit), next <= Int64(value.upperLimit) else { return DESFireAnswer(.boundaryError) }
                 if ins == 0x1C { limitedCreditUsed.insert(number) }
+                if ins == 0xDC { debited[number, default: 0] += amount }
                 value.value = Int32(next)
                 files[found.index].kind = .value(value)
                 uncommitted = files
@@ -137,7 +138,8 @@ extension DESFireCard {
     /// WriteRecord (`3B`, or `8B`): FileNo, Offset within the record, Length, then the data, under
     /// Write or ReadWrite. The first WriteRecord of a transaction starts a new zero-filled record,
     /// the next ones of the same transaction write into it; a full linear file refuses
-    /// (BOUNDARY_ERROR); a full cyclic file drops its oldest record at commit.
+    /// (BOUNDARY_ERROR); a full cyclic file drops its oldest record. The command's data may go on
+    /// in `AF` frames (``DESFireCard/continuedLength(_:_:)``).
     mutating func writeRecord(_ ins: UInt8, _ data: [UInt8]) -> DESFireAnswer {
         switch target(data.first, conditions: { [$0.write, $0.readWrite] }) {
         case .failure(let status): return DESFireAnswer(status)
@@ -158,7 +160,7 @@ extension DESFireCard {
                 let length = NTAG424File.number(parts.header[4..<7])
                 guard length == parts.body.count, length > 0 else { return DESFireAnswer(.lengthError) }
                 guard offset <= records.recordSize, length <= records.recordSize - offset else { return DESFireAnswer(.boundaryError) }
-                if !writingRecords.contains(file.number) {
+                if !writingRecords.contains(file.number) || records.records.isEmpty {
                     let limit = cyclic ? records.maximumRecords - 1 : records.maximumRecords
                     if records.records.count >= limit {
                         guard cyclic else { return DESFireAnswer(.boundaryError) }

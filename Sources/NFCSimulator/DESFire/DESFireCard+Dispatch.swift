@@ -48,7 +48,11 @@ extension DESFireCard {
     /// sheet §9: an error resets the authentication state; AN12343 §5.5 for EV2 sessions).
     mutating func run(_ ins: UInt8, _ data: [UInt8]) -> DESFireAnswer {
         let answer: DESFireAnswer
-        if ins == 0xAF {
+        if model == .ev1, data.count > Self.frameLimit {
+            // EV1 takes frames of 64 bytes: a command's data beyond them goes on in `AF` frames.
+            pending = nil
+            answer = DESFireAnswer(.lengthError)
+        } else if ins == 0xAF {
             if let waiting = pending {
                 pending = nil
                 answer = continueFrame(waiting, data)
@@ -95,10 +99,14 @@ extension DESFireCard {
         case 0xC1, 0xC0: return createRecordFile(data, cyclic: ins == 0xC0)
         case 0xDF: return deleteFile(data)
         case 0xBD, 0xAD: return readData(ins, data)
-        case 0x3D, 0x8D: return writeData(ins, data)
+        case 0x3D, 0x8D, 0x3B, 0x8B:
+            if let expected = continuedLength(ins, data), data.count < expected {
+                pending = .command(ins: ins, received: data, expected: expected)
+                return DESFireAnswer(.additionalFrame)
+            }
+            return ins == 0x3D || ins == 0x8D ? writeData(ins, data) : writeRecord(ins, data)
         case 0x6C: return getValue(data)
         case 0x0C, 0xDC, 0x1C: return changeValue(ins, data)
-        case 0x3B, 0x8B: return writeRecord(ins, data)
         case 0xBB, 0xAB: return readRecords(ins, data)
         case 0xEB: return clearRecordFile(data)
         case 0xC7: return commitTransaction(data)
@@ -129,6 +137,14 @@ extension DESFireCard {
         case .frames(let rest):
             guard data.isEmpty else { return DESFireAnswer(.lengthError) }
             return frames(rest)
+        case .command(let ins, let received, let expected):
+            let all = received + data
+            guard !data.isEmpty, all.count <= expected else { return DESFireAnswer(.lengthError) }
+            guard all.count == expected else {
+                pending = .command(ins: ins, received: all, expected: expected)
+                return DESFireAnswer(.additionalFrame)
+            }
+            return ins == 0x3D || ins == 0x8D ? writeData(ins, all) : writeRecord(ins, all)
         }
     }
 
@@ -150,6 +166,25 @@ extension DESFireCard {
         return DESFireAnswer(Array(data.prefix(Self.frameLimit)), .additionalFrame, writes: writes)
     }
 
-    /// The most data one answer frame carries.
+    /// The most data one frame carries, answer or (on EV1) command.
     static let frameLimit = 59
+
+    /// How many data bytes a WriteData or WriteRecord needs in all, from its header: the 7 bytes
+    /// of FileNo, Offset and Length, then the data as the file's mode sends it (plain: Length;
+    /// MAC: 8 more; full: padded to whole blocks, then the MAC). A shorter frame is the first of
+    /// several, the rest coming in `AF` frames (EV1 short data sheet §9: commands longer than a
+    /// frame continue with ADDITIONAL_FRAME); `nil` when the header is incomplete or the file
+    /// refuses, so the command itself answers the error.
+    func continuedLength(_ ins: UInt8, _ data: [UInt8]) -> Int? {
+        guard data.count >= 7, let selected, let index = applications[selected].fileIndex(data[0]) else { return nil }
+        let file = applications[selected].files[index]
+        guard case .success(let grant) = self.grant([file.access.write, file.access.readWrite]) else { return nil }
+        let length = NTAG424File.number(data[4..<7])
+        let mode = session == nil || grant == .free ? NTAG424File.CommunicationMode.plain : file.mode
+        switch mode {
+        case .plain: return 7 + length
+        case .mac: return 7 + length + 8
+        case .full: return 7 + (length / 16 + 1) * 16 + 8
+        }
+    }
 }

@@ -193,6 +193,7 @@ extension DESFireCard {
             guard let index = applications[app].fileIndex(parts.header[0]) else { return DESFireAnswer(.fileNotFound) }
             applications[app].files.remove(at: index)
             uncommitted?.remove(at: index)
+            forget(file: parts.header[0])
             if currentFile == index { currentFile = nil } else if let current = currentFile, current > index { currentFile = current - 1 }
             return seal([], mode: managementMode, writes: true)
         }

@@ -53,7 +53,7 @@ extension DESFireCard {
         guard command.p1 & 0x80 == 0, let selected, let index = currentFile else { return SimResponseAPDU(.conditionsNotSatisfied) }
         let file = applications[selected].files[index]
         guard file.kind == .standard || file.kind == .backup else { return SimResponseAPDU(.incompatibleFileStructure) }
-        guard case .success(.free) = grant([file.access.read, file.access.readWrite]) else {
+        guard [file.access.read, file.access.readWrite].contains(0x0E) else {
             return SimResponseAPDU(.securityStatusNotSatisfied)
         }
         let offset = Int(command.p1) << 8 | Int(command.p2)
@@ -69,7 +69,7 @@ extension DESFireCard {
         guard command.p1 & 0x80 == 0, let selected, let index = currentFile else { return SimResponseAPDU(.conditionsNotSatisfied) }
         let file = applications[selected].files[index]
         guard file.kind == .standard else { return SimResponseAPDU(.incompatibleFileStructure) }
-        guard case .success(.free) = grant([file.access.write, file.access.readWrite]) else {
+        guard [file.access.write, file.access.readWrite].contains(0x0E) else {
             return SimResponseAPDU(.securityStatusNotSatisfied)
         }
         let offset = Int(command.p1) << 8 | Int(command.p2)

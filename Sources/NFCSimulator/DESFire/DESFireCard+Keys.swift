@@ -39,13 +39,15 @@ extension DESFireCard {
         }
     }
 
-    /// ChangeKey (`C4`): KeyNo (bits 7–6 the key type at the PICC level), then encrypted either
+    /// ChangeKey (`C4`): KeyNo (bits 7–6 the new key's type at the PICC level, which must be `10`,
+    /// AES, here; zero in an application, whose key type is fixed), then encrypted either
     /// NewKey ‖ KeyVer (the session's own key: the session ends and the answer has no MAC) or
     /// (NewKey ⊕ OldKey) ‖ KeyVer ‖ CRC32(NewKey). Who may change which key follows the key
     /// settings (``DESFireApplication/changeKeyCondition(for:)``).
     mutating func changeKey(_ data: [UInt8]) -> DESFireAnswer {
         guard let first = data.first else { return DESFireAnswer(.lengthError) }
         let target = first & 0x3F
+        guard first & 0xC0 == (selected == nil ? 0x80 : 0x00) else { return DESFireAnswer(.parameterError) }
         guard Int(target) < levelKeys.count else { return DESFireAnswer(.noSuchKey) }
         let condition: UInt8?
         if let selected {

@@ -7,26 +7,36 @@ extension DESFireCard {
         uncommitted = nil
         limitedCreditUsed = []
         writingRecords = []
+        debited = [:]
+    }
+
+    /// Forgets what the transaction holds for a file that is gone.
+    mutating func forget(file number: UInt8) {
+        limitedCreditUsed.remove(number)
+        writingRecords.remove(number)
+        debited[number] = nil
     }
 
     /// CommitTransaction (`C7`): the changes take effect; a value file's LimitedCredit allowance
-    /// becomes what this transaction debited. Nothing to commit is not an error.
+    /// becomes the sum of this transaction's Debits (none: unchanged; used: zero). Nothing to
+    /// commit answers NO_CHANGES (`0C`, EV1 short data sheet §9: "no changes done to backup files,
+    /// CommitTransaction / AbortTransaction not necessary"), in the clear, the session kept (a
+    /// model choice: the short data sheets do not say whether that answer is MACed).
     mutating func commitTransaction(_ data: [UInt8]) -> DESFireAnswer {
         guard case .success(let app) = application() else { return DESFireAnswer(.permissionDenied) }
         switch open(ins: 0xC7, data, headerLength: 0, mode: managementMode) {
         case .failure(let status): return DESFireAnswer(status)
         case .success(let parts):
             guard parts.body.isEmpty else { return DESFireAnswer(.lengthError) }
-            guard let changed = uncommitted else { return seal([], mode: managementMode) }
+            guard let changed = uncommitted else { return DESFireAnswer(.noChanges) }
             for (index, file) in changed.enumerated() where file.kind.code != 0x00 {
                 let old = applications[app].files[index]
                 var new = file
-                if case .value(let before) = old.kind, case .value(var after) = new.kind {
-                    let debited = Int64(before.value) - Int64(after.value)
-                    if !limitedCreditUsed.contains(file.number) {
-                        after.limitedCreditValue = debited > 0 ? Int32(clamping: debited) : after.limitedCreditValue
-                    } else {
+                if case .value = old.kind, case .value(var after) = new.kind {
+                    if limitedCreditUsed.contains(file.number) {
                         after.limitedCreditValue = 0
+                    } else if let sum = debited[file.number], sum > 0 {
+                        after.limitedCreditValue = Int32(clamping: sum)
                     }
                     new.kind = .value(after)
                 }
@@ -37,13 +47,14 @@ extension DESFireCard {
         }
     }
 
-    /// AbortTransaction (`A7`): the uncommitted changes are dropped.
+    /// AbortTransaction (`A7`): the uncommitted changes are dropped; nothing to drop answers NO_CHANGES.
     mutating func abortTransaction(_ data: [UInt8]) -> DESFireAnswer {
         guard case .success = application() else { return DESFireAnswer(.permissionDenied) }
         switch open(ins: 0xA7, data, headerLength: 0, mode: managementMode) {
         case .failure(let status): return DESFireAnswer(status)
         case .success(let parts):
             guard parts.body.isEmpty else { return DESFireAnswer(.lengthError) }
+            guard uncommitted != nil else { return DESFireAnswer(.noChanges) }
             discardTransaction()
             return seal([], mode: managementMode)
         }

@@ -51,6 +51,8 @@ public struct DESFireCard: VirtualTag, TagImageRepresentable {
     var limitedCreditUsed: Set<UInt8> = []
     /// Record files whose newest uncommitted record WriteRecord is still filling.
     var writingRecords: Set<UInt8> = []
+    /// What this transaction's Debits took from each value file (LimitedCredit's allowance at commit).
+    var debited: [UInt8: Int64] = [:]
     /// Bytes the card uses instead of random ones (RndB, then TI), for tests that replay published
     /// exchanges; the system's generator supplies the rest.
     public var scriptedRandom: [UInt8] = []
@@ -65,6 +67,8 @@ public struct DESFireCard: VirtualTag, TagImageRepresentable {
         case response(rest: [UInt8])
         /// Answers that go one per frame (GetDFNames).
         case frames([[UInt8]])
+        /// A command whose data goes on in `AF` frames: what came so far and the length it needs.
+        case command(ins: UInt8, received: [UInt8], expected: Int)
     }
 
     /// The UID of a card made without one (NXP's manufacturer code `04`).

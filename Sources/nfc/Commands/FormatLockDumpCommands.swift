@@ -102,12 +102,13 @@ enum DESFireNDEFFormat {
             case .authenticationError:
                 throw CLIError(
                     .permission,
-                    "\(generation): the PICC's key settings keep application creation to the PICC master key; create the NDEF application with nfc desfire create-app --key … (docs/desfire.md)"
+                    "\(generation): the PICC's key settings keep application creation to the PICC master key; create the NDEF application with nfc desfire create-app --aid 000001 --iso-id E110 --df-name D2760000850101 --key …, then run nfc format again (docs/desfire.md)"
                 )
             case .duplicateError:
                 throw CLIError(
                     .failure,
-                    "\(generation): application 000001 exists but is not an NDEF application; delete it first (nfc desfire delete-app)")
+                    "\(generation): application 000001 exists with files, or another application holds ISO identifier E110 or DF name D2760000850101; see nfc desfire apps, and delete it first (nfc desfire delete-app)"
+                )
             default:
                 throw CLIError("\(generation): formatting for NDEF failed: \(refusal.reason)")
             }

@@ -126,3 +126,61 @@ import Testing
         await #expect(throws: DESFireError(.duplicateError, "")) { try await client.formatForNDEF() }
     }
 }
+
+/// The client's side of the review's findings: `AF`-continued writes on an EV1, a deleted selected
+/// application, NO_CHANGES, offsets that would overflow, completing an empty NDEF application.
+@Suite struct DESFireClientEdgeTests {
+    static let zero = [UInt8](repeating: 0, count: 16)
+
+    @Test func longWritesGoInFramesAnEV1Takes() async throws {
+        let (client, _, _) = try await DESFireClientTests.connect(DESFireCard(model: .ev1))
+        let aid = try #require(DESFireAID(0x000102))
+        try await client.createApplication(aid)
+        try await client.selectApplication(aid)
+        try await client.createDataFile(1, size: 300)
+        try await client.createRecordFile(2, recordSize: 100, maximumRecords: 2)
+        let data = (0..<300).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        try await client.write(data, file: 1)
+        #expect(try await client.read(file: 1) == data)
+        try await client.writeRecord(Array(data.prefix(100)), file: 2)
+        try await client.commit()
+        #expect(try await client.readRecords(file: 2) == [Array(data.prefix(100))])
+        try await client.commit()  // nothing pending: NO_CHANGES is no error
+        await #expect(throws: DESFireError(.invalidArgument, "")) { try await client.read(file: 1, offset: Int.max, length: 1) }
+        await #expect(throws: DESFireError(.invalidArgument, "")) { try await client.write([1], file: 1, offset: Int.max) }
+        await #expect(throws: DESFireError(.invalidArgument, "")) { try await client.readRecords(file: 2, offset: 1 << 24) }
+    }
+
+    @Test func deletingTheSelectedApplicationEndsTheSession() async throws {
+        let (client, _, _) = try await DESFireClientTests.connect(DESFireCard(model: .ev3))
+        let aid = try #require(DESFireAID(0x000102))
+        try await client.createApplication(aid)
+        try await client.selectApplication(aid)
+        try await client.authenticate(keyNumber: 0, key: Self.zero)
+        try await client.commit()
+        #expect(await client.session != nil, "NO_CHANGES keeps the session")
+        try await client.deleteApplication(aid)
+        let selected = await client.selected
+        #expect(await client.session == nil && selected == .picc)
+        #expect(try await client.applicationIDs() == [], "the next command goes in the clear, as the card expects")
+    }
+
+    @Test func piccMasterKeyChangeKeepsAES() async throws {
+        let (client, field, id) = try await DESFireClientTests.connect(DESFireCard(model: .ev3))
+        let key = hexBytes("000102030405060708090A0B0C0D0E0F")
+        try await client.selectApplication(.picc)
+        try await client.authenticate(keyNumber: 0, key: Self.zero)
+        try await client.changeKey(0, to: key, version: 7, oldKey: Self.zero)
+        #expect(await field.tag(id, as: DESFireCard.self)?.piccKey == DESFireCard.Key(value: key, version: 7))
+        try await client.authenticate(keyNumber: 0, key: key)
+    }
+
+    @Test func formatForNDEFCompletesAnEmptyApplication() async throws {
+        let (client, field, id) = try await DESFireClientTests.connect(DESFireCard(model: .ev2))
+        try await client.createApplication(
+            DESFireClient.ndefApplication, keySettings: 0x0F, isoFileIdentifier: 0xE110, dfName: DESFireClient.ndefApplicationName)
+        try await client.formatForNDEF()
+        let card = try #require(await field.tag(id, as: DESFireCard.self))
+        #expect(card.applications == DESFireCard.ndefFormatted(model: .ev2).applications)
+    }
+}

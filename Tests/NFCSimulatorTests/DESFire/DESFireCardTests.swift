@@ -72,7 +72,7 @@ private func send(_ card: inout DESFireCard, _ command: String) -> String {
         #expect(send(&card, "90BD0000070200000003000000") == "1122339100", "aborted")
         #expect(send(&card, "903D00000A020000000300004455" + "6600") == "9100")
         #expect(send(&card, "905A00000303020100") == "9100")
-        #expect(send(&card, "90C7000000") == "9100")
+        #expect(send(&card, "90C7000000") == "910C", "nothing left to commit")
         #expect(send(&card, "90BD0000070200000003000000") == "1122339100", "selecting aborted the transaction")
         #expect(send(&card, "90BD0000070100100000010000") == "91BE", "past the end")
         #expect(send(&card, "90BD0000070900000000000000") == "91F0", "no such file")
@@ -198,5 +198,75 @@ private func send(_ card: inout DESFireCard, _ command: String) -> String {
         #expect((decoded as? DESFireCard)?.image == card.image, "through the JSON file form")
         #expect(TagImageFile.holdsSecrets(card))
         #expect(VirtualTagKind(of: decoded) == .desfireEV3)
+    }
+}
+
+/// The review's findings, pinned: a deleted record file's transaction state, NO_CHANGES, the
+/// LimitedCredit allowance, ChangeKey's key-type bits, EV1's frame size and `AF` continuation, ISO
+/// reads inside a session.
+@Suite struct DESFireCardEdgeTests {
+    /// A record file deleted mid-transaction and created again starts clean (this used to index
+    /// record -1 and trap).
+    @Test func recordFileDeletedAndCreatedAgain() {
+        var card = DESFireCardTests.withApplication()
+        #expect(send(&card, "90C100000A0500EEEE04000002000000") == "9100")
+        #expect(send(&card, "903B0000080500000001000011" + "00") == "9100")
+        #expect(send(&card, "90DF0000010500") == "9100")
+        #expect(send(&card, "90C100000A0500EEEE04000002000000") == "9100")
+        #expect(send(&card, "903B0000080500000001000022" + "00") == "9100")
+        #expect(send(&card, "90C7000000") == "9100")
+        #expect(send(&card, "90BB0000070500000000000000") == "220000009100")
+    }
+
+    /// CommitTransaction and AbortTransaction with nothing pending answer NO_CHANGES (`0C`).
+    @Test func nothingToCommitIsNoChanges() {
+        var card = DESFireCardTests.withApplication()
+        #expect(send(&card, "90C7000000") == "910C")
+        #expect(send(&card, "90A7000000") == "910C")
+    }
+
+    /// LimitedCredit may give back the sum of the last transaction's Debits, whatever it credited.
+    @Test func limitedCreditAllowanceIsTheDebits() {
+        var card = DESFireCardTests.withApplication()
+        #expect(send(&card, "90CC0000110300EEEE00000000E8030000640000000100") == "9100")
+        #expect(send(&card, "900C0000050364000000" + "00") == "9100", "Credit 100")
+        #expect(send(&card, "90DC000005031E000000" + "00") == "9100", "Debit 30")
+        #expect(send(&card, "90C7000000") == "9100")
+        #expect(send(&card, "90F50000010300") == "0200EEEE00000000E80300001E000000019100", "allowance 30, not the net +70")
+    }
+
+    /// ChangeKey's KeyNo carries the new key's type at the PICC level (`80`, AES) and none in an application.
+    @Test func changeKeyTypeBits() {
+        var card = DESFireCard(model: .ev2)
+        card.powerOn()
+        #expect(send(&card, "90C4000001" + "80" + "00") == "91AE", "AES type bits, then no session: refused for the key")
+        #expect(send(&card, "90C4000001" + "00" + "00") == "919E", "no AES type bits at the PICC level")
+        var app = DESFireCardTests.withApplication(model: .ev2)
+        #expect(send(&app, "90C4000001" + "80" + "00") == "919E", "a key type in an application")
+    }
+
+    /// EV1 takes at most 59 data bytes a frame; a longer WriteData goes on in `AF` frames.
+    @Test func ev1FramesAndContinuedWrites() {
+        var card = DESFireCardTests.withApplication(model: .ev1)
+        #expect(send(&card, "90CD0000070100EEEE64000000") == "9100", "100 bytes")
+        let data = (0..<80).map { String(format: "%02X", $0) }.joined()
+        #expect(send(&card, "903D000057" + "01000000500000" + data + "00") == "917E", "87 bytes in one frame")
+        let first = String(data.prefix(2 * 52))
+        let rest = String(data.dropFirst(2 * 52))
+        #expect(send(&card, "903D00003B" + "01000000500000" + first + "00") == "91AF")
+        #expect(send(&card, "90AF00001C" + rest + "00") == "9100")
+        #expect(send(&card, "90BD0000070100000050000000").hasPrefix(String(data.prefix(2 * 59))))
+    }
+
+    /// ISO READ BINARY of a free file works inside a session with a key that does not grant it.
+    @Test func isoReadOfAFreeFileInsideASession() {
+        var card = DESFireCard.ndefFormatted(model: .ev2)
+        card.powerOn()
+        card.scriptedRandom = hexBytes("B9E2FC789B64BF237CCCAA20EC7E6E48" + "9D00C4DF")
+        #expect(send(&card, "00A4040007D276000085010100") == "9000")
+        #expect(send(&card, "9071000002000000").hasSuffix("91AF"))
+        #expect(send(&card, "90AF000020" + "35C3E05A752E0144BAC0DE51C1F22C56B34408A23D8AEA266CAB947EA8E0118D" + "00").hasSuffix("9100"))
+        #expect(send(&card, "00A4000C02E103") == "9000")
+        #expect(send(&card, "00B000000F").hasSuffix("9000"))
     }
 }

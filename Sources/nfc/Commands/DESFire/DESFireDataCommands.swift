@@ -96,6 +96,9 @@ struct DESFireWriteCommand: AsyncParsableCommand {
             let settings = try await client.fileSettings(file)
             switch settings.kind {
             case .standard:
+                guard !noCommit else {
+                    throw CLIError(.usage, "file \(file) is a standard file: it has no transaction to leave open (--no-commit)")
+                }
                 try await client.write(data, file: file, offset: offset)
                 return "wrote \(data.count) bytes to file \(file) at \(offset)"
             case .backup:

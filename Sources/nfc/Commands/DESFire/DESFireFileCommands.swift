@@ -33,12 +33,12 @@ struct DESFireCreateFileCommand: AsyncParsableCommand {
     var recordSize: Int?
     @Option(name: .long, help: "A record file's number of records.")
     var records: Int?
-    @Option(name: .long, help: "A value file's lowest value.")
-    var lower: Int32 = 0
-    @Option(name: .long, help: "A value file's highest value.")
-    var upper: Int32 = Int32.max
-    @Option(name: .long, help: "A value file's starting value.")
-    var value: Int32 = 0
+    @Option(name: .long, help: "A value file's lowest value (default 0).")
+    var lower: Int32?
+    @Option(name: .long, help: "A value file's highest value (default 2147483647).")
+    var upper: Int32?
+    @Option(name: .long, help: "A value file's starting value (default 0).")
+    var value: Int32?
     @Flag(name: .customLong("limited-credit"), help: "Allow LimitedCredit on a value file.")
     var limitedCredit = false
     @Option(name: .long, help: "plain, mac or full.")
@@ -69,12 +69,25 @@ struct DESFireCreateFileCommand: AsyncParsableCommand {
         let size = self.size
         let recordSize = self.recordSize
         let records = self.records
-        let (lower, upper, value, limitedCredit) = (self.lower, self.upper, self.value, self.limitedCredit)
+        let (lower, upper, value, limitedCredit) = (self.lower ?? 0, self.upper ?? Int32.max, self.value ?? 0, self.limitedCredit)
+        let valueOptions = self.lower != nil || self.upper != nil || self.value != nil || limitedCredit
+        let recordOptions = recordSize != nil || records != nil
         switch type {
-        case .standard, .backup: guard size != nil else { throw CLIError(.usage, "a \(type.rawValue) file needs --size") }
+        case .standard, .backup:
+            guard size != nil else { throw CLIError(.usage, "a \(type.rawValue) file needs --size") }
+            guard !valueOptions, !recordOptions else {
+                throw CLIError(.usage, "a \(type.rawValue) file takes --size, not value or record options")
+            }
         case .linearRecord, .cyclicRecord:
             guard recordSize != nil, records != nil else { throw CLIError(.usage, "a record file needs --record-size and --records") }
-        case .value: break
+            guard size == nil, !valueOptions else {
+                throw CLIError(.usage, "a record file takes --record-size and --records, not --size or value options")
+            }
+        case .value:
+            guard size == nil, !recordOptions else {
+                throw CLIError(.usage, "a value file takes --lower, --upper, --value and --limited-credit only")
+            }
+            guard isoID == nil else { throw CLIError(.usage, "a value file has no ISO file identifier (--iso-id)") }
         }
         try await DESFireRunner.run(readerOptions, target, json: false) { client in
             do {

@@ -114,6 +114,9 @@ struct DESFireChangeKeyCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard change <= 13 else { throw CLIError(.usage, "--change is 0-13, not \(change)") }
+        guard !(target.key == "-" && newKey == "-") else {
+            throw CLIError(.usage, "--key - and --new-key - both read standard input: give one of them on the command line")
+        }
         let credentials = try target.credentials(required: true)
         let new = try NTAG424Runner.key(try SecretInput.read(newKey, option: "--new-key", prompt: "new key (hex)"), option: "--new-key")
         let old = try oldKey.map { try NTAG424Runner.key($0, option: "--old-key") } ?? [UInt8](repeating: 0, count: 16)

@@ -88,7 +88,7 @@ enum NTAG424Runner {
     static func exitCode(_ error: DESFireError) -> CLIError.Code {
         switch error.code {
         case .authenticationError, .permissionDenied, .authenticationFailed, .notAuthenticated, .authenticationDelay: .permission
-        case .fileNotFound, .noSuchKey: .notFound
+        case .fileNotFound, .noSuchKey, .applicationNotFound: .notFound
         case .malformedResponse, .responseIntegrity: .badInput
         case .invalidArgument: .usage
         default: .failure

@@ -34,7 +34,9 @@ extension SessionTests {
             #expect(native.first == 0xAF && native.count == 8)
             let client = DESFireClient(transmitter: mifare.apduTransmitter)
             let version = try await client.version()
-            #expect(version.desfireGeneration == ["DESFire EV1", "DESFire EV2", "DESFire EV3"][DESFireModel.allCases.firstIndex(of: model) ?? 0])
+            #expect(
+                version.desfireGeneration
+                    == ["DESFire EV1", "DESFire EV2", "DESFire EV3"][DESFireModel.allCases.firstIndex(of: model) ?? 0])
             let aid = try #require(DESFireAID(0x00AB01))
             try await client.createApplication(aid, keyCount: 2)
             try await client.selectApplication(aid)
