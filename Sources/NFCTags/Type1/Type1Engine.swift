@@ -66,6 +66,19 @@ public struct Type1Engine: NDEFTagEngine {
         try await run(Type1MakeReadOnlyProcedure(), on: connection)
     }
 
+    /// Every block and the header ROM (RALL, then RSEG or READ8 for the rest): a copy for `nfc dump -o`.
+    public func capture(on connection: any TagConnection) async throws(TagEngineError) -> Type1Capture {
+        try await run(Type1CaptureProcedure(), on: connection)
+    }
+
+    /// Writes a capture's data blocks onto this tag, tearing-safe (NMN cleared first and set last, as an NDEF write);
+    /// returns how many blocks differed.
+    /// - Throws: `.unsupported` for a capture of another model; `.readOnly` when a block that
+    ///   differs is locked (before anything is written).
+    public func restore(_ capture: Type1Capture, on connection: any TagConnection) async throws(TagEngineError) -> Int {
+        try await run(Type1RestoreProcedure(capture: capture), on: connection)
+    }
+
     /// HR0 HR1, then every block as `block NNh` rows.
     public func dump(on connection: any TagConnection) async throws(TagEngineError) -> [(String, [UInt8])] {
         try await run(Type1DumpProcedure(), on: connection)

@@ -147,7 +147,7 @@ struct DumpCommand: AsyncParsableCommand {
             and the exit status is then 6 (incomplete) after the rows that were read.
 
             -o FILE saves an NTAG21x or Ultralight EV1 as a tag image: UID, every page, the \
-            signature and counters. --reader sim:FILE then is the tag, and nfc restore FILE \
+            signature and counters (a Topaz: every block). --reader sim:FILE then is the tag, and nfc restore FILE \
             writes it onto another of the same model. Pages that could not be read keep factory \
             values and are listed in the image (unreadPages); PWD and PACK never read back, so \
             the copy holds them only when --password opened the tag.
@@ -156,7 +156,8 @@ struct DumpCommand: AsyncParsableCommand {
 
     @OptionGroup var readerOptions: ReaderOptions
     @OptionGroup var password: TagPasswordOptions
-    @Option(name: .shortAndLong, help: "Save the tag as a tag image (NTAG21x, Ultralight EV1) for --reader sim:FILE and nfc restore.")
+    @Option(
+        name: .shortAndLong, help: "Save the tag as a tag image (NTAG21x, Ultralight EV1, Topaz) for --reader sim:FILE and nfc restore.")
     var output: String?
     @Flag(name: .long, help: "Replace an existing -o file.")
     var force = false

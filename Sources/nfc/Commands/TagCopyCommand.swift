@@ -7,6 +7,12 @@ import NFCTransport
 
 /// `nfc dump -o FILE` (a copy of a tag as a tag image) and `nfc restore FILE` (the copy written back).
 enum TagCopyCommand {
+    /// What a copy read: a Topaz's blocks, or a Type 2 tag's pages and the PACK its password got.
+    enum TagCopy: Sendable {
+        case type1(Type1Capture)
+        case type2(Type2Capture, [UInt8]?)
+    }
+
     /// Reads everything the tag gives up and saves it as a tag image at `path`.
     ///
     /// The exit status is 6 (incomplete) after saving when pages other than PWD and PACK could
@@ -16,15 +22,25 @@ enum TagCopyCommand {
         try Output.checkWritable(path, force: force)
         let pwd = try password.bytes()
         let expectedPACK = try password.expectedPACK()
-        let ((capture, pack), stats) = try await TagSession.run(reader, access: .read, json: json) { connection, engine in
+        let (copy, stats) = try await TagSession.run(reader, access: .read, json: json) { connection, engine -> TagCopy in
+            if let type1 = engine as? Type1Engine {
+                guard pwd == nil else { throw CLIError(.usage, "a Topaz (Type 1) tag has no password (--password)") }
+                return .type1(try await type1.capture(on: connection))
+            }
             guard let type2 = engine as? Type2Engine else {
                 throw CLIError(
                     .usage,
-                    "dump -o copies NTAG21x and Ultralight EV1 tags; this is a \(TagFamily(connection.target)) tag (nfc dump shows its memory)"
+                    "dump -o copies NTAG21x, Ultralight EV1 and Topaz (Type 1) tags; this is a \(TagFamily(connection.target)) tag (nfc dump shows its memory)"
                 )
             }
             let pack = try await TagPasswordOptions.authenticate(password: pwd, pack: expectedPACK, on: connection)
-            return (try await type2.capture(on: connection), pack)
+            return .type2(try await type2.capture(on: connection), pack)
+        }
+        let capture: Type2Capture
+        let pack: [UInt8]?
+        switch copy {
+        case .type1(let type1): return try saveType1(type1, to: path, force: force, stats: reader.stats ? stats : nil, json: json)
+        case .type2(let type2, let answered): (capture, pack) = (type2, answered)
         }
         let tag: Type2Tag
         do {
@@ -65,6 +81,28 @@ enum TagCopyCommand {
         }
     }
 
+    /// Saves a Type 1 copy: every block, nothing the chip hides.
+    static func saveType1(_ capture: Type1Capture, to path: String, force: Bool, stats: ExchangeStatistics?, json: Bool) throws {
+        let tag: Type1Tag
+        do {
+            tag = try TagCopies.virtualTag(from: capture)
+        } catch {
+            throw CLIError(imageError: error, path: path, doing: "cannot make a copy for")
+        }
+        try TagImageOutput.create(tag, at: path, replace: force)
+        let kind = VirtualTagKind(of: tag)?.rawValue ?? tag.model.rawValue
+        guard json else {
+            return Output.line(
+                "saved \(kind) \(Hex.encode(tag.uid, uppercase: true)) to \(TerminalText.escape(path)): \(capture.memory.count / 8) blocks")
+        }
+        var fields: [(String, JSONValue)] = [
+            ("saved", .string(path)), ("type", .string(kind)), ("uid", .string(Hex.encode(tag.uid))),
+            ("blocks", .int(Int64(capture.memory.count / 8))), ("complete", .bool(true)),
+        ]
+        if let stats { fields.append(("stats", StatisticsText.json(stats))) }
+        Output.line(JSONValue.object(fields).serialized(pretty: true))
+    }
+
     /// The spans a copy could not read besides PWD and PACK (which never read back).
     static func unreadBeyondPassword(_ tag: Type2Tag) -> [ClosedRange<Int>] {
         let secretPages = Set([tag.model.passwordPage, tag.model.packPage])
@@ -78,7 +116,7 @@ enum TagCopyCommand {
 struct RestoreCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "restore",
-        abstract: "Write a tag image (nfc dump -o) back onto an NTAG21x or Ultralight EV1 of the same model.",
+        abstract: "Write a tag image (nfc dump -o) back onto an NTAG21x, Ultralight EV1 or Topaz of the same model.",
         discussion: """
             The user memory is written in a tearing-safe order (page 4 first reads as an empty \\
             NDEF TLV, and gets its own bytes last), pages already equal are skipped, and pages the \\
@@ -88,6 +126,10 @@ struct RestoreCommand: AsyncParsableCommand {
             bits, which is permanent. A copy that could not read some user pages (made without the \
             password) is refused unless --partial. Pages a password protects need --password, \
             checked before anything is written. The UID and the signature are the chip's own and stay.
+
+            A Topaz (Type 1) image gets its data blocks written (01h-0Ch, and 10h-3Fh on a Topaz \
+            512) in the same tearing-safe order: NMN cleared first and set last, so a restore cut \
+            short reads as "write in progress"; lock and OTP blocks are never written.
             """
     )
 
@@ -117,11 +159,13 @@ struct RestoreCommand: AsyncParsableCommand {
         } catch {
             throw CLIError(imageError: error, path: image)
         }
+        if let type1 = loaded as? Type1Tag { return try await restoreType1(type1) }
         guard let type2 = loaded as? Type2Tag, let capture = TagCopies.capture(of: type2) else {
             let kind = VirtualTagKind(of: loaded)?.rawValue ?? "\(type(of: loaded))"
             throw CLIError(
                 .usage,
-                "restore writes NTAG21x and Ultralight EV1 images; \(image) is a \(kind) (nfc write --message copies an NDEF message)")
+                "restore writes NTAG21x, Ultralight EV1 and Topaz images; \(image) is a \(kind) (nfc write --message copies an NDEF message)"
+            )
         }
         if locks { try Confirmation.require(yes, "Set the image's lock bits on the tag? Locked pages can never be written again.") }
         // CFGLCK (ACCESS bit 6, NTAG213/215/216 §8.8.5) makes the configuration permanent.
@@ -148,6 +192,28 @@ struct RestoreCommand: AsyncParsableCommand {
         Output.line(
             DoneJSON.object(
                 [("restored", .bool(true)), ("model", .string(type2.model.rawValue)), ("pagesWritten", .int(Int64(written)))],
+                stats: readerOptions.stats ? stats : nil))
+    }
+
+    /// A Topaz image onto a Topaz: the data blocks, tearing-safe (``Type1Engine/restore(_:on:)``).
+    private func restoreType1(_ type1: Type1Tag) async throws {
+        guard !config, !locks, !partial, !password.given else {
+            throw CLIError(
+                .usage,
+                "a Topaz image restores its data blocks only: --config, --locks, --partial and --password are for NTAG21x and Ultralight EV1"
+            )
+        }
+        let capture = TagCopies.capture(of: type1)
+        let (written, stats) = try await TagSession.run(readerOptions, access: .modify, json: json) { connection, engine in
+            guard let engine = engine as? Type1Engine else {
+                throw CLIError(.usage, "the image is a \(type1.model); the tag is a \(TagFamily(connection.target)) tag")
+            }
+            return try await engine.restore(capture, on: connection)
+        }
+        guard json else { return Output.line("restored \(type1.model): \(written) blocks written") }
+        Output.line(
+            DoneJSON.object(
+                [("restored", .bool(true)), ("model", .string(type1.model.rawValue)), ("blocksWritten", .int(Int64(written)))],
                 stats: readerOptions.stats ? stats : nil))
     }
 }

@@ -43,6 +43,22 @@ enum TagCopies {
         return try Type2Tag(image: image)
     }
 
+    /// A virtual Topaz holding what was read (every block; the model from HR0).
+    /// - Throws: ``TagImageError`` `.unknownType` for a Type 1 chip the simulator does not have.
+    static func virtualTag(from capture: Type1Capture) throws(TagImageError) -> Type1Tag {
+        guard let model = Type1Tag.Model.allCases.first(where: { $0.headerROM0 == capture.headerROM.first }) else {
+            throw TagImageError(
+                .unknownType, field: "type",
+                "the simulator has no Type 1 tag with HR0 \(capture.headerROM.first.map { String($0, radix: 16) } ?? "?")")
+        }
+        return try Type1Tag(image: Type1Tag.Image(model: model, memory: HexBytes(capture.memory)))
+    }
+
+    /// What a virtual Topaz's image says about the chip, for ``Type1Engine/restore(_:on:)``.
+    static func capture(of tag: Type1Tag) -> Type1Capture {
+        Type1Capture(headerROM: [tag.model.headerROM0, tag.model.headerROM1], memory: tag.image.memory.bytes)
+    }
+
     /// What a virtual tag's image says about the chip, for ``Type2Engine/restore(_:parts:authenticated:on:)``:
     /// every page, those the copy could not read left out.
     static func capture(of tag: Type2Tag) -> Type2Capture? {
