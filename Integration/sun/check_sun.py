@@ -13,40 +13,18 @@ import os
 import subprocess
 import sys
 
-from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
-from cryptography.hazmat.primitives.cmac import CMAC
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pcsc"))
+from ev2_crypto import cbc, cmac, ecb, truncate  # noqa: E402
 
 NFC = os.environ.get("NFC", ".build/debug/nfc")
 checks = 0
 failures = 0
 
 
-def cmac(key, data):
-    mac = CMAC(algorithms.AES(key))
-    mac.update(data)
-    return mac.finalize()
-
-
-def ecb(key, block, decrypt=False):
-    cipher = Cipher(algorithms.AES(key), modes.ECB())
-    op = cipher.decryptor() if decrypt else cipher.encryptor()
-    return op.update(block) + op.finalize()
-
-
-def cbc_encrypt(key, iv, data):
-    op = Cipher(algorithms.AES(key), modes.CBC(iv)).encryptor()
-    return op.update(data) + op.finalize()
-
-
 def session_vector(label, uid, counter):
     """SV1 (label C33C) or SV2 (3CC3): label, 00 01 00 80, UID, counter LSB first, zero padding."""
     body = label + bytes([0x00, 0x01, 0x00, 0x80]) + (uid or b"") + (counter.to_bytes(3, "little") if counter is not None else b"")
     return body + bytes(-len(body) % 16)
-
-
-def truncate(mac):
-    """MACt: bytes 1, 3, ..., 15 (NT4H2421Gx §9.1.3)."""
-    return mac[1::2]
 
 
 def sun_url(meta_key, file_key, uid, counter, encrypted=True, file_data=None):
@@ -60,7 +38,7 @@ def sun_url(meta_key, file_key, uid, counter, encrypted=True, file_data=None):
     mac_input = b""
     if file_data is not None:
         iv = ecb(enc_key, counter.to_bytes(3, "little") + bytes(13))
-        enc = cbc_encrypt(enc_key, iv, file_data).hex().upper()
+        enc = cbc(enc_key, iv, file_data).hex().upper()
         mac_input = (enc + "&cmac=").encode()
         prefix += "&enc=" + enc
     return prefix + "&cmac=" + truncate(cmac(mac_key, mac_input)).hex().upper()

@@ -83,7 +83,7 @@ public struct DESFireError: Error, Hashable, Sendable, CustomStringConvertible {
             case 0x1E: (.integrityError, "integrity error (wrong MAC or padding)")
             case 0x7E: (.lengthError, "length error")
             case 0x9E: (.parameterError, "parameter error")
-            case 0xBE: (.boundaryError, "boundary error (past the end of the file)")
+            case 0xBE: (.boundaryError, "boundary error (past the end of the file or its records, or beyond a value's limits)")
             case 0xF0: (.fileNotFound, "file not found")
             case 0x40: (.noSuchKey, "no such key")
             case 0x1C: (.illegalCommand, "illegal command code")

@@ -43,11 +43,12 @@ struct DESFireInfoCommand: AsyncParsableCommand {
             Output.line(Self.json(info).serialized(pretty: true))
             return
         }
-        let hardware = info.version.hardware
+        func version(_ part: DESFireVersion.Part) -> String {
+            Hex.encode([part.major], uppercase: true) + "." + Hex.encode([part.minor], uppercase: true)
+        }
         Output.line(
-            "\(info.version.desfireGeneration ?? "not a DESFire") (hardware \(Hex.encode([hardware.major, hardware.minor], uppercase: true)), software "
-                + "\(Hex.encode([info.version.software.major, info.version.software.minor], uppercase: true)), \(info.version.storageBytes) bytes of storage)"
-        )
+            "\(info.version.desfireGeneration ?? "not a DESFire") (hardware \(version(info.version.hardware)), software "
+                + "\(version(info.version.software)), \(info.version.storageBytes) bytes of storage)")
         Output.line(
             "UID: \(Hex.encode(info.uid ?? info.version.uid, uppercase: true))\(info.uid == nil ? " (from GetVersion)" : " (GetCardUID)")")
         Output.line("free memory: \(info.free) bytes")
