@@ -17,15 +17,22 @@ public actor DESFireClient {
     public nonisolated let transmitter: any APDUTransmitter
     /// The open session, if any.
     public internal(set) var session: EV2Session?
-    /// The level SelectApplication last chose (`nil` before any: the PICC level after power-on,
-    /// or whatever an ISO SELECT chose).
+    /// The level SelectApplication last chose: the PICC level after power-on, `nil` after an ISO
+    /// SELECT (which may have chosen anything).
     public internal(set) var selected: DESFireAID?
     private let random: @Sendable (Int) -> [UInt8]
 
     /// A client sending through `transmitter`; `random` supplies RndA (the system's generator
     /// unless a test replays a published exchange).
     public init(transmitter: any APDUTransmitter, random: (@Sendable (Int) -> [UInt8])? = nil) {
+        self.init(transmitter: transmitter, random: random, level: .picc)
+    }
+
+    /// A client whose card is at `level` already (`nil`: an application an ISO SELECT chose, as
+    /// for an NTAG 424 DNA or an `NFCISO7816Tag`).
+    init(transmitter: any APDUTransmitter, random: (@Sendable (Int) -> [UInt8])?, level: DESFireAID?) {
         self.transmitter = transmitter
+        selected = level
         self.random =
             random ?? { count in
                 var generator = SystemRandomNumberGenerator()
@@ -174,6 +181,9 @@ public actor DESFireClient {
         let wire = try current.protect(command: ins, header: header, data: data, mode: mode)
         let answer = try await exchange(ins, wire, name: name, frameLimit: frameLimit)
         if noChanges && answer.status == 0x0C {
+            // The short data sheets do not say whether NO_CHANGES carries a MAC: one that does
+            // (8 bytes) is checked over RC 0C and steps CmdCtr; one that does not keeps it.
+            if !answer.data.isEmpty { _ = try current.open(response: answer.data, mode: .mac, status: 0x0C) }
             session = current
             return []
         }
@@ -198,7 +208,15 @@ public actor DESFireClient {
         }
         for (index, part) in parts.dropLast().enumerated() {
             let answer = try await frame(index == 0 ? ins : 0xAF, part, name: name)
-            guard answer.status == 0xAF else { return answer }
+            guard answer.status == 0xAF else {
+                // An error ends the command early; success before all the data was sent is no success.
+                guard answer.status != 0x00, answer.status != 0x0C else {
+                    throw DESFireError(
+                        .malformedResponse,
+                        "\(name): the card ended the command after frame \(index + 1) of \(parts.count), before all the data was sent")
+                }
+                return answer
+            }
             guard answer.data.isEmpty else {
                 throw DESFireError(.malformedResponse, "\(name): the card asked for more data with \(answer.data.count) bytes of its own")
             }

@@ -85,7 +85,9 @@ public struct EV2Session: Sendable, Hashable {
     /// Checks an answer `91 00` under `mode`, steps CmdCtr, and returns the plain data.
     /// - Throws: ``DESFireError`` `.responseIntegrity` when the MAC is wrong or the data does not
     ///   decrypt to padded plain text (CmdCtr then does not step: the session is over).
-    public mutating func open(response data: [UInt8], mode: DESFireCommunicationMode) throws(DESFireError) -> [UInt8] {
+    /// `status` is the answer's return code (`00`; `0C` for a NO_CHANGES answer that carries a MAC).
+    public mutating func open(response data: [UInt8], mode: DESFireCommunicationMode, status: UInt8 = 0x00) throws(DESFireError) -> [UInt8]
+    {
         guard mode != .plain else {
             commandCounter &+= 1
             return data
@@ -93,7 +95,7 @@ public struct EV2Session: Sendable, Hashable {
         guard data.count >= 8 else { throw DESFireError(.responseIntegrity, "the answer has \(data.count) bytes, too short for its MAC") }
         let body = Array(data.dropLast(8))
         let next = commandCounter &+ 1
-        let input = [0x00] + [UInt8(truncatingIfNeeded: next), UInt8(truncatingIfNeeded: next >> 8)] + transactionIdentifier + body
+        let input = [status] + [UInt8(truncatingIfNeeded: next), UInt8(truncatingIfNeeded: next >> 8)] + transactionIdentifier + body
         guard DESFireCrypto.truncated(try DESFireCrypto.cmac(key: macKey, input)) == Array(data.suffix(8)) else {
             throw DESFireError(.responseIntegrity, "the answer's MAC is wrong")
         }

@@ -34,7 +34,7 @@ public actor NTAG424Client {
     /// unless a test replays a published exchange).
     public init(transmitter: any APDUTransmitter, random: (@Sendable (Int) -> [UInt8])? = nil) {
         self.transmitter = transmitter
-        core = DESFireClient(transmitter: transmitter, random: random)
+        core = DESFireClient(transmitter: transmitter, random: random, level: nil)
     }
 
     // MARK: Selection and identity

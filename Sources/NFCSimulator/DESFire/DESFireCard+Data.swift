@@ -58,9 +58,9 @@ extension DESFireCard {
                 let file = applications[found.app].files[found.index]
                 let offset = NTAG424File.number(parts.header[1..<4])
                 let length = NTAG424File.number(parts.header[4..<7])
-                guard length == parts.body.count, length > 0 else { return DESFireAnswer(.lengthError) }
                 guard file.kind == .standard || file.kind == .backup else { return DESFireAnswer(.parameterError) }
                 guard offset <= file.contents.count, length <= file.contents.count - offset else { return DESFireAnswer(.boundaryError) }
+                guard length == parts.body.count, length > 0 else { return DESFireAnswer(.lengthError) }
                 let range = offset..<offset + length
                 if file.kind == .standard {
                     applications[found.app].files[found.index].contents.replaceSubrange(range, with: parts.body)
@@ -158,8 +158,8 @@ extension DESFireCard {
                 }
                 let offset = NTAG424File.number(parts.header[1..<4])
                 let length = NTAG424File.number(parts.header[4..<7])
-                guard length == parts.body.count, length > 0 else { return DESFireAnswer(.lengthError) }
                 guard offset <= records.recordSize, length <= records.recordSize - offset else { return DESFireAnswer(.boundaryError) }
+                guard length == parts.body.count, length > 0 else { return DESFireAnswer(.lengthError) }
                 if !writingRecords.contains(file.number) || records.records.isEmpty {
                     let limit = cyclic ? records.maximumRecords - 1 : records.maximumRecords
                     if records.records.count >= limit {

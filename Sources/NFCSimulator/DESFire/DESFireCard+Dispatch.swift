@@ -179,7 +179,16 @@ extension DESFireCard {
         guard data.count >= 7, let selected, let index = applications[selected].fileIndex(data[0]) else { return nil }
         let file = applications[selected].files[index]
         guard case .success(let grant) = self.grant([file.access.write, file.access.readWrite]) else { return nil }
+        let offset = NTAG424File.number(data[1..<4])
         let length = NTAG424File.number(data[4..<7])
+        // Past the file or the record: the command itself answers BOUNDARY_ERROR, nothing buffered.
+        let room: Int
+        switch file.kind {
+        case .standard, .backup: room = file.contents.count
+        case .linearRecord(let records), .cyclicRecord(let records): room = records.recordSize
+        case .value: return nil
+        }
+        guard length > 0, offset <= room, length <= room - offset else { return nil }
         let mode = session == nil || grant == .free ? NTAG424File.CommunicationMode.plain : file.mode
         switch mode {
         case .plain: return 7 + length

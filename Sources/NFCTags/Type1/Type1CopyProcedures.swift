@@ -64,13 +64,14 @@ struct Type1RestoreProcedure: Type1Procedure {
         guard capture.headerROM.first == memory.headerROM.first, capture.memory.count == memory.size else {
             throw TagEngineError(
                 .unsupported,
-                "the image is of a tag with HR0 \(Self.hex(capture.headerROM.first ?? 0)) and \(capture.memory.count) bytes; this tag has HR0 \(Self.hex(memory.headerROM[0])) and \(memory.size)"
+                "the image is of \(Self.model(capture.headerROM.first, capture.memory.count)); this tag is \(Self.model(memory.headerROM[0], memory.size)): a copy goes onto the same model"
             )
         }
         let image = capture.memory
         let changed = Self.dataBlocks(memory).filter { block in memory.block(block) != Array(image[block * 8..<block * 8 + 8]) }
         if changed.isEmpty { return ([], 0) }
-        for block in changed where memory.isLocked(block: block) != false {
+        // NMN (byte 08h) is written whenever anything is, so block 01h's lock counts too.
+        for block in [1] + changed where memory.isLocked(block: block) != false {
             throw TagEngineError(.readOnly, "block \(Self.name(block)) differs from the image and is locked on this tag")
         }
         var writes: [Type1Write] = []
@@ -95,5 +96,14 @@ struct Type1RestoreProcedure: Type1Procedure {
     }
 
     static func name(_ block: Int) -> String { hex(UInt8(truncatingIfNeeded: block)) + "h" }
+
+    /// A Type 1 chip named from HR0 (T1TOP §2.1; BCM20203T96/T512) and its memory size.
+    static func model(_ hr0: UInt8?, _ size: Int) -> String {
+        switch hr0 {
+        case 0x11: "a Topaz 96 (\(size) bytes)"
+        case 0x12: "a Topaz 512 (\(size) bytes)"
+        default: "a Type 1 tag with HR0 \(hex(hr0 ?? 0))h (\(size) bytes)"
+        }
+    }
     static func hex(_ byte: UInt8) -> String { Hex.encode([byte], uppercase: true) }
 }

@@ -184,3 +184,56 @@ import Testing
         #expect(card.applications == DESFireCard.ndefFormatted(model: .ev2).applications)
     }
 }
+
+/// A card that answers from a script.
+final class ScriptedCard: APDUTransmitter, @unchecked Sendable {
+    let supportsExtendedLength = false
+    var answers: [[UInt8]]
+    private(set) var sent: [[UInt8]] = []
+    init(_ answers: [[UInt8]]) { self.answers = answers }
+    func transmit(_ command: [UInt8]) async throws -> [UInt8] {
+        sent.append(command)
+        return answers.isEmpty ? [0x91, 0xCA] : answers.removeFirst()
+    }
+}
+
+@Suite struct DESFireClientFramingTests {
+    /// A card that says "done" before the last frame of a long write is not believed.
+    @Test func aCommandEndedEarlyIsAnError() async throws {
+        let settings = DESFireFileSettings(
+            kind: .standard(size: 100), mode: .plain, read: .free, write: .free, readWrite: .free, change: .key(0))
+        let card = ScriptedCard([[0x91, 0x00]])
+        let client = DESFireClient(transmitter: card)
+        await #expect(throws: DESFireError(.malformedResponse, "")) {
+            try await client.write(Array(repeating: 7, count: 80), file: 1, settings: settings)
+        }
+        #expect(card.sent.count == 1, "no second frame after the card ended the command")
+    }
+
+    /// After power-on the client is at the PICC level: ChangeKey carries the AES type bits there
+    /// without a SelectApplication first.
+    @Test func piccChangeKeyRightAfterPowerOn() async throws {
+        let (client, field, id) = try await DESFireClientTests.connect(DESFireCard(model: .ev2))
+        let key = hexBytes("0F0E0D0C0B0A09080706050403020100")
+        try await client.authenticate(keyNumber: 0, key: DESFireClientTests.zero)
+        try await client.changeKey(0, to: key, version: 1, oldKey: DESFireClientTests.zero)
+        #expect(await field.tag(id, as: DESFireCard.self)?.piccKey.value == key)
+    }
+
+    /// A NO_CHANGES answer that carries a MAC (over RC 0C and CmdCtr + 1) is checked and steps
+    /// CmdCtr; a wrong one is refused.
+    @Test func noChangesWithAMAC() throws {
+        let keys = (enc: [UInt8](repeating: 1, count: 16), mac: [UInt8](repeating: 2, count: 16))
+        var session = EV2Session(
+            keyNumber: 0, encryptionKey: keys.enc, macKey: keys.mac, transactionIdentifier: [1, 2, 3, 4], commandCounter: 5)
+        // The answer's MAC input, RC ‖ CmdCtr + 1 ‖ TI, is a bare command's MAC input at CmdCtr 6.
+        let mac = try EV2Session(
+            keyNumber: 0, encryptionKey: keys.enc, macKey: keys.mac, transactionIdentifier: [1, 2, 3, 4], commandCounter: 6
+        )
+        .protect(command: 0x0C, header: [], data: [], mode: .mac)
+        var wrongStatus = session
+        #expect(throws: DESFireError(.responseIntegrity, "")) { try wrongStatus.open(response: mac, mode: .mac) }
+        #expect(try session.open(response: mac, mode: .mac, status: 0x0C) == [])
+        #expect(session.commandCounter == 6)
+    }
+}

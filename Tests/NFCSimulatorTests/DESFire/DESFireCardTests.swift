@@ -270,3 +270,14 @@ private func send(_ card: inout DESFireCard, _ command: String) -> String {
         #expect(send(&card, "00B000000F").hasSuffix("9000"))
     }
 }
+
+/// An AF-continued write is only started when its header makes sense.
+@Suite struct DESFireCardContinuationTests {
+    @Test func writesPastTheFileAreRefusedAtOnce() {
+        var card = DESFireCardTests.withApplication(model: .ev1)
+        #expect(send(&card, "90CD0000070100EEEE10000000") == "9100", "16 bytes")
+        #expect(send(&card, "903D00000B" + "01000000FFFFFF" + "11223344" + "00") == "91BE", "no AF frames for 16 MB")
+        #expect(send(&card, "903D00000B" + "010C0000080000" + "11223344" + "00") == "91BE", "offset 12 + 8 bytes")
+        #expect(send(&card, "903D000007" + "01000000000000" + "00") == "917E", "nothing to write")
+    }
+}

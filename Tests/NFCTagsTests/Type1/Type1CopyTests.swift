@@ -83,3 +83,29 @@ import Testing
         #expect(seen.contains("old") && seen.contains("in progress"))
     }
 }
+
+/// Block 01h holds NMN, which every restore writes: its lock bit alone refuses the restore.
+@Suite struct Type1CopyLockTests {
+    @Test func aLockedBlockOneRefusesBeforeAnyWrite() async throws {
+        let engine = Type1Engine()
+        let source = await Type1Bench(.topaz512)
+        try await engine.writeNDEF(type1Message(length: 100, fill: 0x41), on: try await source.connect())
+        let capture = try await engine.capture(on: try await source.connect())
+        var target = Type1Tag(model: .topaz512, uid: Type1CopyTests.otherUID)
+        var image = target.image
+        image.memory.bytes[0x70] |= 0x02  // LOCK-0 bit 1: block 01h only
+        target = try Type1Tag(image: image)
+        let bench = await Type1Bench(target)
+        let before = await bench.tag?.image
+        await #expect(throws: TagEngineError(.readOnly, "")) { try await engine.restore(capture, on: try await bench.connect()) }
+        #expect(await bench.tag?.image == before, "nothing written")
+        let small = await Type1Bench(.topaz96)
+        let smallConnection = try await small.connect()
+        do {
+            _ = try await engine.restore(capture, on: smallConnection)
+            Issue.record("a Topaz 512 copy went onto a Topaz 96")
+        } catch {
+            #expect(error.reason.contains("a Topaz 512 (512 bytes)") && error.reason.contains("a Topaz 96 (120 bytes)"), "\(error)")
+        }
+    }
+}
