@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "NFCReaders", targets: ["NFCReaders"]),
         .library(name: "NDEF", targets: ["NDEF"]),
         .library(name: "NFCBytes", targets: ["NFCBytes"]),
+        .library(name: "NFCTripleDES", targets: ["NFCTripleDES"]),
         .library(name: "NFCJSON", targets: ["NFCJSON"]),
         .library(name: "NDEFJSON", targets: ["NDEFJSON"]),
         .library(name: "ISO7816", targets: ["ISO7816"]),
@@ -47,6 +48,8 @@ let package = Package(
     targets: [
         // Row 0
         .target(name: "NFCBytes"),
+        // Row 0: DES and TDEA with CBC and CMAC (swift-crypto has no DES; DESFire keys and ICAO BAC need it)
+        .target(name: "NFCTripleDES"),
         // Row 0 (strict JSON with locations, and a Decoder that names paths: tag images, configuration files)
         .target(name: "NFCJSON"),
         // Row 1
@@ -149,6 +152,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]),
         .testTarget(name: "NFCBytesTests", dependencies: ["NFCBytes", "NFCTestSupport"]),
+        .testTarget(name: "NFCTripleDESTests", dependencies: ["NFCTripleDES", "NFCBytes"]),
         .testTarget(name: "NFCJSONTests", dependencies: ["NFCJSON"]),
         .testTarget(name: "NFCBackgroundConfigurationTests", dependencies: ["NFCBackgroundConfiguration", "OpenCoreNFC"]),
         .testTarget(name: "NDEFJSONTests", dependencies: ["NDEFJSON", "NDEF", "NFCJSON"]),
