@@ -87,7 +87,7 @@ let package = Package(
         .target(
             name: "NFCDESFire",
             dependencies: [
-                "NFCBytes", "ISO7816", "NDEF", .product(name: "Crypto", package: "swift-crypto"),
+                "NFCBytes", "ISO7816", "NDEF", "NFCTripleDES", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]),
         // Row 3
@@ -99,7 +99,7 @@ let package = Package(
         .target(
             name: "NFCSimulator",
             dependencies: [
-                "NFCTransport", "NFCBytes", "NFCCBOR", "NFCJSON", .product(name: "Logging", package: "swift-log"),
+                "NFCTransport", "NFCBytes", "NFCCBOR", "NFCJSON", "NFCTripleDES", .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]),
         // Row 3 (loads libpcsclite / PCSC.framework at run time: nothing to link)

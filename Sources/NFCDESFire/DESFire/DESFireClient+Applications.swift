@@ -4,7 +4,7 @@ extension DESFireClient {
     /// SelectApplication (`5A`); ``DESFireAID/picc`` for the PICC level. Ends any session.
     /// - Throws: ``DESFireError`` `.applicationNotFound` (`91 A0`) for an AID the card lacks.
     public func selectApplication(_ aid: DESFireAID) async throws {
-        session = nil
+        channel = nil
         let answer = try await exchange(0x5A, aid.wire, name: "SelectApplication \(aid)")
         guard answer.status == 0x00 else { throw DESFireError.status(answer.status, command: "SelectApplication \(aid)") }
         selected = aid
@@ -12,23 +12,24 @@ extension DESFireClient {
 
     /// GetApplicationIDs (`6A`, PICC level).
     public func applicationIDs() async throws -> [DESFireAID] {
-        let bytes = try await command("GetApplicationIDs", 0x6A, mode: .mac)
+        let bytes = try await command("GetApplicationIDs", 0x6A, mode: managementMode)
         guard bytes.count % 3 == 0 else {
             throw DESFireError(.malformedResponse, "GetApplicationIDs answered \(bytes.count) bytes, not whole 3-byte AIDs")
         }
         return stride(from: 0, to: bytes.count, by: 3).map { DESFireAID(wire: bytes[$0..<$0 + 3]) }
     }
 
-    /// CreateApplication (`CA`, PICC level): `keyCount` AES keys (all zero, version 0), the key
-    /// settings byte, and optionally an ISO DF identifier and DF name (both, for ISO access).
+    /// CreateApplication (`CA`, PICC level): `keyCount` keys of `keyType` (all zero, version 0),
+    /// the key settings byte, and optionally an ISO DF identifier and DF name (both, for ISO access).
     /// - Throws: ``DESFireError`` `.invalidArgument` for 0 or more than 14 keys, a DF name without
     ///   an identifier or longer than 16 bytes; the card's `.duplicateError`, `.countError`, …
     public func createApplication(
-        _ aid: DESFireAID, keySettings: UInt8 = 0x0F, keyCount: Int = 1, isoFileIdentifier: UInt16? = nil, dfName: [UInt8]? = nil
+        _ aid: DESFireAID, keySettings: UInt8 = 0x0F, keyCount: Int = 1, keyType: DESFireKeyType = .aes, isoFileIdentifier: UInt16? = nil,
+        dfName: [UInt8]? = nil
     ) async throws {
         guard (1...14).contains(keyCount) else { throw DESFireError(.invalidArgument, "an application has 1 to 14 keys, not \(keyCount)") }
         guard aid != .picc else { throw DESFireError(.invalidArgument, "000000 is the PICC level, not an application") }
-        var data = aid.wire + [keySettings, 0x80 | UInt8(keyCount)]
+        var data = aid.wire + [keySettings, keyType.methodBits | UInt8(keyCount)]
         if let isoFileIdentifier {
             data[4] |= 0x20
             data += [UInt8(isoFileIdentifier & 0xFF), UInt8(isoFileIdentifier >> 8)]
@@ -39,34 +40,34 @@ extension DESFireClient {
         } else if dfName != nil {
             throw DESFireError(.invalidArgument, "a DF name needs an ISO file identifier")
         }
-        _ = try await command("CreateApplication", 0xCA, data: data, mode: .mac)
+        _ = try await command("CreateApplication", 0xCA, data: data, mode: managementMode)
     }
 
     /// DeleteApplication (`DA`): under the PICC master key, or the application's own master key
     /// while it is selected — the card is then at the PICC level with no session.
     public func deleteApplication(_ aid: DESFireAID) async throws {
-        _ = try await command("DeleteApplication", 0xDA, data: aid.wire, mode: .mac)
+        _ = try await command("DeleteApplication", 0xDA, data: aid.wire, mode: managementMode)
         if selected == aid {
-            session = nil
+            channel = nil
             selected = .picc
         }
     }
 
     /// FormatPICC (`FC`, PICC level, PICC master key): deletes every application.
     public func formatPICC() async throws {
-        _ = try await command("FormatPICC", 0xFC, mode: .mac)
+        _ = try await command("FormatPICC", 0xFC, mode: managementMode)
     }
 
     /// FreeMemory (`6E`): the bytes still free for files.
     public func freeMemory() async throws -> Int {
-        let bytes = try await command("FreeMemory", 0x6E, mode: .mac)
+        let bytes = try await command("FreeMemory", 0x6E, mode: managementMode)
         guard bytes.count == 3 else { throw DESFireError(.malformedResponse, "FreeMemory answered \(bytes.count) bytes; 3 expected") }
         return Int(bytes[0]) | Int(bytes[1]) << 8 | Int(bytes[2]) << 16
     }
 
     /// GetKeySettings (`45`) of the selected level.
     public func keySettings() async throws -> DESFireKeySettings {
-        let bytes = try await command("GetKeySettings", 0x45, mode: .mac)
+        let bytes = try await command("GetKeySettings", 0x45, mode: managementMode)
         guard bytes.count == 2 else { throw DESFireError(.malformedResponse, "GetKeySettings answered \(bytes.count) bytes; 2 expected") }
         return DESFireKeySettings(
             rawValue: bytes[0], keyCount: Int(bytes[1] & 0x0F), keyType: bytes[1] >> 6, hasISOFileIdentifiers: bytes[1] & 0x20 != 0)
@@ -74,7 +75,7 @@ extension DESFireClient {
 
     /// ChangeKeySettings (`54`): under the level's master key, encrypted.
     public func changeKeySettings(_ settings: UInt8) async throws {
-        guard session != nil else { throw DESFireError(.notAuthenticated, "ChangeKeySettings needs a session with the master key") }
+        guard channel != nil else { throw DESFireError(.notAuthenticated, "ChangeKeySettings needs a session with the master key") }
         _ = try await command("ChangeKeySettings", 0x54, data: [settings], mode: .full)
     }
 }

@@ -133,18 +133,18 @@ extension DESFireClient {
 
     /// ClearRecordFile (`EB`): the records go at ``commit()``.
     public func clearRecords(file: UInt8) async throws {
-        _ = try await command("ClearRecordFile", 0xEB, header: [file], mode: .mac)
+        _ = try await command("ClearRecordFile", 0xEB, header: [file], mode: managementMode)
     }
 
     /// CommitTransaction (`C7`): backup, value and record changes take effect together. A card
     /// with nothing to commit answers NO_CHANGES, which is no error.
     public func commit() async throws {
-        _ = try await command("CommitTransaction", 0xC7, mode: .mac, noChanges: true)
+        _ = try await command("CommitTransaction", 0xC7, mode: managementMode, noChanges: true)
     }
 
     /// AbortTransaction (`A7`): they are dropped (NO_CHANGES when there is nothing to drop).
     public func abort() async throws {
-        _ = try await command("AbortTransaction", 0xA7, mode: .mac, noChanges: true)
+        _ = try await command("AbortTransaction", 0xA7, mode: managementMode, noChanges: true)
     }
 
     /// The file's settings: `given`, or GetFileSettings.

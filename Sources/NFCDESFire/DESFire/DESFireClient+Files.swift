@@ -2,19 +2,19 @@
 extension DESFireClient {
     /// GetFileIDs (`6F`).
     public func fileIDs() async throws -> [UInt8] {
-        try await command("GetFileIDs", 0x6F, mode: .mac)
+        try await command("GetFileIDs", 0x6F, mode: managementMode)
     }
 
     /// GetISOFileIDs (`61`).
     public func isoFileIDs() async throws -> [UInt16] {
-        let bytes = try await command("GetISOFileIDs", 0x61, mode: .mac)
+        let bytes = try await command("GetISOFileIDs", 0x61, mode: managementMode)
         guard bytes.count % 2 == 0 else { throw DESFireError(.malformedResponse, "GetISOFileIDs answered \(bytes.count) bytes") }
         return stride(from: 0, to: bytes.count, by: 2).map { UInt16(bytes[$0]) | UInt16(bytes[$0 + 1]) << 8 }
     }
 
     /// GetFileSettings (`F5`).
     public func fileSettings(_ file: UInt8) async throws -> DESFireFileSettings {
-        try DESFireFileSettings(parsing: try await command("GetFileSettings", 0xF5, header: [file], mode: .mac))
+        try DESFireFileSettings(parsing: try await command("GetFileSettings", 0xF5, header: [file], mode: managementMode))
     }
 
     /// ChangeFileSettings (`5F`): the mode and access rights of `settings` (its kind is ignored),
@@ -65,7 +65,7 @@ extension DESFireClient {
         try Self.checkFile(file)
         guard (1...0xFF_FFFF).contains(size) else { throw DESFireError(.invalidArgument, "a file has 1 to 16777215 bytes, not \(size)") }
         let name = backup ? "CreateBackupDataFile" : "CreateStdDataFile"
-        _ = try await command(name, backup ? 0xCB : 0xCD, data: [file] + access.bytes + Self.threeBytes(size), mode: .mac)
+        _ = try await command(name, backup ? 0xCB : 0xCD, data: [file] + access.bytes + Self.threeBytes(size), mode: managementMode)
     }
 
     /// CreateValueFile (`CC`): limits, the starting value and whether LimitedCredit is allowed.
@@ -80,7 +80,7 @@ extension DESFireClient {
         plain.isoFileIdentifier = nil
         let data =
             [file] + plain.bytes + Self.fourBytes(lower) + Self.fourBytes(upper) + Self.fourBytes(value) + [limitedCredit ? 0x01 : 0x00]
-        _ = try await command("CreateValueFile", 0xCC, data: data, mode: .mac)
+        _ = try await command("CreateValueFile", 0xCC, data: data, mode: managementMode)
     }
 
     /// CreateLinearRecordFile (`C1`) or, with `cyclic`, CreateCyclicRecordFile (`C0`): records of
@@ -93,13 +93,13 @@ extension DESFireClient {
             throw DESFireError(.invalidArgument, "records of 1 byte or more, room for \(cyclic ? 2 : 1) or more")
         }
         let data = [file] + access.bytes + Self.threeBytes(recordSize) + Self.threeBytes(maximumRecords)
-        _ = try await command(cyclic ? "CreateCyclicRecordFile" : "CreateLinearRecordFile", cyclic ? 0xC0 : 0xC1, data: data, mode: .mac)
+        _ = try await command(cyclic ? "CreateCyclicRecordFile" : "CreateLinearRecordFile", cyclic ? 0xC0 : 0xC1, data: data, mode: managementMode)
     }
 
     /// DeleteFile (`DF`).
     public func deleteFile(_ file: UInt8) async throws {
         try Self.checkFile(file)
-        _ = try await command("DeleteFile", 0xDF, header: [file], mode: .mac)
+        _ = try await command("DeleteFile", 0xDF, header: [file], mode: managementMode)
     }
 
     static func checkFile(_ file: UInt8) throws(DESFireError) {

@@ -1,4 +1,5 @@
 import ISO7816
+import NFCBytes
 
 /// A client of NXP MIFARE DESFire EV1/EV2/EV3 (and the core NTAG 424 DNA's client stands on) over
 /// any `APDUTransmitter`: a Core NFC tag (`NFCMiFareTag` through its ISO 7816 transmitter, or
@@ -15,8 +16,13 @@ import ISO7816
 public actor DESFireClient {
     /// The channel every command goes through.
     public nonisolated let transmitter: any APDUTransmitter
-    /// The open session, if any.
-    public internal(set) var session: EV2Session?
+    /// The open secure channel, if any: an EV2 session or an EV1/legacy one.
+    public internal(set) var channel: DESFireSecureChannel?
+    /// The open EV2 session, if the channel is one.
+    public var session: EV2Session? {
+        if case .ev2(let session) = channel { return session }
+        return nil
+    }
     /// The level SelectApplication last chose: the PICC level after power-on, `nil` after an ISO
     /// SELECT (which may have chosen anything).
     public internal(set) var selected: DESFireAID?
@@ -42,7 +48,7 @@ public actor DESFireClient {
 
     /// Forgets the session (after a SELECT, which ends it on the card).
     func endSession() {
-        session = nil
+        channel = nil
         selected = nil
     }
 
@@ -50,7 +56,7 @@ public actor DESFireClient {
 
     /// GetVersion: three frames; inside a session MACed over all three.
     public func version() async throws -> DESFireVersion {
-        try DESFireVersion(parsing: try await command("GetVersion", 0x60, mode: .mac))
+        try DESFireVersion(parsing: try await command("GetVersion", 0x60, mode: managementMode))
     }
 
     /// GetCardUID: the real UID, to an authenticated reader only (full mode).
@@ -69,12 +75,62 @@ public actor DESFireClient {
     ///   `.authenticationFailed` when the card's answer does not prove the key, `.wrongKey` for a
     ///   key that is not 16 bytes.
     public func authenticate(keyNumber: UInt8, key: [UInt8]) async throws {
-        session = nil
+        channel = nil
         let (rndA, rndB, answer) = try await challenge(0x71, [keyNumber, 0x00], key: key, name: "AuthenticateEV2First", answerLength: 32)
         guard Array(answer[4..<20]) == Self.rotated(rndA) else {
             throw DESFireError(.authenticationFailed, "the card's answer does not prove key \(keyNumber)")
         }
-        session = try EV2Session(keyNumber: keyNumber, key: key, rndA: rndA, rndB: rndB, transactionIdentifier: Array(answer[0..<4]))
+        channel = .ev2(try EV2Session(keyNumber: keyNumber, key: key, rndA: rndA, rndB: rndB, transactionIdentifier: Array(answer[0..<4])))
+    }
+
+    /// Opens a session with `method`: AuthenticateEV2First (``authenticate(keyNumber:key:)``),
+    /// AuthenticateAES (`AA`, AES keys), AuthenticateISO (`1A`: 8- or 16-byte keys are DES or
+    /// 2K3DES, 24-byte keys 3K3DES) or the legacy Authenticate (`0A`, DES and 2K3DES). The last three
+    /// open an EV1 or legacy session (``EV1Session``): RndB from E(RndB), E(RndA ‖ RndB') back, the
+    /// card's E(RndA') checked — chained CBC for `AA` and `1A`, each message alone (the reader
+    /// deciphering to send) for `0A` (MIFARE DESFire EV1 short data sheet §9; docs/desfire.md).
+    /// - Throws: ``DESFireError`` `.authenticationError` when the card refuses the key or its type
+    ///   (`91 AE`), `.authenticationFailed` when its answer does not prove the key, `.wrongKey`
+    ///   for a key length the method does not take.
+    public func authenticate(keyNumber: UInt8, key: [UInt8], method: DESFireAuthentication) async throws {
+        if method == .ev2 { return try await authenticate(keyNumber: keyNumber, key: key) }
+        channel = nil
+        let type: DESFireKeyType = method == .aes ? .aes : key.count == 24 ? .tdes3 : .des
+        if method == .legacy, type != .des {
+            throw DESFireError(.wrongKey, "the legacy Authenticate takes DES and 2K3DES keys (8 or 16 bytes), not \(key.count) bytes")
+        }
+        let cipher = try DESFireBlockCipher(type: type, key: key)
+        let ins: UInt8 = method == .legacy ? 0x0A : method == .iso ? 0x1A : 0xAA
+        let name = method == .legacy ? "Authenticate" : method == .iso ? "AuthenticateISO" : "AuthenticateAES"
+        let size = type == .des ? 8 : 16
+        do {
+            let first = try await exchange(ins, [keyNumber], name: name, follow: false)
+            guard first.status == 0xAF else { throw DESFireError.status(first.status, command: name) }
+            guard first.data.count == size else {
+                throw DESFireError(.malformedResponse, "\(name) answered \(first.data.count) bytes; E(RndB) has \(size)")
+            }
+            let rndB = try cipher.decrypt(first.data, iv: cipher.zero)
+            let rndA = random(size)
+            guard rndA.count == size else { throw DESFireError(.invalidArgument, "RndA has \(size) bytes") }
+            let plain = rndA + Self.rotated(rndB)
+            let token =
+                method == .legacy
+                ? try cipher.legacySend(plain) : try cipher.encrypt(plain, iv: Array(first.data.suffix(cipher.blockSize))).data
+            let second = try await exchange(0xAF, token, name: name, follow: false)
+            guard second.status == 0x00 else { throw DESFireError.status(second.status, command: name) }
+            guard second.data.count == size else {
+                throw DESFireError(.malformedResponse, "\(name) answered \(second.data.count) bytes in its second frame; \(size) expected")
+            }
+            let answerIV = method == .legacy ? cipher.zero : Array(token.suffix(cipher.blockSize))
+            guard try cipher.decrypt(second.data, iv: answerIV) == Self.rotated(rndA) else {
+                throw DESFireError(.authenticationFailed, "the card's answer does not prove key \(keyNumber)")
+            }
+            let sessionKey = EV1Session.sessionKey(type: type, key: cipher.key, rndA: rndA, rndB: rndB)
+            channel = .ev1(EV1Session(keyNumber: keyNumber, method: method, cipher: try DESFireBlockCipher(type: type, key: sessionKey)))
+        } catch {
+            channel = nil
+            throw error
+        }
     }
 
     /// AuthenticateEV2NonFirst (NT4H2421Gx §9.1.6, AN12196 §6.14): changes the session's key,
@@ -84,12 +140,13 @@ public actor DESFireClient {
         guard let current = session else { throw DESFireError(.notAuthenticated, "AuthenticateEV2NonFirst needs a session") }
         let (rndA, rndB, answer) = try await challenge(0x77, [keyNumber], key: key, name: "AuthenticateEV2NonFirst", answerLength: 16)
         guard answer == Self.rotated(rndA) else {
-            session = nil
+            channel = nil
             throw DESFireError(.authenticationFailed, "the card's answer does not prove key \(keyNumber)")
         }
-        session = try EV2Session(
-            keyNumber: keyNumber, key: key, rndA: rndA, rndB: rndB, transactionIdentifier: current.transactionIdentifier,
-            commandCounter: current.commandCounter)
+        channel = .ev2(
+            try EV2Session(
+                keyNumber: keyNumber, key: key, rndA: rndA, rndB: rndB, transactionIdentifier: current.transactionIdentifier,
+                commandCounter: current.commandCounter))
     }
 
     /// The two frames both authentications share: E(Kx, RndB) from the card, E(Kx, RndA ‖ RndB')
@@ -116,7 +173,7 @@ public actor DESFireClient {
             }
             return (rndA, rndB, try DESFireCrypto.decryptCBC(second.data, key: key))
         } catch {
-            session = nil
+            channel = nil
             throw error
         }
     }
@@ -127,31 +184,65 @@ public actor DESFireClient {
 
     /// GetKeyVersion of a key of the selected level.
     public func keyVersion(_ keyNumber: UInt8) async throws -> UInt8 {
-        let answer = try await command("GetKeyVersion", 0x64, header: [keyNumber], mode: .mac)
+        let answer = try await command("GetKeyVersion", 0x64, header: [keyNumber], mode: managementMode)
         guard answer.count == 1 else { throw DESFireError(.malformedResponse, "GetKeyVersion answered \(answer.count) bytes; 1 expected") }
         return answer[0]
     }
 
-    /// ChangeKey (NT4H2421Gx §10.6.1, AN12196 §6.16; DESFire EV2 the same), in the session: the
-    /// session's own key gets NewKey ‖ KeyVer and the session ends; another key gets (NewKey ⊕
-    /// OldKey) ‖ KeyVer ‖ CRC32(NewKey). Which key may change which is the card's key settings'
-    /// call; a refusal comes back as `.authenticationError` or `.permissionDenied`.
+    /// ChangeKey (`C4`) in the session. At the PICC level `type` is the new master key's type
+    /// (bits 7–6 of KeyNo; by default the session key's, AES in an EV2 session); in an application
+    /// the type is the application's. The session's own key gets the new key alone and the session
+    /// ends; another key gets the new key XORed with `oldKey` (as the card holds it, version bits
+    /// included) and a checksum of the new key. DES-family keys carry `version` in their parity
+    /// bits, AES keys in a byte of their own.
+    /// - EV2 (NT4H2421Gx §10.6.1, AN12196 §6.16): NewKey ‖ KeyVer, or (NewKey ⊕ OldKey) ‖ KeyVer ‖
+    ///   CRC32(NewKey), in full mode.
+    /// - EV1: NewKey [‖ KeyVer] ‖ CRC32(C4 ‖ KeyNo ‖ that), or (NewKey ⊕ OldKey) [‖ KeyVer] ‖
+    ///   CRC32(C4 ‖ KeyNo ‖ that) ‖ CRC32(NewKey), zero-padded, enciphered from the IV.
+    /// - Legacy: NewKey ‖ CRC16(NewKey), or (NewKey ⊕ OldKey) ‖ CRC16(that) ‖ CRC16(NewKey),
+    ///   zero-padded, in the send mode.
+    /// Which key may change which is the card's key settings' call; a refusal comes back as
+    /// `.authenticationError` or `.permissionDenied`.
     /// - Throws: ``DESFireError`` `.notAuthenticated` without a session, `.wrongKey` for keys
-    ///   that are not 16 bytes.
-    public func changeKey(_ keyNumber: UInt8, to newKey: [UInt8], version: UInt8, oldKey: [UInt8]) async throws {
-        guard let current = session else { throw DESFireError(.notAuthenticated, "ChangeKey needs a session") }
-        guard newKey.count == 16, oldKey.count == 16 else { throw DESFireError(.wrongKey, "AES-128 keys have 16 bytes") }
-        // At the PICC level bits 7–6 name the new key's type: 10, AES (else a card would make it DES).
-        let keyByte = selected == .picc ? 0x80 | (keyNumber & 0x3F) : keyNumber
-        if keyNumber & 0x3F == current.keyNumber {
-            let wire = try current.protect(command: 0xC4, header: [keyByte], data: newKey + [version], mode: .full)
-            session = nil
+    ///   of the wrong length.
+    public func changeKey(_ keyNumber: UInt8, to newKey: [UInt8], version: UInt8, oldKey: [UInt8], type: DESFireKeyType? = nil) async throws {
+        guard let current = channel else { throw DESFireError(.notAuthenticated, "ChangeKey needs a session") }
+        let own = keyNumber & 0x3F == current.keyNumber
+        switch current {
+        case .ev2(let ev2):
+            guard type == nil || type == .aes else { throw DESFireError(.invalidArgument, "an EV2 session changes AES keys only") }
+            guard newKey.count == 16, oldKey.count == 16 else { throw DESFireError(.wrongKey, "AES-128 keys have 16 bytes") }
+            // At the PICC level bits 7–6 name the new key's type: 10, AES (else a card would make it DES).
+            let keyByte = selected == .picc ? 0x80 | (keyNumber & 0x3F) : keyNumber
+            if own {
+                let wire = try ev2.protect(command: 0xC4, header: [keyByte], data: newKey + [version], mode: .full)
+                channel = nil
+                let answer = try await exchange(0xC4, wire, name: "ChangeKey")
+                guard answer.status == 0x00 else { throw DESFireError.status(answer.status, command: "ChangeKey") }
+                return
+            }
+            let data = zip(newKey, oldKey).map { $0 ^ $1 } + [version] + DESFireCrypto.crc32(newKey)
+            _ = try await command("ChangeKey", 0xC4, header: [keyByte], data: data, mode: .full)
+        case .ev1(var ev1):
+            let newType = type ?? ev1.keyType
+            let keyByte = selected == .picc ? newType.methodBits | (keyNumber & 0x3F) : keyNumber & 0x3F
+            let value = newType.withVersion(try newType.cardKey(newKey), version)
+            var plain = value
+            if !own {
+                let old = try newType.cardKey(oldKey)
+                plain = zip(value, old).map { $0 ^ $1 }
+            }
+            if newType == .aes && !ev1.legacy { plain.append(version) }
+            plain += ev1.legacy ? CRC16.crcA.bytes(plain) : DESFireCrypto.crc32([0xC4, keyByte] + plain)
+            if !own { plain += ev1.legacy ? CRC16.crcA.bytes(value) : DESFireCrypto.crc32(value) }
+            channel = nil
+            let wire = [keyByte] + (try ev1.encipher(ev1.cipher.zeroPadded(plain)))
             let answer = try await exchange(0xC4, wire, name: "ChangeKey")
             guard answer.status == 0x00 else { throw DESFireError.status(answer.status, command: "ChangeKey") }
-            return
+            if own { return }
+            _ = try ev1.open(response: answer.data, mode: .plain)
+            channel = .ev1(ev1)
         }
-        let data = zip(newKey, oldKey).map { $0 ^ $1 } + [version] + DESFireCrypto.crc32(newKey)
-        _ = try await command("ChangeKey", 0xC4, header: [keyByte], data: data, mode: .full)
     }
 
     // MARK: Exchanges
@@ -159,8 +250,15 @@ public actor DESFireClient {
     /// The mode a file command runs in: the file's when the session's key meets one of
     /// `conditions`, plain otherwise (free access, or no session).
     func mode(_ conditions: [DESFireAccess], file: DESFireCommunicationMode) -> DESFireCommunicationMode {
-        guard let session, conditions.contains(.key(session.keyNumber)) else { return .plain }
+        guard let channel, conditions.contains(.key(channel.keyNumber)) else { return .plain }
         return file
+    }
+
+    /// The mode of a management command: MAC in an EV2 session, plain otherwise (an EV1 session
+    /// still checks each answer's CMAC).
+    var managementMode: DESFireCommunicationMode {
+        if case .ev2 = channel { return .mac }
+        return .plain
     }
 
     /// One command under the session's secure messaging (plain outside a session). `frameLimit`
@@ -170,26 +268,26 @@ public actor DESFireClient {
         _ name: String, _ ins: UInt8, header: [UInt8] = [], data: [UInt8] = [], mode: DESFireCommunicationMode,
         frameLimit: Int? = nil, noChanges: Bool = false
     ) async throws -> [UInt8] {
-        guard var current = session else {
+        guard var current = channel else {
             let answer = try await exchange(ins, header + data, name: name, frameLimit: frameLimit)
             guard answer.status == 0x00 || (noChanges && answer.status == 0x0C) else {
                 throw DESFireError.status(answer.status, command: name)
             }
             return answer.data
         }
-        session = nil
+        channel = nil
         let wire = try current.protect(command: ins, header: header, data: data, mode: mode)
         let answer = try await exchange(ins, wire, name: name, frameLimit: frameLimit)
         if noChanges && answer.status == 0x0C {
             // The short data sheets do not say whether NO_CHANGES carries a MAC: one that does
             // (8 bytes) is checked over RC 0C and steps CmdCtr; one that does not keeps it.
             if !answer.data.isEmpty { _ = try current.open(response: answer.data, mode: .mac, status: 0x0C) }
-            session = current
+            channel = current
             return []
         }
         guard answer.status == 0x00 else { throw DESFireError.status(answer.status, command: name) }
         let plain = try current.open(response: answer.data, mode: mode)
-        session = current
+        channel = current
         return plain
     }
 

@@ -50,12 +50,13 @@ extension DESFireCard {
                 return app.aid + [UInt8(id & 0xFF), UInt8(id >> 8)] + name
             }
             if var current = session {
-                switch current.wrap(entries.flatMap { $0 }, mode: .mac) {
+                let plain = entries.flatMap { $0 }
+                switch current.wrap(plain, mode: managementMode) {
                 case .failure(let status): return DESFireAnswer(status)
                 case .success(let wrapped):
                     session = current
                     if entries.isEmpty { entries = [[]] }
-                    entries[entries.count - 1] += wrapped.suffix(8)
+                    entries[entries.count - 1] += wrapped.suffix(wrapped.count - plain.count)
                 }
             }
             return frames(entries)
@@ -70,8 +71,8 @@ extension DESFireCard {
         return DESFireAnswer(first, .additionalFrame)
     }
 
-    /// CreateApplication (`CA`, PICC level): AID, KeySett1, KeySett2 (crypto method in bits 7–6 —
-    /// only `10`, AES, here —, ISO identifiers in bit 5, 1–14 keys), then with bit 5 the ISO DF
+    /// CreateApplication (`CA`, PICC level): AID, KeySett1, KeySett2 (crypto method in bits 7–6:
+    /// `00` DES/2K3DES, `01` 3K3DES, `10` AES; ISO identifiers in bit 5; 1–14 keys), then with bit 5 the ISO DF
     /// identifier (least significant byte first) and optionally a DF name of up to 16 bytes. Free
     /// when the PICC key settings allow it (bit 2), else under the PICC master key.
     mutating func createApplication(_ data: [UInt8]) -> DESFireAnswer {
@@ -85,7 +86,9 @@ extension DESFireCard {
             let aid = Array(body[0..<3])
             let settings2 = body[4]
             let keyCount = Int(settings2 & 0x0F)
-            guard aid != [0, 0, 0], settings2 & 0xC0 == 0x80, settings2 & 0x10 == 0, (1...Self.maximumKeys).contains(keyCount) else {
+            guard aid != [0, 0, 0], let keyType = DESFireKeyType(methodBits: settings2), settings2 & 0x10 == 0,
+                (1...Self.maximumKeys).contains(keyCount)
+            else {
                 return DESFireAnswer(.parameterError)
             }
             var isoID: UInt16?
@@ -101,7 +104,8 @@ extension DESFireCard {
             if let isoID, applications.contains(where: { $0.isoID == isoID }) { return DESFireAnswer(.duplicateError) }
             if let name, applications.contains(where: { $0.dfName == name }) { return DESFireAnswer(.duplicateError) }
             guard applications.count < Self.maximumApplications else { return DESFireAnswer(.countError) }
-            applications.append(DESFireApplication(aid: aid, keySettings: body[3], keyCount: keyCount, isoID: isoID, dfName: name))
+            applications.append(
+                DESFireApplication(aid: aid, keySettings: body[3], keyCount: keyCount, keyType: keyType, isoID: isoID, dfName: name))
             return seal([], mode: managementMode, writes: true)
         }
     }

@@ -23,15 +23,18 @@ extension DESFireCard {
         free || masterKeyAuthenticated ? nil : .authenticationError
     }
 
-    /// Removes a command's secure messaging (nothing outside a session or in plain mode).
-    func open(
+    /// Removes a command's secure messaging (nothing outside a session; an EV1 session's IV moves
+    /// on even in plain mode).
+    mutating func open(
         ins: UInt8, _ data: [UInt8], headerLength: Int, mode: NTAG424File.CommunicationMode
     ) -> Result<(header: [UInt8], body: [UInt8]), DESFireStatus> {
-        guard let session else {
+        guard var current = session else {
             guard data.count >= headerLength else { return .failure(.lengthError) }
             return .success((Array(data.prefix(headerLength)), Array(data.dropFirst(headerLength))))
         }
-        return session.unwrap(ins: ins, data, headerLength: headerLength, mode: mode)
+        let result = current.unwrap(ins: ins, data, headerLength: headerLength, mode: mode)
+        session = current
+        return result
     }
 
     /// A successful answer, protected when a session is open, split into frames.
@@ -45,9 +48,11 @@ extension DESFireCard {
         }
     }
 
-    /// The communication mode of a management command inside a session: MAC (AN12343 §10: the
-    /// command/response pairs that carry no file data are MACed once authenticated).
-    var managementMode: NTAG424File.CommunicationMode { session == nil ? .plain : .mac }
+    /// The communication mode of a management command inside a session: MAC in an EV2 session
+    /// (AN12343 §10: the command/response pairs that carry no file data are MACed once
+    /// authenticated); plain in an EV1 session, whose answers carry a CMAC all the same, and in a
+    /// legacy one.
+    var managementMode: NTAG424File.CommunicationMode { session?.isEV2 == true ? .mac : .plain }
 
     /// AuthenticateEV2First (`71`: KeyNo, LenCap, PCDcap2) or NonFirst (`77`: KeyNo): the card
     /// answers E(Kx, RndB) with IV zero behind `AF` (AN12343 §6.6, NT4H2421Gx §9.1.5–§9.1.6).
@@ -59,10 +64,12 @@ extension DESFireCard {
             capabilities = Array(data.dropFirst(2))
         } else {
             guard data.count == 1 else { return DESFireAnswer(.lengthError) }
-            guard session != nil else { return DESFireAnswer(.permissionDenied) }
+            guard session?.isEV2 == true else { return DESFireAnswer(.permissionDenied) }
         }
         let keyNumber = data[0] & 0x3F
         guard Int(keyNumber) < levelKeys.count else { return DESFireAnswer(.noSuchKey) }
+        // EV2 authentication is AES only (AN12343 §6.6).
+        guard levelKeyType == .aes else { return DESFireAnswer(.authenticationError) }
         if first { session = nil }
         discardTransaction()
         let rndB = random(16)
@@ -89,13 +96,14 @@ extension DESFireCard {
         let answer: [UInt8]
         if first {
             let ti = random(4)
-            session = EV2CardSession(keyNumber: keyNumber, encryption: derived.encryption, mac: derived.mac, ti: ti, counter: 0)
+            session = .ev2(EV2CardSession(keyNumber: keyNumber, encryption: derived.encryption, mac: derived.mac, ti: ti, counter: 0))
             let pcd = Array((pcdCapabilities + [UInt8](repeating: 0, count: 6)).prefix(6))
             answer = ti + rotatedA + [UInt8](repeating: 0, count: 6) + pcd
         } else {
-            guard let previous = session else { return DESFireAnswer(.permissionDenied) }
-            session = EV2CardSession(
-                keyNumber: keyNumber, encryption: derived.encryption, mac: derived.mac, ti: previous.ti, counter: previous.counter)
+            guard case .ev2(let previous) = session else { return DESFireAnswer(.permissionDenied) }
+            session = .ev2(
+                EV2CardSession(
+                    keyNumber: keyNumber, encryption: derived.encryption, mac: derived.mac, ti: previous.ti, counter: previous.counter))
             answer = rotatedA
         }
         guard let encrypted = NTAG424Cipher.cbc(answer, key: key, decrypt: false) else { return DESFireAnswer(.integrityError) }

@@ -210,7 +210,7 @@ extension DESFireCard {
         switch target(data.first, conditions: { [$0.readWrite] }) {
         case .failure(let status): return DESFireAnswer(status)
         case .success(let found):
-            let mode = session == nil ? NTAG424File.CommunicationMode.plain : .mac
+            let mode = managementMode
             switch open(ins: 0xEB, data, headerLength: 1, mode: mode) {
             case .failure(let status): return DESFireAnswer(status)
             case .success(let parts):

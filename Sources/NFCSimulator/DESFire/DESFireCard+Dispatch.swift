@@ -74,7 +74,7 @@ extension DESFireCard {
     private mutating func command(_ ins: UInt8, _ data: [UInt8]) -> DESFireAnswer {
         switch ins {
         case 0x60: return getVersion(data)
-        case 0x0A, 0x1A: return DESFireAnswer(.authenticationError)
+        case 0x0A, 0x1A, 0xAA: return beginEV1Authentication(ins, data)
         case 0x71, 0x77:
             guard model.hasEV2SecureMessaging else { return DESFireAnswer(.illegalCommand) }
             return beginAuthentication(first: ins == 0x71, data)
@@ -126,11 +126,13 @@ extension DESFireCard {
             }
             // Inside a session the last frame is MACed over all three (AN12343 §10.5.1; NT4H2421Gx Table 22 note 1).
             let all = model.versionParts[0] + model.versionParts[1] + uid + DESFireModel.productionData
-            var answer = seal(all, mode: session == nil ? .plain : .mac)
+            var answer = seal(all, mode: managementMode)
             if answer.status == .ok { answer.data.removeFirst(14) }
             return answer
         case .authentication(let keyNumber, let rndB, let first, let capabilities):
             return finishAuthentication(keyNumber: keyNumber, rndB: rndB, first: first, pcdCapabilities: capabilities, data)
+        case .ev1Authentication(let ins, let keyNumber, let rndB, let iv):
+            return finishEV1Authentication(ins: ins, keyNumber: keyNumber, rndB: rndB, iv: iv, data)
         case .response(let rest):
             guard data.isEmpty else { return DESFireAnswer(.lengthError) }
             return chunked(rest)
@@ -150,7 +152,7 @@ extension DESFireCard {
 
     /// GetVersion (`60`): three frames, hardware, software, then UID and production data.
     private mutating func getVersion(_ data: [UInt8]) -> DESFireAnswer {
-        switch open(ins: 0x60, data, headerLength: 0, mode: .mac) {
+        switch open(ins: 0x60, data, headerLength: 0, mode: managementMode) {
         case .failure(let status): return DESFireAnswer(status)
         case .success(let parts): guard parts.body.isEmpty else { return DESFireAnswer(.lengthError) }
         }
@@ -190,10 +192,15 @@ extension DESFireCard {
         }
         guard length > 0, offset <= room, length <= room - offset else { return nil }
         let mode = session == nil || grant == .free ? NTAG424File.CommunicationMode.plain : file.mode
-        switch mode {
-        case .plain: return 7 + length
-        case .mac: return 7 + length + 8
-        case .full: return 7 + (length / 16 + 1) * 16 + 8
+        switch (mode, session) {
+        case (.plain, _), (_, nil): return 7 + length
+        case (.mac, .ev2?): return 7 + length + 8
+        case (.full, .ev2?): return 7 + (length / 16 + 1) * 16 + 8
+        case (.mac, .ev1(let ev1)?): return 7 + length + (ev1.legacy ? 4 : 8)
+        case (.full, .ev1(let ev1)?):
+            let block = ev1.cipher.blockSize
+            let crc = ev1.legacy ? 2 : 4
+            return 7 + (length + crc + block - 1) / block * block
         }
     }
 }

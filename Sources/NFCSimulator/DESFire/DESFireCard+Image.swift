@@ -1,6 +1,6 @@
 extension DESFireCard {
     /// A DESFire's non-volatile state as saved in a tag image: the PICC key and settings and each
-    /// application with its keys and files. It holds AES keys: image files are written private (`0600`).
+    /// application with its keys and files. It holds keys: image files are written private (`0600`).
     public struct Image: Codable, Sendable, Hashable {
         /// One key.
         public typealias KeyImage = NTAG424Tag.Image.KeyImage
@@ -43,6 +43,8 @@ extension DESFireCard {
             public var aid: HexBytes
             /// The key settings byte.
             public var keySettings: UInt8
+            /// `des` (DES or 2K3DES), `3k3des` or `aes` (absent: `aes`, as images before key types).
+            public var keyType: DESFireKeyType?
             /// The keys, 1–14.
             public var keys: [KeyImage]
             /// The ISO DF identifier, when present.
@@ -59,6 +61,8 @@ extension DESFireCard {
         public var uid: HexBytes
         /// The PICC master key.
         public var piccKey: KeyImage
+        /// The PICC master key's type (absent: `aes`, as images before key types).
+        public var piccKeyType: DESFireKeyType?
         /// The PICC key settings.
         public var piccKeySettings: UInt8
         /// The applications.
@@ -69,10 +73,10 @@ extension DESFireCard {
     public var image: Image {
         Image(
             model: model, uid: HexBytes(uid), piccKey: .init(key: HexBytes(piccKey.value), version: piccKey.version),
-            piccKeySettings: piccKeySettings,
+            piccKeyType: piccKeyType, piccKeySettings: piccKeySettings,
             applications: applications.map { app in
                 Image.ApplicationImage(
-                    aid: HexBytes(app.aid), keySettings: app.keySettings,
+                    aid: HexBytes(app.aid), keySettings: app.keySettings, keyType: app.keyType,
                     keys: app.keys.map { .init(key: HexBytes($0.value), version: $0.version) },
                     isoID: app.isoID.map { HexBytes([UInt8($0 >> 8), UInt8($0 & 0xFF)]) }, dfName: app.dfName.map(HexBytes.init),
                     files: app.files.map(Self.fileImage))
@@ -105,7 +109,7 @@ extension DESFireCard {
 
     /// Rebuilds a card from an image, powered off.
     /// - Throws: ``TagImageError`` `.invalidValue` naming the field: a UID that is not 7 bytes, a
-    ///   key that is not 16 bytes, an AID that is not 3, too many applications, keys or files, a
+    ///   key of another length than its type's, an AID that is not 3, too many applications, keys or files, a
     ///   duplicate, an unknown file type, access rights or limits the card cannot hold, records
     ///   of the wrong size or too many.
     public init(image: Image) throws(TagImageError) {
@@ -113,7 +117,8 @@ extension DESFireCard {
             throw TagImageError(.invalidValue, field: "uid", "a DESFire UID has 7 bytes, not \(image.uid.bytes.count)")
         }
         self.init(model: image.model, uid: image.uid.bytes)
-        piccKey = try Self.key(image.piccKey, field: "piccKey")
+        piccKeyType = image.piccKeyType ?? .aes
+        piccKey = try Self.key(image.piccKey, type: piccKeyType, field: "piccKey")
         piccKeySettings = image.piccKeySettings
         guard image.applications.count <= Self.maximumApplications else {
             throw TagImageError(.invalidValue, field: "applications", "a DESFire holds at most \(Self.maximumApplications) applications")
@@ -127,14 +132,14 @@ extension DESFireCard {
                 throw TagImageError(.invalidValue, field: field + ".keys", "an application has 1 to \(Self.maximumKeys) keys")
             }
             var application = DESFireApplication(
-                aid: app.aid.bytes, keySettings: app.keySettings, keyCount: app.keys.count,
+                aid: app.aid.bytes, keySettings: app.keySettings, keyCount: app.keys.count, keyType: app.keyType ?? .aes,
                 isoID: try Self.isoID(app.isoID, field: field + ".isoID"),
                 dfName: app.dfName?.bytes)
             if let name = app.dfName?.bytes, name.isEmpty || name.count > 16 {
                 throw TagImageError(.invalidValue, field: field + ".dfName", "a DF name has 1 to 16 bytes")
             }
             for (number, key) in app.keys.enumerated() {
-                application.keys[number] = try Self.key(key, field: field + ".keys[\(number)]")
+                application.keys[number] = try Self.key(key, type: application.keyType, field: field + ".keys[\(number)]")
             }
             guard app.files.count <= Self.maximumFiles else {
                 throw TagImageError(.invalidValue, field: field + ".files", "an application holds at most \(Self.maximumFiles) files")
@@ -154,9 +159,10 @@ extension DESFireCard {
         }
     }
 
-    private static func key(_ image: Image.KeyImage, field: String) throws(TagImageError) -> Key {
-        guard image.key.bytes.count == 16 else {
-            throw TagImageError(.invalidValue, field: field + ".key", "an AES-128 key has 16 bytes, not \(image.key.bytes.count)")
+    private static func key(_ image: Image.KeyImage, type: DESFireKeyType, field: String) throws(TagImageError) -> Key {
+        guard image.key.bytes.count == type.keyLength else {
+            throw TagImageError(
+                .invalidValue, field: field + ".key", "a \(type.rawValue) key has \(type.keyLength) bytes, not \(image.key.bytes.count)")
         }
         return Key(value: image.key.bytes, version: image.version)
     }

@@ -1,3 +1,5 @@
+import NFCBytes
+
 /// Key settings, key changes and key versions (MIFARE DESFire EV1 short data sheet §8.4 and §9;
 /// NT4H2421Gx §10.6.1 for the EV2 ChangeKey cryptogram, which DESFire EV2 shares).
 extension DESFireCard {
@@ -8,7 +10,7 @@ extension DESFireCard {
     }
 
     /// GetKeySettings (`45`): the key settings and the second byte (crypto method and number of
-    /// keys; `81` at the PICC level: AES, one key). Free when listing is (bit 1), else under the
+    /// keys; at the PICC level the master key's method and one key). Free when listing is (bit 1), else under the
     /// level's master key.
     mutating func getKeySettings(_ data: [UInt8]) -> DESFireAnswer {
         if let refused = requireMaster(unless: levelKeySettings & 0x02 != 0) { return DESFireAnswer(refused) }
@@ -16,7 +18,7 @@ extension DESFireCard {
         case .failure(let status): return DESFireAnswer(status)
         case .success(let parts):
             guard parts.body.isEmpty else { return DESFireAnswer(.lengthError) }
-            let second = selected.map { applications[$0].keySettings2 } ?? 0x81
+            let second = selected.map { applications[$0].keySettings2 } ?? (piccKeyType.methodBits | 0x01)
             return seal([levelKeySettings, second], mode: managementMode)
         }
     }
@@ -39,15 +41,30 @@ extension DESFireCard {
         }
     }
 
-    /// ChangeKey (`C4`): KeyNo (bits 7–6 the new key's type at the PICC level, which must be `10`,
-    /// AES, here; zero in an application, whose key type is fixed), then encrypted either
-    /// NewKey ‖ KeyVer (the session's own key: the session ends and the answer has no MAC) or
-    /// (NewKey ⊕ OldKey) ‖ KeyVer ‖ CRC32(NewKey). Who may change which key follows the key
-    /// settings (``DESFireApplication/changeKeyCondition(for:)``).
+    /// ChangeKey (`C4`): KeyNo (bits 7–6 the new key's type at the PICC level; zero in an
+    /// application, whose key type is fixed), then the cryptogram. Who may change which key follows
+    /// the key settings (``DESFireApplication/changeKeyCondition(for:)``). Changing the session's
+    /// own key ends the session (the answer has no MAC); changing another sends the new key
+    /// XORed with the old one and a checksum of the new one. The cryptogram per session:
+    /// - EV2 (AES only; NT4H2421Gx §10.6.1): NewKey ‖ KeyVer, or (NewKey ⊕ OldKey) ‖ KeyVer ‖
+    ///   CRC32(NewKey), in full mode.
+    /// - EV1 (`1A`, `AA`): NewKey [‖ KeyVer for AES] ‖ CRC32(C4 ‖ KeyNo ‖ that), or (NewKey ⊕
+    ///   OldKey) [‖ KeyVer] ‖ CRC32(C4 ‖ KeyNo ‖ that) ‖ CRC32(NewKey), zero-padded, enciphered
+    ///   from the session IV.
+    /// - Legacy (`0A`): NewKey ‖ CRC16(NewKey), or (NewKey ⊕ OldKey) ‖ CRC16(that) ‖
+    ///   CRC16(NewKey), zero-padded, in the reader's send mode.
+    /// DES-family keys carry their version in their parity bits.
     mutating func changeKey(_ data: [UInt8]) -> DESFireAnswer {
         guard let first = data.first else { return DESFireAnswer(.lengthError) }
         let target = first & 0x3F
-        guard first & 0xC0 == (selected == nil ? 0x80 : 0x00) else { return DESFireAnswer(.parameterError) }
+        let newType: DESFireKeyType
+        if selected == nil {
+            guard let type = DESFireKeyType(methodBits: first) else { return DESFireAnswer(.parameterError) }
+            newType = type
+        } else {
+            guard first & 0xC0 == 0 else { return DESFireAnswer(.parameterError) }
+            newType = levelKeyType
+        }
         guard Int(target) < levelKeys.count else { return DESFireAnswer(.noSuchKey) }
         let condition: UInt8?
         if let selected {
@@ -57,32 +74,80 @@ extension DESFireCard {
         }
         guard let condition else { return DESFireAnswer(.permissionDenied) }
         guard let session, session.keyNumber == condition else { return DESFireAnswer(.authenticationError) }
-        switch open(ins: 0xC4, data, headerLength: 1, mode: .full) {
-        case .failure(let status): return DESFireAnswer(status)
-        case .success(let parts):
-            let body = parts.body
-            if session.keyNumber == target {
-                guard body.count == 17 else { return DESFireAnswer(.lengthError) }
-                setKey(target, Key(value: Array(body[0..<16]), version: body[16]))
-                self.session = nil
-                return DESFireAnswer([], .ok, writes: true)
+        let own = session.keyNumber == target
+        let old = levelKeys[Int(target)].value
+        let key: Key
+        switch session {
+        case .ev2:
+            guard newType == .aes else { return DESFireAnswer(.parameterError) }
+            switch open(ins: 0xC4, data, headerLength: 1, mode: .full) {
+            case .failure(let status): return DESFireAnswer(status)
+            case .success(let parts):
+                let body = parts.body
+                if own {
+                    guard body.count == 17 else { return DESFireAnswer(.lengthError) }
+                    key = Key(value: Array(body[0..<16]), version: body[16])
+                } else {
+                    guard body.count == 21, old.count == 16 else { return DESFireAnswer(.lengthError) }
+                    let newKey = zip(body[0..<16], old).map { $0 ^ $1 }
+                    guard Array(body[17..<21]) == NTAG424Tag.crc32(newKey) else { return DESFireAnswer(.integrityError) }
+                    key = Key(value: newKey, version: body[16])
+                }
             }
-            guard body.count == 21 else { return DESFireAnswer(.lengthError) }
-            let newKey = zip(body[0..<16], levelKeys[Int(target)].value).map { $0 ^ $1 }
-            guard Array(body[17..<21]) == NTAG424Tag.crc32(newKey) else { return DESFireAnswer(.integrityError) }
-            setKey(target, Key(value: newKey, version: body[16]))
-            return seal([], mode: .full, writes: true)
+        case .ev1(var ev1):
+            guard let plain = ev1.decipher(Array(data.dropFirst())) else { return DESFireAnswer(.lengthError) }
+            self.session = .ev1(ev1)
+            guard let parsed = Self.parseKeyCryptogram(plain, ins: first, type: newType, old: own ? nil : old, legacy: ev1.legacy) else {
+                return DESFireAnswer(.integrityError)
+            }
+            key = parsed
         }
+        setKey(target, key, type: newType)
+        if own {
+            self.session = nil
+            return DESFireAnswer([], .ok, writes: true)
+        }
+        return seal([], mode: .full, writes: true)
     }
 
-    private mutating func setKey(_ number: UInt8, _ key: Key) {
+    /// Reads an EV1 or legacy ChangeKey cryptogram (deciphered): the new key, `nil` when a
+    /// checksum or the padding is wrong. `old` is the key XORed in when another key changes.
+    static func parseKeyCryptogram(_ plain: [UInt8], ins keyNumber: UInt8, type: DESFireKeyType, old: [UInt8]?, legacy: Bool) -> Key? {
+        let length = type.keyLength
+        let versioned = type == .aes && !legacy
+        var index = length + (versioned ? 1 : 0)
+        guard plain.count >= index else { return nil }
+        var value = Array(plain[0..<length])
+        let covered = Array(plain[0..<index])
+        if legacy {
+            guard plain.count >= index + 2, Array(plain[index..<index + 2]) == CRC16.crcA.bytes(covered) else { return nil }
+            index += 2
+        } else {
+            guard plain.count >= index + 4, Array(plain[index..<index + 4]) == DESFireCardSession.crc32([0xC4, keyNumber] + covered) else {
+                return nil
+            }
+            index += 4
+        }
+        if let old {
+            guard old.count == length else { return nil }
+            value = zip(value, old).map { $0 ^ $1 }
+            let check = legacy ? CRC16.crcA.bytes(value) : DESFireCardSession.crc32(value)
+            guard plain.count >= index + check.count, Array(plain[index..<index + check.count]) == check else { return nil }
+            index += check.count
+        }
+        guard plain[index...].allSatisfy({ $0 == 0 }) else { return nil }
+        let version = type == .aes ? (versioned ? plain[length] : 0) : DESFireKeyType.parityVersion(value)
+        return Key(value: value, version: version)
+    }
+
+    private mutating func setKey(_ number: UInt8, _ key: Key, type: DESFireKeyType) {
         if let selected {
             applications[selected].keys[Int(number)] = key
         } else {
             piccKey = key
+            piccKeyType = type
         }
     }
-
     /// GetKeyVersion (`64`): KeyNo; the version, free.
     mutating func getKeyVersion(_ data: [UInt8]) -> DESFireAnswer {
         switch open(ins: 0x64, data, headerLength: 1, mode: managementMode) {

@@ -1,10 +1,11 @@
 import NFCTransport
 
 /// A virtual NXP MIFARE DESFire EV1, EV2 or EV3: the PICC level with its master key, and up to 28
-/// applications of AES keys and files (standard, backup, value, linear and cyclic record) with
-/// transactions, AuthenticateEV2First/NonFirst and EV2 secure messaging (EV2, EV3), and ISO/IEC
-/// 7816-4 access to files that have ISO identifiers (the NFC Forum Type 4 application of a
-/// DESFire formatted for NDEF).
+/// applications of DES/2K3DES, 3K3DES or AES keys and files (standard, backup, value, linear and
+/// cyclic record) with transactions; the legacy Authenticate (`0A`), AuthenticateISO (`1A`) and
+/// AuthenticateAES (`AA`) with EV1 secure messaging, AuthenticateEV2First/NonFirst and EV2 secure
+/// messaging (EV2, EV3); and ISO/IEC 7816-4 access to files that have ISO identifiers (the NFC
+/// Forum Type 4 application of a DESFire formatted for NDEF).
 ///
 /// Written from NXP's public documents — the MIFARE DESFire EV1, EV2 and EV3 short data sheets
 /// (MF3ICDx21_41_81, MF3DX2, MF3DHx3), AN12343 (MIFARE DESFire Light features and hints, whose
@@ -13,14 +14,11 @@ import NFCTransport
 /// native frames (`cmd data`, answered `status data`) or ISO/IEC 7816-4 wrapped (`90 cmd 00 00 Lc
 /// data 00`, answered `data 91 status`); `AF` asks for the next frame of a long answer.
 ///
-/// What is not modelled, and answers as the card does to a command it lacks or a key it lacks:
-/// DES, 2K3DES and 3K3DES keys and the legacy authentications (`0A`, `1A`: every key is AES-128,
-/// so they answer AUTHENTICATION_ERROR as a card does for an AES key), EV1 AES authentication
-/// (`AA`) and its CMAC secure messaging, SetConfiguration (random UID), transaction MAC files,
-/// delegated applications, proximity check, and command frames continued by `AF` (a command's
-/// data comes in one frame).
+/// What is not modelled, and answers as the card does to a command it lacks: ISO 7816-4
+/// authentication (`00 82`/`00 84`/`00 88`), SetConfiguration (random UID), transaction MAC
+/// files, delegated applications and proximity check.
 public struct DESFireCard: VirtualTag, TagImageRepresentable {
-    /// An AES-128 key and its version.
+    /// A key (16 bytes for DES, 2K3DES and AES, 24 for 3K3DES) and its version.
     public typealias Key = NTAG424Tag.Key
 
     /// The generation, which sets the version and the EV2 commands.
@@ -29,6 +27,8 @@ public struct DESFireCard: VirtualTag, TagImageRepresentable {
     public var uid: [UInt8]
     /// The PICC master key.
     public var piccKey: Key
+    /// The PICC master key's type (DES as NXP ships cards).
+    public var piccKeyType: DESFireKeyType
     /// The PICC key settings (`0F` as shipped: master key changeable, free listing, free
     /// application creation, settings changeable).
     public var piccKeySettings: UInt8
@@ -41,7 +41,7 @@ public struct DESFireCard: VirtualTag, TagImageRepresentable {
     /// The index of the file ISOSelectFile made current in the selected application.
     var currentFile: Int?
     /// The authenticated session, if any (it belongs to the selected level).
-    var session: EV2CardSession?
+    var session: DESFireCardSession?
     /// A multi-frame exchange waiting for `AF`.
     var pending: Pending?
     /// The selected application's files with the changes of the transaction in progress applied;
@@ -63,6 +63,9 @@ public struct DESFireCard: VirtualTag, TagImageRepresentable {
         case version(part: Int)
         /// AuthenticateEV2First or NonFirst after the card sent E(Kx, RndB).
         case authentication(keyNumber: UInt8, rndB: [UInt8], first: Bool, pcdCapabilities: [UInt8])
+        /// Authenticate, AuthenticateISO or AuthenticateAES after the card sent E(RndB); `iv` the
+        /// last block of it.
+        case ev1Authentication(ins: UInt8, keyNumber: UInt8, rndB: [UInt8], iv: [UInt8])
         /// The rest of a long answer.
         case response(rest: [UInt8])
         /// Answers that go one per frame (GetDFNames).
@@ -81,12 +84,13 @@ public struct DESFireCard: VirtualTag, TagImageRepresentable {
     /// The most keys an application holds (§8.4).
     public static let maximumKeys = 14
 
-    /// A card as NXP ships it: no applications, the PICC master key all zero at version `00`
-    /// (AES here: real cards ship a DES zero key, see the type's notes), key settings `0F`.
+    /// A card as NXP ships it: no applications, the PICC master key a DES key of zeros at version
+    /// `00` (EV1 short data sheet §8.4: "delivered with a DES key of all zeros"), key settings `0F`.
     public init(model: DESFireModel = .ev3, uid: [UInt8] = DESFireCard.defaultUID) {
         self.model = model
         self.uid = uid
-        piccKey = Key(value: [UInt8](repeating: 0, count: 16))
+        piccKeyType = .des
+        piccKey = DESFireKeyType.des.zeroKey
         piccKeySettings = 0x0F
         applications = []
     }
@@ -101,6 +105,12 @@ public struct DESFireCard: VirtualTag, TagImageRepresentable {
     var levelKeys: [Key] {
         guard let selected else { return [piccKey] }
         return applications[selected].keys
+    }
+
+    /// The type of the selected level's keys.
+    var levelKeyType: DESFireKeyType {
+        guard let selected else { return piccKeyType }
+        return applications[selected].keyType
     }
 
     /// Takes `count` random bytes: scripted ones first.

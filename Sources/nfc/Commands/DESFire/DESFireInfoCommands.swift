@@ -30,7 +30,7 @@ struct DESFireInfoCommand: AsyncParsableCommand {
         let info = try await DESFireRunner.run(readerOptions, aid: .picc, credentials: try DESFireRunner.piccKey(key), json: json) {
             client in
             let version = try await client.version()
-            let authenticated = await client.session != nil
+            let authenticated = await client.channel != nil
             let uid = authenticated ? try await client.cardUID() : nil
             let free = try await client.freeMemory()
             let settings = try? await client.keySettings()

@@ -1,0 +1,49 @@
+/// The secure channel a DESFire client has open: an EV2 session (AuthenticateEV2First/NonFirst)
+/// or an EV1/legacy one (AuthenticateAES, AuthenticateISO, Authenticate).
+public enum DESFireSecureChannel: Sendable, Hashable {
+    /// EV2 secure messaging.
+    case ev2(EV2Session)
+    /// EV1 secure messaging, or the legacy one.
+    case ev1(EV1Session)
+
+    /// The key the channel was opened with.
+    public var keyNumber: UInt8 {
+        switch self {
+        case .ev2(let session): session.keyNumber
+        case .ev1(let session): session.keyNumber
+        }
+    }
+
+    /// The authentication that opened it.
+    public var method: DESFireAuthentication {
+        switch self {
+        case .ev2: .ev2
+        case .ev1(let session): session.method
+        }
+    }
+
+    /// A command's data field under `mode`.
+    mutating func protect(command: UInt8, header: [UInt8], data: [UInt8], mode: DESFireCommunicationMode) throws(DESFireError) -> [UInt8] {
+        switch self {
+        case .ev2(let session): return try session.protect(command: command, header: header, data: data, mode: mode)
+        case .ev1(var session):
+            let wire = try session.protect(command: command, header: header, data: data, mode: mode)
+            self = .ev1(session)
+            return wire
+        }
+    }
+
+    /// A successful answer checked under `mode`: its plain data.
+    mutating func open(response data: [UInt8], mode: DESFireCommunicationMode, status: UInt8 = 0x00) throws(DESFireError) -> [UInt8] {
+        switch self {
+        case .ev2(var session):
+            let plain = try session.open(response: data, mode: mode, status: status)
+            self = .ev2(session)
+            return plain
+        case .ev1(var session):
+            let plain = try session.open(response: data, mode: mode, status: status)
+            self = .ev1(session)
+            return plain
+        }
+    }
+}
