@@ -189,6 +189,10 @@ import Testing
         try await checkReaderOptions(card, ["desfire", "delete-file"] + app + ["--file", "2", "--key", zero])
         try await checkReaderOptions(card, ["desfire", "change-key"] + app + ["--key", zero, "--change", "0", "--new-key", zero])
         try await checkReaderOptions(card, ["desfire", "create-app", "--aid", "000002"])
+        try await checkReaderOptions(card, ["desfire", "create-app", "--aid", "000003", "--key-type", "3k3des", "--keys", "2"])
+        try await checkReaderOptions(
+            card,
+            ["desfire", "change-key", "--key", zero, "--change", "0", "--new-key", zero, "--new-key-type", "aes", "--new-version", "2"])
         try await checkReaderOptions(card, ["desfire", "delete-app", "--aid", "000001", "--key", zero])
         try await checkReaderOptions(card, ["desfire", "format-picc", "--key", zero])
         let withValue = path("desfire-value.json")

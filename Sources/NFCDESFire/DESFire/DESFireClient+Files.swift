@@ -93,7 +93,8 @@ extension DESFireClient {
             throw DESFireError(.invalidArgument, "records of 1 byte or more, room for \(cyclic ? 2 : 1) or more")
         }
         let data = [file] + access.bytes + Self.threeBytes(recordSize) + Self.threeBytes(maximumRecords)
-        _ = try await command(cyclic ? "CreateCyclicRecordFile" : "CreateLinearRecordFile", cyclic ? 0xC0 : 0xC1, data: data, mode: managementMode)
+        _ = try await command(
+            cyclic ? "CreateCyclicRecordFile" : "CreateLinearRecordFile", cyclic ? 0xC0 : 0xC1, data: data, mode: managementMode)
     }
 
     /// DeleteFile (`DF`).

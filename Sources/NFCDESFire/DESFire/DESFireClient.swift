@@ -205,7 +205,8 @@ public actor DESFireClient {
     /// `.authenticationError` or `.permissionDenied`.
     /// - Throws: ``DESFireError`` `.notAuthenticated` without a session, `.wrongKey` for keys
     ///   of the wrong length.
-    public func changeKey(_ keyNumber: UInt8, to newKey: [UInt8], version: UInt8, oldKey: [UInt8], type: DESFireKeyType? = nil) async throws {
+    public func changeKey(_ keyNumber: UInt8, to newKey: [UInt8], version: UInt8, oldKey: [UInt8], type: DESFireKeyType? = nil) async throws
+    {
         guard let current = channel else { throw DESFireError(.notAuthenticated, "ChangeKey needs a session") }
         let own = keyNumber & 0x3F == current.keyNumber
         switch current {

@@ -89,7 +89,8 @@ public struct EV1Session: Sendable, Hashable {
 
     /// Checks a successful answer under `mode` and returns its plain data.
     /// - Throws: ``DESFireError`` `.responseIntegrity` for a wrong CMAC, MAC or CRC: the session is over.
-    public mutating func open(response data: [UInt8], mode: DESFireCommunicationMode, status: UInt8 = 0x00) throws(DESFireError) -> [UInt8] {
+    public mutating func open(response data: [UInt8], mode: DESFireCommunicationMode, status: UInt8 = 0x00) throws(DESFireError) -> [UInt8]
+    {
         if legacy {
             switch mode {
             case .plain: return data

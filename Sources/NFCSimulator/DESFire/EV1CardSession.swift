@@ -42,7 +42,9 @@ struct EV1CardSession: Sendable, Hashable {
                 return .success((header, Array(rest.dropLast(4))))
             case .full:
                 guard !rest.isEmpty else { return .success((header, rest)) }
-                guard let plain = cipher.legacyReceive(rest), let body = Self.strip(plain, blockSize: cipher.blockSize, check: { CRC16.crcA.bytes($0) }) else {
+                guard let plain = cipher.legacyReceive(rest),
+                    let body = Self.strip(plain, blockSize: cipher.blockSize, check: { CRC16.crcA.bytes($0) })
+                else {
                     return .failure(.integrityError)
                 }
                 return .success((header, body))

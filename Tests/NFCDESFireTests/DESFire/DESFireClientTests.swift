@@ -33,7 +33,8 @@ import Testing
         let (client, field, id) = try await Self.connect(DESFireCard(model: .ev2))
         let version = try await client.version()
         #expect(version.desfireGeneration == "DESFire EV2" && version.storageBytes == 8_192)
-        try await client.authenticate(keyNumber: 0, key: Self.zero)
+        // A fresh card's PICC master key is DES: AuthenticateISO and EV1 secure messaging at the PICC level.
+        try await client.authenticate(keyNumber: 0, key: Self.zero, method: .iso)
         #expect(try await client.applicationIDs() == [])
         try await client.createApplication(Self.aid, keySettings: 0x0B, keyCount: 2)
         #expect(try await client.applicationIDs() == [Self.aid])
@@ -165,13 +166,16 @@ import Testing
         #expect(try await client.applicationIDs() == [], "the next command goes in the clear, as the card expects")
     }
 
-    @Test func piccMasterKeyChangeKeepsAES() async throws {
+    /// The factory DES PICC master key becomes an AES key (KeyNo type bits `80`) under an ISO
+    /// session, after which EV2 authentication takes it.
+    @Test func piccMasterKeyGoesFromDESToAES() async throws {
         let (client, field, id) = try await DESFireClientTests.connect(DESFireCard(model: .ev3))
         let key = hexBytes("000102030405060708090A0B0C0D0E0F")
         try await client.selectApplication(.picc)
-        try await client.authenticate(keyNumber: 0, key: Self.zero)
-        try await client.changeKey(0, to: key, version: 7, oldKey: Self.zero)
+        try await client.authenticate(keyNumber: 0, key: Self.zero, method: .iso)
+        try await client.changeKey(0, to: key, version: 7, oldKey: Self.zero, type: .aes)
         #expect(await field.tag(id, as: DESFireCard.self)?.piccKey == DESFireCard.Key(value: key, version: 7))
+        #expect(await field.tag(id, as: DESFireCard.self)?.piccKeyType == .aes)
         try await client.authenticate(keyNumber: 0, key: key)
     }
 
@@ -213,7 +217,10 @@ final class ScriptedCard: APDUTransmitter, @unchecked Sendable {
     /// After power-on the client is at the PICC level: ChangeKey carries the AES type bits there
     /// without a SelectApplication first.
     @Test func piccChangeKeyRightAfterPowerOn() async throws {
-        let (client, field, id) = try await DESFireClientTests.connect(DESFireCard(model: .ev2))
+        var card = DESFireCard(model: .ev2)
+        card.piccKeyType = .aes
+        card.piccKey = DESFireCard.Key(value: DESFireClientTests.zero)
+        let (client, field, id) = try await DESFireClientTests.connect(card)
         let key = hexBytes("0F0E0D0C0B0A09080706050403020100")
         try await client.authenticate(keyNumber: 0, key: DESFireClientTests.zero)
         try await client.changeKey(0, to: key, version: 1, oldKey: DESFireClientTests.zero)

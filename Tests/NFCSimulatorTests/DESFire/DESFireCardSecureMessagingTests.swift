@@ -104,11 +104,13 @@ import Testing
         #expect(Self.send(&card, "9051000000") == "91AE", "no session any more: GetCardUID is refused")
     }
 
-    /// EV1 has no AuthenticateEV2First (ILLEGAL_COMMAND); the legacy DES authentications meet AES keys.
+    /// EV1 has no AuthenticateEV2First (ILLEGAL_COMMAND); the legacy authentication meets the
+    /// factory DES PICC master key, AuthenticateAES does not.
     @Test func ev1RefusesEV2Authentication() {
         var card = DESFireCard(model: .ev1)
         card.powerOn()
         #expect(Self.send(&card, "9071000002000000") == "911C")
-        #expect(Self.send(&card, "900A0000010000") == "91AE")
+        #expect(Self.send(&card, "90AA0000010000") == "91AE")
+        #expect(Self.send(&card, "900A0000010000").hasSuffix("91AF"))
     }
 }

@@ -36,20 +36,21 @@ private func send(_ card: inout DESFireCard, _ command: String) -> String {
         #expect(send(&ev3, "9060000000") == "04010133001A0591AF")
         #expect(send(&ev3, "906A000000") == "9100", "no applications")
         #expect(send(&ev3, "906E000000") == "001E009100", "7,680 bytes free")
-        #expect(send(&ev3, "9045000000") == "0F819100", "PICC key settings 0F, one AES key")
+        #expect(send(&ev3, "9045000000") == "0F019100", "PICC key settings 0F, one DES key")
         #expect(send(&ev3, "90AF000000") == "911C", "nothing to continue")
         #expect(send(&ev3, "9042000000") == "911C", "an unknown command")
     }
 
-    /// CreateApplication's checks: a duplicate AID, a DES application, no keys, the PICC level only.
+    /// CreateApplication's checks: a duplicate AID, a key type `11`, no keys, the PICC level only.
     @Test func applicationCreationIsChecked() {
         var card = Self.withApplication()
         #expect(send(&card, "90CA0000050302010F8100") == "919D", "application level: refused")
         #expect(send(&card, "905A00000300000000") == "9100")
         #expect(send(&card, "90CA0000050302010F8100") == "91DE", "duplicate")
-        #expect(send(&card, "90CA0000050402010F0100") == "919E", "DES keys are not modelled")
+        #expect(send(&card, "90CA0000050402010FC100") == "919E", "crypto method 11")
         #expect(send(&card, "90CA0000050402010F8000") == "919E", "no keys")
-        #expect(send(&card, "906A000000") == "0302019100")
+        #expect(send(&card, "90CA0000050402010F0100") == "9100", "DES keys")
+        #expect(send(&card, "906A000000") == "0302010402019100")
         #expect(send(&card, "905A00000399999900") == "91A0", "not found")
     }
 
@@ -240,7 +241,7 @@ private func send(_ card: inout DESFireCard, _ command: String) -> String {
         var card = DESFireCard(model: .ev2)
         card.powerOn()
         #expect(send(&card, "90C4000001" + "80" + "00") == "91AE", "AES type bits, then no session: refused for the key")
-        #expect(send(&card, "90C4000001" + "00" + "00") == "919E", "no AES type bits at the PICC level")
+        #expect(send(&card, "90C4000001" + "C0" + "00") == "919E", "type bits 11 at the PICC level")
         var app = DESFireCardTests.withApplication(model: .ev2)
         #expect(send(&app, "90C4000001" + "80" + "00") == "919E", "a key type in an application")
     }

@@ -10,13 +10,15 @@ import NFCTransport
 struct DESFireCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "desfire",
-        abstract: "Use a MIFARE DESFire: card and applications, files of every kind, values, records and AES keys.",
+        abstract: "Use a MIFARE DESFire: card and applications, files of every kind, values, records and keys.",
         discussion: """
             Works on any reader (sim, sim:FILE, pcsc, pcsc:NAME, pn532:PATH). Applications are named by their \
-            AID, six hex digits (--aid F12345); without --aid a command works at the PICC level. Keys are \
-            AES-128, 16 bytes as hex: give - to read one from standard input, or leave --key out on a terminal \
-            to be asked (commands that need no key skip it). With --key the reader runs AuthenticateEV2First \
-            (EV2 and later) at the selected level and the card's secure messaging applies. Writes to backup, \
+            AID, six hex digits (--aid F12345); without --aid a command works at the PICC level. Keys are hex: \
+            DES 8 bytes, AES-128 or 2K3DES 16, 3K3DES 24; give - to read one from standard input, or leave --key \
+            out on a terminal to be asked (commands that need no key skip it). With --key the reader authenticates \
+            as the level's key type asks: AuthenticateEV2First for AES keys (AuthenticateAES on an EV1), \
+            AuthenticateISO for DES, 2K3DES and 3K3DES keys; the card's secure messaging applies. A new card's \
+            PICC master key is DES, all zero. Writes to backup, \
             value and record files are committed in one transaction. A blank card: nfc tag new desfire-ev3 \
             --blank; NDEF on it: nfc format. See docs/desfire.md.
             """,
@@ -33,7 +35,7 @@ struct DESFireTargetOptions: ParsableArguments {
     @Option(name: .long, help: "The application, six hex digits (default: the PICC level).")
     var aid: String?
 
-    @Option(name: .long, help: "The key to authenticate with, 16 bytes as hex (- for standard input; asked for on a terminal).")
+    @Option(name: .long, help: "The key to authenticate with, 8, 16 or 24 bytes as hex (- for standard input; asked for on a terminal).")
     var key: String?
 
     @Option(name: .customLong("key-number"), help: "Which key --key is: 0-13 (default 0, the master key).")
@@ -70,7 +72,7 @@ struct DESFireTargetOptions: ParsableArguments {
             if keyNumber != nil { throw CLIError(.usage, "--key-number needs --key") }
             return nil
         }
-        return (try number(), try NTAG424Runner.key(text, option: "--key"))
+        return (try number(), try DESFireRunner.key(text, option: "--key"))
     }
 }
 
@@ -95,7 +97,7 @@ enum DESFireRunner {
             let client = DESFireClient(transmitter: ConnectionAPDUTransmitter(connection: connection))
             do {
                 try await client.selectApplication(aid)
-                if let (number, key) = credentials { try await client.authenticate(keyNumber: number, key: key) }
+                if let (number, key) = credentials { try await authenticate(client, keyNumber: number, key: key) }
                 return try await body(client)
             } catch let error as DESFireError {
                 throw CLIError(NTAG424Runner.exitCode(error), "DESFire: \(error.reason)\(hint(error, aid: aid))")
@@ -121,10 +123,45 @@ enum DESFireRunner {
         }
     }
 
+    /// Authenticates as the level's key type asks (MIFARE DESFire EV1 short data sheet §9): 8- and
+    /// 24-byte keys with AuthenticateISO; a 16-byte key by the type GetKeySettings reports when the
+    /// level lets anyone read it — DES/2K3DES with AuthenticateISO, AES with AuthenticateEV2First,
+    /// or AuthenticateAES on a card without it (an EV1). When the settings are not free, AES is
+    /// tried first and a refusal of the key's type tries AuthenticateISO.
+    static func authenticate(_ client: DESFireClient, keyNumber: UInt8, key: [UInt8]) async throws {
+        guard key.count == 16 else { return try await client.authenticate(keyNumber: keyNumber, key: key, method: .iso) }
+        let type = (try? await client.keySettings()).flatMap { DESFireKeyType(methodBits: $0.keyType << 6) }
+        if type == .des { return try await client.authenticate(keyNumber: keyNumber, key: key, method: .iso) }
+        do {
+            try await client.authenticate(keyNumber: keyNumber, key: key)
+        } catch let error as DESFireError where error.code == .illegalCommand {
+            try await client.authenticate(keyNumber: keyNumber, key: key, method: .aes)
+        } catch let error as DESFireError where error.code == .authenticationError && type == nil {
+            try await client.authenticate(keyNumber: keyNumber, key: key, method: .iso)
+        }
+    }
+
+    /// A DESFire key as hex: 8 bytes (DES), 16 (AES-128 or 2K3DES) or 24 (3K3DES).
+    static func key(_ text: String, option: String) throws -> [UInt8] {
+        let bytes = try Input.hex(text, what: option)
+        guard [8, 16, 24].contains(bytes.count) else {
+            throw CLIError(.usage, "\(option) takes a key of 8 (DES), 16 (AES, 2K3DES) or 24 bytes (3K3DES), not \(bytes.count)")
+        }
+        return bytes
+    }
+
+    /// A key type named on the command line.
+    static func keyType(_ text: String, option: String) throws -> DESFireKeyType {
+        guard let type = DESFireKeyType(rawValue: text.lowercased() == "2k3des" ? "des" : text.lowercased()) else {
+            throw CLIError(.usage, "\(option) is des, 2k3des, 3k3des or aes, not \(text)")
+        }
+        return type
+    }
+
     /// The PICC master key of `--key` when given.
     static func piccKey(_ text: String?) throws -> (UInt8, [UInt8])? {
         guard let text = try SecretInput.readIfGiven(text, option: "--key", prompt: "PICC master key (hex)") else { return nil }
-        return (0, try NTAG424Runner.key(text, option: "--key"))
+        return (0, try DESFireRunner.key(text, option: "--key"))
     }
 
     /// A file number, 0–31.

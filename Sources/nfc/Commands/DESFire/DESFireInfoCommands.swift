@@ -11,7 +11,7 @@ struct DESFireInfoCommand: AsyncParsableCommand {
         discussion: "With --key (the PICC master key) also the real UID (GetCardUID) and the applications of a card that hides them.")
 
     @OptionGroup var readerOptions: ReaderOptions
-    @Option(name: .long, help: "The PICC master key, 16 bytes as hex (- for standard input).")
+    @Option(name: .long, help: "The PICC master key, 8, 16 or 24 bytes as hex (- for standard input).")
     var key: String?
     @Flag(
         name: .long,
@@ -96,7 +96,7 @@ struct DESFireAppsCommand: AsyncParsableCommand {
         discussion: "--key is the PICC master key, for a card that hides its applications; an application that hides its files shows none.")
 
     @OptionGroup var readerOptions: ReaderOptions
-    @Option(name: .long, help: "The PICC master key, 16 bytes as hex (- for standard input).")
+    @Option(name: .long, help: "The PICC master key, 8, 16 or 24 bytes as hex (- for standard input).")
     var key: String?
     @Flag(name: .long, help: "Print JSON: [{\"aid\", \"keySettings\", \"keys\", \"keyType\", \"files\"}].")
     var json = false

@@ -6,12 +6,13 @@ import NFCDESFire
 struct DESFireCreateAppCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "create-app",
-        abstract: "Create an application of AES keys (all zero, version 0).",
+        abstract: "Create an application of AES, DES/2K3DES or 3K3DES keys (all zero, version 0).",
         discussion: """
             --key is the PICC master key, needed when the PICC's settings do not allow free creation. \
             --settings is the application's key settings byte (0F: master key changeable, free listing, free \
             file creation, settings changeable; 09 keeps listing and creation to the master key). --iso-id \
-            and --df-name give the application ISO access (a SELECT by DF name).
+            and --df-name give the application ISO access (a SELECT by DF name). --key-type picks the keys' \
+            type for good: aes (default), des (DES and 2K3DES keys) or 3k3des.
             """)
 
     @OptionGroup var readerOptions: ReaderOptions
@@ -19,17 +20,20 @@ struct DESFireCreateAppCommand: AsyncParsableCommand {
     var aid: String
     @Option(name: .long, help: "How many keys, 1-14.")
     var keys: Int = 1
+    @Option(name: .customLong("key-type"), help: "The keys' type: aes, des (DES and 2K3DES) or 3k3des.")
+    var keyType: String = "aes"
     @Option(name: .long, help: "The key settings byte, as hex.")
     var settings: String = "0F"
     @Option(name: .customLong("iso-id"), help: "An ISO DF identifier, four hex digits (E110).")
     var isoID: String?
     @Option(name: .customLong("df-name"), help: "An ISO DF name, 1-16 bytes as hex (needs --iso-id).")
     var dfName: String?
-    @Option(name: .long, help: "The PICC master key, 16 bytes as hex (- for standard input).")
+    @Option(name: .long, help: "The PICC master key, 8, 16 or 24 bytes as hex (- for standard input).")
     var key: String?
 
     func run() async throws {
         guard let aid = DESFireAID(hex: aid), aid != .picc else { throw CLIError(.usage, "--aid takes six hex digits other than 000000") }
+        let type = try DESFireRunner.keyType(keyType, option: "--key-type")
         let settingsBytes = try Input.hex(settings, what: "--settings")
         guard settingsBytes.count == 1 else { throw CLIError(.usage, "--settings is one byte, as two hex digits") }
         let iso = try isoID.map { try DESFireCreateFileCommand.isoIdentifier($0) }
@@ -37,12 +41,14 @@ struct DESFireCreateAppCommand: AsyncParsableCommand {
         guard (1...14).contains(keys) else { throw CLIError(.usage, "--keys is 1-14, not \(keys)") }
         try await DESFireRunner.run(readerOptions, aid: .picc, credentials: try DESFireRunner.piccKey(key), json: false) { client in
             do {
-                try await client.createApplication(aid, keySettings: settingsBytes[0], keyCount: keys, isoFileIdentifier: iso, dfName: name)
+                try await client.createApplication(
+                    aid, keySettings: settingsBytes[0], keyCount: keys, keyType: type, isoFileIdentifier: iso, dfName: name)
             } catch let error as DESFireError where error.code == .invalidArgument {
                 throw CLIError(.usage, error.reason)
             }
         }
-        Output.line("created application \(aid) with \(keys) AES key\(keys == 1 ? "" : "s")")
+        Output.line(
+            "created application \(aid) with \(keys) \(type == .aes ? "AES" : type == .des ? "DES" : "3K3DES") key\(keys == 1 ? "" : "s")")
     }
 }
 
@@ -55,13 +61,13 @@ struct DESFireDeleteAppCommand: AsyncParsableCommand {
     @OptionGroup var readerOptions: ReaderOptions
     @Option(name: .long, help: "The application's AID, six hex digits.")
     var aid: String
-    @Option(name: .long, help: "The PICC master key, 16 bytes as hex (- for standard input; asked for on a terminal).")
+    @Option(name: .long, help: "The PICC master key, 8, 16 or 24 bytes as hex (- for standard input; asked for on a terminal).")
     var key: String?
 
     func run() async throws {
         guard let aid = DESFireAID(hex: aid), aid != .picc else { throw CLIError(.usage, "--aid takes six hex digits other than 000000") }
         let secret = try SecretInput.read(key, option: "--key", prompt: "PICC master key (hex)")
-        let credentials = (UInt8(0), try NTAG424Runner.key(secret, option: "--key"))
+        let credentials = (UInt8(0), try DESFireRunner.key(secret, option: "--key"))
         try await DESFireRunner.run(readerOptions, aid: .picc, credentials: credentials, json: false) { client in
             try await client.deleteApplication(aid)
         }
@@ -76,12 +82,12 @@ struct DESFireFormatPICCCommand: AsyncParsableCommand {
         abstract: "Delete every application and file (FormatPICC), under the PICC master key (--key). This cannot be undone.")
 
     @OptionGroup var readerOptions: ReaderOptions
-    @Option(name: .long, help: "The PICC master key, 16 bytes as hex (- for standard input; asked for on a terminal).")
+    @Option(name: .long, help: "The PICC master key, 8, 16 or 24 bytes as hex (- for standard input; asked for on a terminal).")
     var key: String?
 
     func run() async throws {
         let secret = try SecretInput.read(key, option: "--key", prompt: "PICC master key (hex)")
-        let credentials = (UInt8(0), try NTAG424Runner.key(secret, option: "--key"))
+        let credentials = (UInt8(0), try DESFireRunner.key(secret, option: "--key"))
         let free = try await DESFireRunner.run(readerOptions, aid: .picc, credentials: credentials, json: false) { client in
             try await client.formatPICC()
             return try await client.freeMemory()
@@ -98,19 +104,24 @@ struct DESFireChangeKeyCommand: AsyncParsableCommand {
         discussion: """
             Which key may change which is the application's key settings' rule (by default the master key \
             changes every key). Changing a key other than the one authenticated needs its current value \
-            (--old-key, default all zero). --new-key - reads the new key from standard input.
+            (--old-key, default all zero). --new-key - reads the new key from standard input. At the PICC \
+            level --new-key-type sets the master key's type (des, 3k3des or aes; by default a 24-byte key is \
+            3k3des, an 8-byte one des, and a 16-byte one keeps the session key's type); DES-family keys keep \
+            --new-version in their parity bits.
             """)
 
     @OptionGroup var readerOptions: ReaderOptions
     @OptionGroup var target: DESFireTargetOptions
     @Option(name: .long, help: "The key to change, 0-13.")
     var change: UInt8
-    @Option(name: .customLong("new-key"), help: "The new key, 16 bytes as hex (- for standard input).")
+    @Option(name: .customLong("new-key"), help: "The new key, 8, 16 or 24 bytes as hex (- for standard input).")
     var newKey: String?
     @Option(name: .customLong("old-key"), help: "The key's current value, when it is not the authenticated one (default zero).")
     var oldKey: String?
     @Option(name: .customLong("new-version"), help: "The new key's version, 0-255.")
     var newVersion: UInt8 = 0
+    @Option(name: .customLong("new-key-type"), help: "The new PICC master key's type: des, 3k3des or aes.")
+    var newKeyType: String?
 
     func run() async throws {
         guard change <= 13 else { throw CLIError(.usage, "--change is 0-13, not \(change)") }
@@ -118,10 +129,22 @@ struct DESFireChangeKeyCommand: AsyncParsableCommand {
             throw CLIError(.usage, "--key - and --new-key - both read standard input: give one of them on the command line")
         }
         let credentials = try target.credentials(required: true)
-        let new = try NTAG424Runner.key(try SecretInput.read(newKey, option: "--new-key", prompt: "new key (hex)"), option: "--new-key")
-        let old = try oldKey.map { try NTAG424Runner.key($0, option: "--old-key") } ?? [UInt8](repeating: 0, count: 16)
-        try await DESFireRunner.run(readerOptions, aid: try target.application(), credentials: credentials, json: false) { client in
-            try await client.changeKey(change, to: new, version: newVersion, oldKey: old)
+        let new = try DESFireRunner.key(try SecretInput.read(newKey, option: "--new-key", prompt: "new key (hex)"), option: "--new-key")
+        let old =
+            try oldKey.map { try DESFireRunner.key($0, option: "--old-key") }
+            ?? [UInt8](repeating: 0, count: new.count == 8 ? 16 : new.count)
+        var type = try newKeyType.map { try DESFireRunner.keyType($0, option: "--new-key-type") }
+        if type == nil { type = new.count == 24 ? .tdes3 : new.count == 8 ? .des : nil }
+        let aid = try target.application()
+        if type != nil, newKeyType != nil, aid != .picc {
+            throw CLIError(.usage, "--new-key-type is for the PICC master key: an application's key type is fixed when it is created")
+        }
+        try await DESFireRunner.run(readerOptions, aid: aid, credentials: credentials, json: false) { client in
+            do {
+                try await client.changeKey(change, to: new, version: newVersion, oldKey: old, type: type)
+            } catch let error as DESFireError where error.code == .wrongKey || error.code == .invalidArgument {
+                throw CLIError(.usage, error.reason)
+            }
         }
         Output.line("changed key \(change) (version \(newVersion))")
     }
