@@ -91,15 +91,15 @@ build() {
           link pcsc PCSC NFCPCSC NFCTransport ISO7816 NFCBytes ;;
     pn532) module NFCBytes; module NFCTransport; module NFCPN532; link pn532 PN532 NFCPN532 NFCTransport NFCBytes ;;
     tags|images) use_crypto; module NFCBytes; module NDEF; module ISO7816; module NFCTransport; module NFCCBOR
-          module NFCCommandSets; module NFCTags; module NFCJSON; module NFCSimulator
-          if [[ $1 == tags ]]; then link tags Tags NFCTags NFCCommandSets NFCSimulator NFCJSON NFCCBOR NFCTransport NDEF ISO7816 NFCBytes
-          else link images Images NFCSimulator NFCJSON NFCCBOR NFCTransport ISO7816 NFCBytes; fi ;;
+          module NFCCommandSets; module NFCTags; module NFCJSON; module NFCTripleDES; module NFCSimulator
+          if [[ $1 == tags ]]; then link tags Tags NFCTags NFCCommandSets NFCSimulator NFCTripleDES NFCJSON NFCCBOR NFCTransport NDEF ISO7816 NFCBytes
+          else link images Images NFCSimulator NFCTripleDES NFCJSON NFCCBOR NFCTransport ISO7816 NFCBytes; fi ;;
     applets) use_crypto; module NFCBytes; module ISO7816; module NFCTransport; module NFCCBOR
-          module NFCOATH; module NFCPIV; module NFCFIDO; module NFCJSON; module NFCSimulator
-          link applets Applets NFCOATH NFCPIV NFCFIDO NFCSimulator NFCJSON NFCCBOR NFCTransport ISO7816 NFCBytes ;;
+          module NFCOATH; module NFCPIV; module NFCFIDO; module NFCJSON; module NFCTripleDES; module NFCSimulator
+          link applets Applets NFCOATH NFCPIV NFCFIDO NFCSimulator NFCTripleDES NFCJSON NFCCBOR NFCTransport ISO7816 NFCBytes ;;
     desfire) use_crypto; module NFCBytes; module NDEF; module ISO7816; module NFCTransport; module NFCCBOR; module NFCJSON
-          module NFCSimulator; module NFCDESFire
-          link desfire DESFire NFCDESFire NFCSimulator NFCJSON NFCCBOR NFCTransport NDEF ISO7816 NFCBytes ;;
+          module NFCTripleDES; module NFCSimulator; module NFCDESFire
+          link desfire DESFire NFCDESFire NFCSimulator NFCTripleDES NFCJSON NFCCBOR NFCTransport NDEF ISO7816 NFCBytes ;;
     config) module NFCBytes; module NDEF; module ISO7816; module NFCTransport; module NFCCommandSets; module NFCTags
           # OpenCoreNFC without the simulator and PC/SC traits (NFCReaders compiled without -D): no swift-crypto
           module NFCReaders; module OpenCoreNFC; module NFCBackgroundConfiguration
