@@ -19,6 +19,14 @@ the way is checked here with plain APDUs and this suite's own AES (Integration/p
    command MAC computed here, the answer MAC checked), WriteData in full mode (encrypted and MACed
    here), ReadData in full mode (the answer MAC checked and the data decrypted here), a command
    with a wrong MAC refused 91 1E and the session over (GetCardUID then 91 AE).
+3b. DES, 3K3DES and AES keys with the EV1 authentications, before any application exists: the
+   legacy Authenticate (0A) on the factory DES PICC master key, its token built in the reader's
+   send mode; AuthenticateISO (1A) with it and EV1 secure messaging (every answer's CMAC checked
+   over data ‖ status, the IV chained through the commands here): GetKeySettings (DES, one key),
+   CreateApplication 000043 of 3K3DES keys, AuthenticateISO there with 16-byte randoms and a
+   3K3DES CMAC; DeleteApplication under the PICC master key and, in the same session, ChangeKey
+   of it to an AES key (KeyNo 80, the cryptogram with its CRC32 enciphered here);
+   AuthenticateAES (AA) with the new key, GetKeySettings (AES).
 4. The emulator stops and saves; `nfc desfire files` reads the image back: three files.
 5. An NDEF-formatted image (`nfc tag new desfire-ev2`) read as a phone reads a Type 4 tag:
    SELECT D2760000850101, SELECT E103, the 15-byte CC of AN11004, SELECT E104, NLEN 0000.
@@ -41,10 +49,11 @@ import checks  # noqa: E402
 import emulation  # noqa: E402
 from card import Card, expect  # noqa: E402
 from checks import check  # noqa: E402
+import ev1_crypto  # noqa: E402
 from ev2_crypto import Session, authenticate_ev2_first  # noqa: E402
 
 # Checks a whole run makes; fewer means part of it did not run.
-EXPECTED_CHECKS = 28
+EXPECTED_CHECKS = 39
 
 NFC = os.environ.get("NFC", ".build/debug/nfc")
 # The NTAG 424 DNA check's reader: the two never run at the same time.
@@ -86,6 +95,56 @@ def identity(card):
     check("FreeMemory: 7680 bytes", status == 0 and int.from_bytes(free, "little") == 7680, free.hex())
     apps, status = native(card, 0x6A)
     check("GetApplicationIDs: none", status == 0 and apps == b"", apps.hex())
+
+
+def ev1_keys(card):
+    """3b: the factory DES PICC master key, a 3K3DES application and an AES PICC master key, each
+    with its authentication and EV1 secure messaging computed here."""
+    rnd_a = os.urandom(8)
+    proved, _, key = ev1_crypto.authenticate(native, card, 0x0A, 0, bytes(16), rnd_a)
+    check("Authenticate (0A) on the factory PICC master key (DES, zero): RndA' is RndA rotated", proved)
+    check("the legacy DES session key is RndA[0..3] ‖ RndB[0..3]", key[:4] == rnd_a[:4] and len(key) == 8, key.hex())
+    proved, kind, key = ev1_crypto.authenticate(native, card, 0x1A, 0, bytes(16), os.urandom(8))
+    check("AuthenticateISO (1A) with the same key: RndA' is RndA rotated", proved)
+    session = ev1_crypto.Session(kind, key)
+    session.command(0x45)
+    answer, status = native(card, 0x45)
+    check("GetKeySettings in the DES session: 0F 01 (DES, one key) and the CMAC right",
+          status == 0 and session.answer(answer) == bytes([0x0F, 0x01]), answer.hex())
+    create = bytes.fromhex("430000") + bytes([0x0F, 0x41])
+    session.command(0xCA, create)
+    answer, status = native(card, 0xCA, create)
+    check("CreateApplication 000043 of one 3K3DES key: 91 00 and the CMAC right", status == 0 and session.answer(answer) == b"",
+          answer.hex())
+    _, status = native(card, 0x5A, bytes.fromhex("430000"))
+    proved, kind, key = ev1_crypto.authenticate(native, card, 0x1A, 0, bytes(24), os.urandom(16))
+    check("AuthenticateISO with the 3K3DES key: 16-byte randoms, RndA' right", status == 0 and proved and len(key) == 24)
+    session = ev1_crypto.Session(kind, key)
+    session.command(0x45)
+    answer, status = native(card, 0x45)
+    check("GetKeySettings in the 3K3DES session: 0F 41 and the 3K3DES CMAC right",
+          status == 0 and session.answer(answer) == bytes([0x0F, 0x41]), answer.hex())
+    native(card, 0x5A, bytes(3))
+    proved, kind, key = ev1_crypto.authenticate(native, card, 0x1A, 0, bytes(16), os.urandom(8))
+    session = ev1_crypto.Session(kind, key)
+    session.command(0xDA, bytes.fromhex("430000"))
+    answer, status = native(card, 0xDA, bytes.fromhex("430000"))
+    check("DeleteApplication 000043 under the PICC master key (DES session): 91 00 and the CMAC right",
+          proved and status == 0 and session.answer(answer) == b"", answer.hex())
+    new_key = os.urandom(16)
+    plain = new_key + b"\x05"
+    plain += ev1_crypto.crc32(bytes([0xC4, 0x80]) + plain)
+    answer, status = native(card, 0xC4, session.enciphered_key(0xC4, 0x80, plain))
+    check("ChangeKey of the PICC master key to AES (KeyNo 80, version 05): 91 00, no CMAC (the session ends)",
+          proved and status == 0 and answer == b"", "%02X %s" % (status, answer.hex()))
+    proved, kind, key = ev1_crypto.authenticate(native, card, 0xAA, 0, new_key, os.urandom(16))
+    check("AuthenticateAES (AA) with the new AES master key: RndA' right", proved)
+    session = ev1_crypto.Session(kind, key)
+    session.command(0x45)
+    answer, status = native(card, 0x45)
+    check("GetKeySettings in the AES session: 0F 81 and the AES CMAC right",
+          status == 0 and session.answer(answer) == bytes([0x0F, 0x81]), answer.hex())
+    native(card, 0x5A, bytes(3))
 
 
 def plain_files(card):
@@ -202,6 +261,7 @@ def run(work):
         card = Card(READER)
         try:
             identity(card)
+            ev1_keys(card)
             plain_files(card)
             secure_messaging(card)
         except Exception:
