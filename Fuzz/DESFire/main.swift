@@ -9,12 +9,14 @@ import NFCTransport
 ///
 /// - Cards (selector below `80`): a virtual MIFARE DESFire (blank EV3, NDEF-formatted EV2, EV1 with
 ///   an application of every file kind) or NTAG 424 DNA, optionally authenticated first with a real
-///   AuthenticateEV2First (selector bit 2), answers every frame of the input (``AnswerScript``
+///   AuthenticateEV2First (selector bit 2) — or, with bit 3, AuthenticateISO/AES and EV1 secure
+///   messaging; with bit 4, a MIFARE Plus (bit 0 SL3, bit 1 4 KB, bit 2 an EV1 session) — answers
+///   every frame of the input (``AnswerScript``
 ///   framing: native frames, wrapped and ISO APDUs) — what `nfc emulate --pcsc` does for any program
 ///   that talks to pcscd. Asserts: never a trap; every answer carries a status (one byte for a
 ///   native frame, two for an APDU); after each frame the card's image rebuilds to the same card
 ///   (no command leaves a state an image cannot hold).
-/// - Clients (selector `80` and up): `DESFireClient` and `NTAG424Client` dialogues over a card that
+/// - Clients (selector `80` and up): `DESFireClient`, `NTAG424Client` and `MIFAREPlusClient` dialogues over a card that
 ///   answers with the input's bytes. Asserts: every failure is a thrown error, never a trap.
 ///
 /// `FUZZ_MAKE_SEEDS=DIR` writes seeds (card inputs from the unit tests' command sequences, client
@@ -70,9 +72,13 @@ func makeCard(_ index: Int) -> any VirtualTag {
     }
 }
 
-/// The card's image rebuilds to the same image (DESFire and NTAG 424 DNA).
+/// The card's image rebuilds to the same image (DESFire, NTAG 424 DNA, MIFARE Plus).
 func checkImage(_ tag: any VirtualTag) {
-    if let card = tag as? DESFireCard {
+    if let card = tag as? MIFAREPlusCard {
+        guard let rebuilt = try? MIFAREPlusCard(image: card.image), rebuilt.image == card.image else {
+            fatalError("the MIFARE Plus reached a state its image cannot hold")  // trap-ok: fuzz oracle
+        }
+    } else if let card = tag as? DESFireCard {
         guard let rebuilt = try? DESFireCard(image: card.image), rebuilt.image == card.image else {
             fatalError("the DESFire reached a state its image cannot hold")  // trap-ok: fuzz oracle
         }
@@ -84,8 +90,33 @@ func checkImage(_ tag: any VirtualTag) {
 }
 
 func fuzzCard(_ selector: Int, _ frames: ArraySlice<UInt8>) {
+    if selector & 0x10 != 0 {
+        let direct = DirectCard(
+            MIFAREPlusCard(
+                model: MIFAREPlusModel(generation: .ev2, kilobytes: selector & 0x02 != 0 ? 4 : 2),
+                securityLevel: selector & 0x01 != 0 ? .sl3 : .sl0))
+        if selector & 0x04 != 0 {
+            runBlocking { () async -> Void in
+                try? await MIFAREPlusClient(transmitter: direct).authenticate(keyBlock: 0x4000, key: [UInt8](repeating: 0xFF, count: 16))
+            }
+        }
+        answerFrames(direct, frames)
+        return
+    }
     let direct = DirectCard(makeCard(selector & 0x03))
-    if selector & 0x04 != 0 {
+    if selector & 0x08 != 0, selector & 0x04 != 0 {
+        // EV1 secure messaging: AuthenticateISO with the DES PICC master key, or AuthenticateAES in
+        // the EV1 card's application.
+        runBlocking { () async -> Void in
+            let client = DESFireClient(transmitter: direct)
+            if selector & 0x03 == 2 {
+                try? await client.selectApplication(DESFireAID(wire: [0x01, 0x02, 0x03]))
+                try? await client.authenticate(keyNumber: 0, key: [UInt8](repeating: 0, count: 16), method: .aes)
+            } else {
+                try? await client.authenticate(keyNumber: 0, key: [UInt8](repeating: 0, count: 16), method: .iso)
+            }
+        }
+    } else if selector & 0x04 != 0 {
         // A real session first, so the frames also reach the secure-messaging paths.
         runBlocking { () async -> Void in
             let client = DESFireClient(transmitter: direct)
@@ -97,13 +128,19 @@ func fuzzCard(_ selector: Int, _ frames: ArraySlice<UInt8>) {
             try? await client.authenticate(keyNumber: 0, key: [UInt8](repeating: 0, count: 16))
         }
     }
+    answerFrames(direct, frames)
+}
+
+/// Answers every frame of the input, checking each answer and the image after it.
+func answerFrames(_ direct: DirectCard, _ frames: ArraySlice<UInt8>) {
     let script = AnswerScript(frames)
     while true {
         let next: [UInt8]?
         do { next = try script.next() } catch { break }
         guard let frame = next else { continue }
         let answer = direct.answer(frame)
-        let apdu = frame.first == 0x00 || frame.first == 0x90
+        // A MIFARE Plus takes only native and wrapped frames (no ISO commands): one status byte at least.
+        let apdu = (frame.first == 0x00 || frame.first == 0x90) && !(direct.card is MIFAREPlusCard)
         guard answer.count >= (apdu ? 2 : 1) || direct.card is NTAG424Tag && answer.count >= 2 else {
             fatalError("an answer without a status: \(frame) -> \(answer)")  // trap-ok: fuzz oracle
         }
@@ -113,7 +150,7 @@ func fuzzCard(_ selector: Int, _ frames: ArraySlice<UInt8>) {
 
 let dialogues = [
     "version", "applications", "files", "read", "records", "value", "format-ndef", "authenticate-read", "ntag424-settings",
-    "ntag424-read",
+    "ntag424-read", "iso-authenticate-change-key", "mifare-plus-identity", "mifare-plus-session",
 ]
 
 func dialogue(_ operation: Int, _ transmitter: any APDUTransmitter) async throws {
@@ -151,11 +188,29 @@ func dialogue(_ operation: Int, _ transmitter: any APDUTransmitter) async throws
         let tag = NTAG424Client(transmitter: transmitter, random: { [UInt8](repeating: 0x5A, count: $0) })
         try await tag.selectApplication()
         for file: UInt8 in 1...3 { _ = try await tag.fileSettings(file) }
-    default:
+    case 9:
         let tag = NTAG424Client(transmitter: transmitter, random: { [UInt8](repeating: 0x5A, count: $0) })
         try await tag.selectApplication()
         try await tag.authenticate(keyNumber: 0, key: zero)
         _ = try await tag.read(file: 2, length: 32)
+    case 10:
+        try await client.authenticate(keyNumber: 0, key: zero, method: .iso)
+        _ = try await client.keySettings()
+        _ = try await client.applicationIDs()
+        try await client.changeKey(0, to: zero, version: 1, oldKey: zero)
+    case 11:
+        let plus = MIFAREPlusClient(transmitter: transmitter, random: { [UInt8](repeating: 0x5A, count: $0) })
+        _ = try await plus.version()
+        _ = try await plus.securityLevel()
+    default:
+        let plus = MIFAREPlusClient(transmitter: transmitter, random: { [UInt8](repeating: 0x5A, count: $0) })
+        try await plus.authenticate(keyBlock: 0x4000, key: [UInt8](repeating: 0xFF, count: 16))
+        _ = try await plus.read(block: 1, count: 2)
+        try await plus.write(block: 2, [UInt8](repeating: 2, count: 16), encrypted: false)
+        try await plus.writeValue(block: 1, 10)
+        try await plus.value(.decrement(3), block: 1, transferTo: 1)
+        _ = try await plus.read(block: 1, macOnAnswer: false, macOnCommand: false)
+        _ = try await plus.version()
     }
 }
 
@@ -195,6 +250,12 @@ let cardSeeds: [(String, Int, [String])] = [
         ["5A030201", "6F", "F501", "BD01000000100000", "6C03", "0C0305000000", "C7", "BB04000000000000", "60", "AF", "AF"]
     ),
     ("card-ntag424", 3, ["00A4040C07D276000085010100", "90F50000010200", "90AD0000070200000010000000", "9060000000"]),
+    ("card-ev1-iso", 0x08, ["45", "6A", "6E", "CA0302010F41", "5A030201", "1A00", "AF" + String(repeating: "00", count: 32)]),
+    (
+        "card-plus-sl0", 0x10,
+        ["60", "AF", "AF", "A80100" + String(repeating: "11", count: 16), "A89090" + String(repeating: "00", count: 16), "AA03"]
+    ),
+    ("card-plus-sl3", 0x11, ["70004006010000000000", "72" + String(repeating: "00", count: 32), "33010001", "37040001", "78", "60"]),
 ]
 
 @_cdecl("LLVMFuzzerInitialize")
@@ -214,7 +275,14 @@ public func initialize(
         var count = 0
         for (index, name) in dialogues.enumerated() {
             let field = SimulatedField()
-            let tag: any VirtualTag = index >= 8 ? makeCard(3) : index == 6 ? makeCard(0) : makeCard(2).withEV2()
+            let tag: any VirtualTag =
+                switch index {
+                case 8, 9: makeCard(3)
+                case 6, 10: makeCard(0)
+                case 11: MIFAREPlusCard()
+                case 12: MIFAREPlusCard(securityLevel: .sl3)
+                default: makeCard(2).withEV2()
+                }
             await place(tag, in: field)
             guard let target = try? await field.targets(matching: .all).first,
                 let inner = try? await field.connect(to: target, meter: AirTimeMeter())

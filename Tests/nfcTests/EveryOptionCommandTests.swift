@@ -23,10 +23,12 @@ import Testing
         private var made: [String: String] = [:]
         init(_ owner: EveryOptionCommandTests) { self.owner = owner }
 
-        private func image(_ name: String, _ kind: String, _ prepare: (String) async throws -> Void = { _ in }) async throws -> String {
+        private func image(
+            _ name: String, _ kind: String, blank: Bool = false, _ prepare: (String) async throws -> Void = { _ in }
+        ) async throws -> String {
             if let file = made[name] { return file }
             let file = owner.path(name + ".json")
-            let created = try await NFCTool.run(["tag", "new", kind, "-o", file])
+            let created = try await NFCTool.run(["tag", "new", kind, "-o", file] + (blank ? ["--blank"] : []))
             #expect(created.status == 0, "\(created.stderr)")
             try await prepare(file)
             made[name] = file
@@ -66,6 +68,23 @@ import Testing
         var ntag424: String { get async throws { try await image("ntag424", "ntag424") } }
         /// A DESFire EV3 formatted for NDEF (application 000001, files 1 and 2).
         var desfire: String { get async throws { try await image("desfire", "desfire-ev3") } }
+        /// A MIFARE Plus at SL3, every key FF.
+        var mifarePlus: String { get async throws { try await image("mifare-plus", "mifare-plus") } }
+        /// A MIFARE Plus at SL0 with the card keys CommitPerso needs already written.
+        var mifarePlusPersonalized: String {
+            get async throws {
+                try await image("mifare-plus-sl0", "mifare-plus", blank: true) { file in
+                    for address in ["9000", "9001", "9003"] {
+                        let written = try await NFCTool.run(
+                            [
+                                "mifare-plus", "perso", "--reader", "sim:" + file, "--address", address, "--hex",
+                                String(repeating: "AB", count: 16),
+                            ])
+                        #expect(written.status == 0, "\(written.stderr)")
+                    }
+                }
+            }
+        }
         var keyWithCredential: String {
             get async throws {
                 try await image("key-oath", "security-key") { file in
@@ -200,6 +219,19 @@ import Testing
         let created = try await run(["desfire", "create-file", "--reader", "sim:" + withValue] + app + ["--file", "3", "--type", "value"])
         #expect(created.status == 0, "\(created.stderr)")
         try await checkReaderOptions(withValue, ["desfire", "value"] + app + ["--file", "3", "--credit", "1"])
+    }
+
+    @Test func readerOptionsOnTheMIFAREPlusCommands() async throws {
+        let t = Templates(self)
+        let card = try await t.mifarePlus
+        let key = ["--key", String(repeating: "FF", count: 16)]
+        try await checkReaderOptions(card, ["mifare-plus", "info"])
+        try await checkReaderOptions(card, ["mifare-plus", "read", "--block", "4"] + key)
+        try await checkReaderOptions(card, ["mifare-plus", "write", "--block", "5", "--hex", String(repeating: "55", count: 16)] + key)
+        try await checkReaderOptions(card, ["mifare-plus", "value", "--block", "6", "--set", "9"] + key)
+        let blank = try await t.mifarePlusPersonalized
+        try await checkReaderOptions(blank, ["mifare-plus", "perso", "--address", "0004", "--hex", String(repeating: "44", count: 16)])
+        try await checkReaderOptions(blank, ["mifare-plus", "commit"])
     }
 
     @Test func typeTwoPasswordOptionsOpenAProtectedTagForEveryCommand() async throws {

@@ -29,13 +29,16 @@ public enum VirtualTagKind: String, Sendable, Hashable, CaseIterable, CustomStri
     /// shipped (all keys zero, an empty NDEF file). The chip ships NDEF-formatted, so `blank` makes
     /// the same tag.
     case ntag424
-    /// NXP MIFARE DESFire EV1 (8 KB, AES keys, no EV2 authentication): formatted as an NFC Forum
+    /// NXP MIFARE DESFire EV1 (8 KB, a DES PICC master key of zeros, no EV2 authentication): formatted as an NFC Forum
     /// Type 4 Tag (AN11004's NDEF application, an empty message); `blank` as shipped, with no application.
     case desfireEV1 = "desfire-ev1"
     /// NXP MIFARE DESFire EV2, formatted like ``desfireEV1`` unless blank.
     case desfireEV2 = "desfire-ev2"
     /// NXP MIFARE DESFire EV3, formatted like ``desfireEV1`` unless blank.
     case desfireEV3 = "desfire-ev3"
+    /// NXP MIFARE Plus EV2 (2 KB): personalised to SL3 with every AES key `FF…FF` and the
+    /// transport access conditions; `blank` at SL0, as shipped.
+    case mifarePlus = "mifare-plus"
     /// An ISO-DEP card with an ISO 7816 applet host and no applet (what `type4 --blank` makes: a
     /// factory-fresh card without the NDEF application).
     case iso7816
@@ -112,6 +115,11 @@ public enum VirtualTagKind: String, Sendable, Hashable, CaseIterable, CustomStri
             let model: DESFireModel = self == .desfireEV1 ? .ev1 : self == .desfireEV2 ? .ev2 : .ev3
             let uid = identifier ?? DESFireCard.defaultUID
             return blank ? DESFireCard(model: model, uid: uid) : DESFireCard.ndefFormatted(model: model, uid: uid)
+        case .mifarePlus:
+            if let identifier, identifier.count != 7 {
+                throw TagImageError(.invalidValue, field: "uid", "MIFARE Plus UIDs have 7 bytes here; got \(Hex.encode(identifier))")
+            }
+            return MIFAREPlusCard(uid: identifier ?? MIFAREPlusCard.defaultUID, securityLevel: blank ? .sl0 : .sl3)
         case .securityKey:
             if let identifier, ![4, 7, 10].contains(identifier.count) {
                 throw TagImageError(
@@ -171,6 +179,7 @@ public enum VirtualTagKind: String, Sendable, Hashable, CaseIterable, CustomStri
             case .ev2: self = .desfireEV2
             case .ev3: self = .desfireEV3
             }
+        case is MIFAREPlusCard: self = .mifarePlus
         case let tag as Type4Tag: self = tag.card.typeB == nil ? .type4 : .type4b
         case is ISO7816Card: self = .iso7816
         case is FeliCaLiteSTag: self = .felicaLiteS

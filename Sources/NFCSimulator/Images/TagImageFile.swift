@@ -82,10 +82,10 @@ public enum TagImageFile {
 
     /// Whether the tag holds secrets an image must not show to other users: private keys, PINs
     /// and OATH secrets (an ISO 7816 card with an OATH, PIV or FIDO applet), a Type 2 password, or
-    /// an NTAG 424 DNA's or a DESFire's AES keys (always: the factory keys are soon replaced, and
-    /// a file keeps its mode).
+    /// an NTAG 424 DNA's, a DESFire's or a MIFARE Plus's keys (always: the factory keys are soon
+    /// replaced, and a file keeps its mode).
     public static func holdsSecrets(_ tag: any VirtualTag) -> Bool {
-        if tag is NTAG424Tag || tag is DESFireCard { return true }
+        if tag is NTAG424Tag || tag is DESFireCard || tag is MIFAREPlusCard { return true }
         if let card = tag as? ISO7816Card {
             return card.image.applets.contains { applet in
                 switch applet {

@@ -16,6 +16,7 @@ enum TagImageKinds {
             DESFireCard.self,
             typeNames: [VirtualTagKind.desfireEV1, .desfireEV2, .desfireEV3].map(\.rawValue)
         ) { card in VirtualTagKind(of: card)?.rawValue ?? VirtualTagKind.desfireEV3.rawValue },
+        TagImageKind(MIFAREPlusCard.self, typeNames: [VirtualTagKind.mifarePlus.rawValue]) { _ in VirtualTagKind.mifarePlus.rawValue },
         TagImageKind(ISO7816Card.self, typeNames: [VirtualTagKind.iso7816.rawValue]) { _ in VirtualTagKind.iso7816.rawValue },
         TagImageKind(FeliCaLiteSTag.self, typeNames: [VirtualTagKind.felicaLiteS.rawValue]) { _ in VirtualTagKind.felicaLiteS.rawValue },
         TagImageKind(FeliCaStandardTag.self, typeNames: [VirtualTagKind.felica.rawValue]) { _ in VirtualTagKind.felica.rawValue },

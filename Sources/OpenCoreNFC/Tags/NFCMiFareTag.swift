@@ -32,7 +32,19 @@ final class MiFareTagObject: NFCTagObject, NFCMiFareTag, __NFCTag, @unchecked Se
 
     var mifareFamily: NFCMiFareFamily {
         guard case .iso14443A(let a) = target.parameters else { return .unknown }
-        if a.ats != nil { return a.sak & 0x18 == 0x18 || a.sak == 0x08 ? .plus : .desfire }
+        if let ats = a.ats {
+            // NXP's IC information in the historical bytes (`C1 05`, then the chip: high nibble 2
+            // MIFARE Plus, 1 DESFire — AN10833; the SpringCard MIFARE Plus reference reads it so).
+            let history = ats.historicalBytes
+            if history.count >= 3, history[0] == 0xC1, history[1] == 0x05 {
+                switch history[2] >> 4 {
+                case 0x2: return .plus
+                case 0x1: return .desfire
+                default: break
+                }
+            }
+            return a.sak & 0x18 == 0x18 || a.sak == 0x08 ? .plus : .desfire
+        }
         return a.sak == 0x00 ? .ultralight : .unknown
     }
 

@@ -23,6 +23,8 @@ struct PCSCATRTests {
         (.desfireEV1, "3B8180018080"),
         (.desfireEV2, "3B8180018080"),
         (.desfireEV3, "3B8180018080"),
+        // The historical bytes of a MIFARE Plus X's ATS (C1 05 2F 2F 01 BC D6) in the PC/SC Part 3 ISO-DEP form, TCK A9.
+        (.mifarePlus, "3B878001C1052F2F01BCD6A9"),
         // Type B: application data, protocol info and MBLI/CID as the historical bytes (PC/SC Part 3 §3.1.3.2.3.1).
         (.type4b, "3B8880010000000000817100F9"),
         (.securityKey, "3B8180018080"),
