@@ -24,7 +24,8 @@ the way is checked here with plain APDUs and this suite's own AES (Integration/p
    send mode; AuthenticateISO (1A) with it and EV1 secure messaging (every answer's CMAC checked
    over data ‖ status, the IV chained through the commands here): GetKeySettings (DES, one key),
    CreateApplication 000043 of 3K3DES keys, AuthenticateISO there with 16-byte randoms and a
-   3K3DES CMAC; DeleteApplication under the PICC master key and, in the same session, ChangeKey
+   3K3DES CMAC, a MAC-mode file written (the command's CMAC sent) and read (the answer's CMAC
+   checked, the command's not sent); DeleteApplication under the PICC master key and, in the same session, ChangeKey
    of it to an AES key (KeyNo 80, the cryptogram with its CRC32 enciphered here);
    AuthenticateAES (AA) with the new key, GetKeySettings (AES).
 4. The emulator stops and saves; `nfc desfire files` reads the image back: three files.
@@ -53,7 +54,7 @@ import ev1_crypto  # noqa: E402
 from ev2_crypto import Session, authenticate_ev2_first  # noqa: E402
 
 # Checks a whole run makes; fewer means part of it did not run.
-EXPECTED_CHECKS = 39
+EXPECTED_CHECKS = 41
 
 NFC = os.environ.get("NFC", ".build/debug/nfc")
 # The NTAG 424 DNA check's reader: the two never run at the same time.
@@ -103,7 +104,9 @@ def ev1_keys(card):
     rnd_a = os.urandom(8)
     proved, _, key = ev1_crypto.authenticate(native, card, 0x0A, 0, bytes(16), rnd_a)
     check("Authenticate (0A) on the factory PICC master key (DES, zero): RndA' is RndA rotated", proved)
-    check("the legacy DES session key is RndA[0..3] ‖ RndB[0..3]", key[:4] == rnd_a[:4] and len(key) == 8, key.hex())
+    answer, status = native(card, 0x45)
+    check("GetKeySettings in the legacy session: 0F 01 and nothing more (a legacy session MACs no plain answer)",
+          status == 0 and answer == bytes([0x0F, 0x01]), answer.hex())
     proved, kind, key = ev1_crypto.authenticate(native, card, 0x1A, 0, bytes(16), os.urandom(8))
     check("AuthenticateISO (1A) with the same key: RndA' is RndA rotated", proved)
     session = ev1_crypto.Session(kind, key)
@@ -124,6 +127,21 @@ def ev1_keys(card):
     answer, status = native(card, 0x45)
     check("GetKeySettings in the 3K3DES session: 0F 41 and the 3K3DES CMAC right",
           status == 0 and session.answer(answer) == bytes([0x0F, 0x41]), answer.hex())
+    # A MAC-mode file under key 0: WriteData carries its CMAC, ReadData's command none, its answer one.
+    create = bytes([0x01, 0x01, 0x00, 0x00]) + (16).to_bytes(3, "little")
+    session.command(0xCD, create)
+    answer, status = native(card, 0xCD, create)
+    created = status == 0 and session.answer(answer) == b""
+    secret = os.urandom(16)
+    header = bytes([0x01]) + (0).to_bytes(3, "little") + (16).to_bytes(3, "little")
+    session.command(0x3D, header + secret)
+    answer, status = native(card, 0x3D, header + secret + session.iv[:8])
+    check("a MAC-mode file in the 3K3DES session: created, and WriteData with its 8-byte CMAC taken (answer CMAC right)",
+          created and status == 0 and session.answer(answer) == b"", answer.hex())
+    session.command(0xBD, header)
+    answer, status = native(card, 0xBD, header)
+    check("ReadData of it: the command without a MAC, the answer the data and its CMAC",
+          status == 0 and session.answer(answer) == secret, answer.hex())
     native(card, 0x5A, bytes(3))
     proved, kind, key = ev1_crypto.authenticate(native, card, 0x1A, 0, bytes(16), os.urandom(8))
     session = ev1_crypto.Session(kind, key)

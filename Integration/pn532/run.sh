@@ -319,7 +319,7 @@ done
 # nfcpy's UDP frontend, both ways (OUTSIDE-READERS.md). nfcpy's reader against our virtual tags
 # (nfc emulate --nfcpy-udp): read, then write, each checked against the image.
 port=$((40000 + $$ % 20000))
-for kind in ntag213 ntag216 ultralight type4 type4b felica-lite-s felica; do
+for kind in ntag213 ntag216 ultralight topaz96 topaz512 type4 type4b felica-lite-s felica; do
     case $kind in felica*) brty=212F ;; type4b) brty=106B ;; *) brty=106A ;; esac
     image=$work/$kind-udp.json
     "$NFC" tag new "$kind" -o "$image" >/dev/null

@@ -53,10 +53,28 @@ import Testing
         let value = try await run(
             ["mifare-plus", "value"] + sim + ["--key", Self.ff, "--key-block", "4004", "--block", "10", "--decrement", "5", "--json"])
         #expect(value.stdout.contains("520"), "\(value.stdout)")
+        _ = try await run(
+            ["mifare-plus", "write"] + sim + [
+                "--key", keyB, "--key-b", "--messaging", "ev0", "--block", "9", "--hex", String(repeating: "A9", count: 16),
+            ])
+        _ = try await run(
+            ["mifare-plus", "write"] + sim + [
+                "--key", Self.ff, "--key-block", "4004", "--block", "8", "--hex", String(repeating: "A8", count: 16),
+            ])
+        let viaB = try await run(["mifare-plus", "read"] + sim + ["--key", keyB, "--key-b", "--block", "8", "--count", "2"])
+        #expect(
+            viaB.stdout.contains(String(repeating: "A8", count: 16)) && viaB.stdout.contains(String(repeating: "A9", count: 16)),
+            "\(viaB.stdout)")
+        let ev0 = try await run(["mifare-plus", "value"] + sim + ["--key", keyB, "--key-b", "--messaging", "ev0", "--block", "10"])
+        #expect(ev0.stdout.contains("block 10: 520"), "\(ev0.stdout)")
         let wrong = try await NFCTool.run(["mifare-plus", "read"] + sim + ["--key", keyB, "--block", "8"])
         #expect(wrong.status == 4 && wrong.stderr.contains("AuthenticateFirst"), "key A is still FF…: \(wrong.stderr)")
         let other = try await NFCTool.run(["mifare-plus", "read"] + sim + key + ["--key-block", "4004", "--block", "12"])
         #expect(other.status == 4, "block 12 is in sector 3: \(other.stderr)")
+        _ = try await run(
+            ["mifare-plus", "write"] + sim + ["--key", Self.master, "--key-address", "B000", "--hex", String(repeating: "B0", count: 16)])
+        let crossing = try await NFCTool.run(["mifare-plus", "read"] + sim + key + ["--block", "6", "--count", "3"])
+        #expect(crossing.status == 64 && crossing.stderr.contains("sector"), "\(crossing.stderr)")
         let slOne = try await NFCTool.run(["mifare-plus", "perso"] + sim + ["--address", "0001", "--hex", Self.ff])
         #expect(slOne.status != 0 && slOne.stderr.contains("0B"), "WritePerso at SL3: \(slOne.stderr)")
     }

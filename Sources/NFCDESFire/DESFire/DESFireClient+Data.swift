@@ -29,7 +29,8 @@ extension DESFireClient {
         while out.count < total {
             let count = min(Self.readChunk, total - out.count)
             let part = try await command(
-                "ReadData", 0xBD, header: [file] + Self.threeBytes(offset + out.count) + Self.threeBytes(count), mode: mode)
+                "ReadData", 0xBD, header: [file] + Self.threeBytes(offset + out.count) + Self.threeBytes(count), mode: mode,
+                answerLength: count)
             guard part.count == count else {
                 throw DESFireError(.malformedResponse, "ReadData answered \(part.count) bytes; \(count) asked")
             }
@@ -63,7 +64,8 @@ extension DESFireClient {
     public func value(file: UInt8) async throws -> Int32 {
         let settings = try await fileSettings(file)
         let bytes = try await command(
-            "GetValue", 0x6C, header: [file], mode: mode([settings.read, settings.write, settings.readWrite], file: settings.mode))
+            "GetValue", 0x6C, header: [file], mode: mode([settings.read, settings.write, settings.readWrite], file: settings.mode),
+            answerLength: 4)
         guard bytes.count == 4 else { throw DESFireError(.malformedResponse, "GetValue answered \(bytes.count) bytes; 4 expected") }
         return Int32(bitPattern: UInt32(bytes[0]) | UInt32(bytes[1]) << 8 | UInt32(bytes[2]) << 16 | UInt32(bytes[3]) << 24)
     }

@@ -12,7 +12,8 @@ extension DESFireClient {
     /// free to read and write, NLEN `0000` (INITIALIZED). The CC file is created writable by
     /// anyone, filled, then closed to key 0 with a plain ChangeFileSettings, so no authentication
     /// is needed (DESFire EV1 has no EV2 authentication). With `piccKey` the PICC master key
-    /// (key 0) is authenticated first, for cards whose settings do not allow free creation.
+    /// (key 0) is authenticated first as its type asks (``authenticateAsKeyTypeAsks(keyNumber:key:)``:
+    /// AuthenticateISO for the factory DES key), for cards whose settings do not allow free creation.
     ///
     /// An application `000001` that exists already with no files (created by hand with `nfc
     /// desfire create-app` on a card that keeps creation to the PICC master key, or left by an
@@ -26,7 +27,7 @@ extension DESFireClient {
             throw DESFireError(.invalidArgument, "the NDEF file has 3 to 32767 bytes, not \(ndefFileSize)")
         }
         try await selectApplication(.picc)
-        if let piccKey { try await authenticate(keyNumber: 0, key: piccKey) }
+        if let piccKey { try await authenticateAsKeyTypeAsks(keyNumber: 0, key: piccKey) }
         do {
             try await createApplication(
                 Self.ndefApplication, keySettings: 0x0F, keyCount: 1, isoFileIdentifier: 0xE110, dfName: Self.ndefApplicationName)

@@ -61,7 +61,7 @@ public actor DESFireClient {
 
     /// GetCardUID: the real UID, to an authenticated reader only (full mode).
     public func cardUID() async throws -> [UInt8] {
-        let uid = try await command("GetCardUID", 0x51, mode: .full)
+        let uid = try await command("GetCardUID", 0x51, mode: .full, answerLength: 7)
         guard uid.count == 7 else { throw DESFireError(.malformedResponse, "GetCardUID answered \(uid.count) bytes; 7 expected") }
         return uid
     }
@@ -137,7 +137,9 @@ public actor DESFireClient {
     /// keeping TI and CmdCtr.
     /// - Throws: ``DESFireError`` `.notAuthenticated` without a session, else as ``authenticate(keyNumber:key:)``.
     public func authenticateNonFirst(keyNumber: UInt8, key: [UInt8]) async throws {
-        guard let current = session else { throw DESFireError(.notAuthenticated, "AuthenticateEV2NonFirst needs a session") }
+        guard let current = session else {
+            throw DESFireError(.notAuthenticated, "AuthenticateEV2NonFirst needs an EV2 session (AuthenticateEV2First)")
+        }
         let (rndA, rndB, answer) = try await challenge(0x77, [keyNumber], key: key, name: "AuthenticateEV2NonFirst", answerLength: 16)
         guard answer == Self.rotated(rndA) else {
             channel = nil
@@ -226,6 +228,15 @@ public actor DESFireClient {
             _ = try await command("ChangeKey", 0xC4, header: [keyByte], data: data, mode: .full)
         case .ev1(var ev1):
             let newType = type ?? ev1.keyType
+            if selected != .picc, newType != ev1.keyType {
+                throw DESFireError(
+                    .invalidArgument, "an application's keys keep its type (\(ev1.keyType)); \(newType) is for the PICC master key")
+            }
+            if ev1.legacy, newType == .aes, version != 0 {
+                throw DESFireError(
+                    .invalidArgument,
+                    "a legacy session sends no version byte for an AES key: authenticate with AuthenticateISO to set version \(version)")
+            }
             let keyByte = selected == .picc ? newType.methodBits | (keyNumber & 0x3F) : keyNumber & 0x3F
             let value = newType.withVersion(try newType.cardKey(newKey), version)
             var plain = value
@@ -267,7 +278,7 @@ public actor DESFireClient {
     /// `noChanges`, a `91 0C` NO_CHANGES answer is success too (no data, no MAC, the session kept).
     func command(
         _ name: String, _ ins: UInt8, header: [UInt8] = [], data: [UInt8] = [], mode: DESFireCommunicationMode,
-        frameLimit: Int? = nil, noChanges: Bool = false
+        frameLimit: Int? = nil, noChanges: Bool = false, answerLength: Int? = nil
     ) async throws -> [UInt8] {
         guard var current = channel else {
             let answer = try await exchange(ins, header + data, name: name, frameLimit: frameLimit)
@@ -277,7 +288,17 @@ public actor DESFireClient {
             return answer.data
         }
         channel = nil
-        let wire = try current.protect(command: ins, header: header, data: data, mode: mode)
+        // EV1 and legacy sessions MAC a read's answer but not its command, and a legacy session
+        // a write's command but not its answer (libfreefare's read_data and get_value send
+        // MDCM_PLAIN | CMAC_COMMAND; proxmark3 MACs WriteData, Credit, Debit, LimitedCredit,
+        // WriteRecord and UpdateRecord commands, and expects answer MACs of reads only).
+        var commandMode = mode
+        var answerMode = mode
+        if case .ev1(let ev1) = current, mode == .mac {
+            if Self.readCommands.contains(ins) { commandMode = .plain }
+            if ev1.method == .legacy, Self.writeCommands.contains(ins) { answerMode = .plain }
+        }
+        let wire = try current.protect(command: ins, header: header, data: data, mode: commandMode)
         let answer = try await exchange(ins, wire, name: name, frameLimit: frameLimit)
         if noChanges && answer.status == 0x0C {
             // The short data sheets do not say whether NO_CHANGES carries a MAC: one that does
@@ -287,9 +308,38 @@ public actor DESFireClient {
             return []
         }
         guard answer.status == 0x00 else { throw DESFireError.status(answer.status, command: name) }
-        let plain = try current.open(response: answer.data, mode: mode)
+        let plain = try current.open(response: answer.data, mode: answerMode, length: answerLength)
         channel = current
         return plain
+    }
+
+    /// ReadData, ReadRecords and GetValue (plain and chained codes).
+    static let readCommands: Set<UInt8> = [0xBD, 0xAD, 0xBB, 0xAB, 0x6C]
+    /// WriteData, WriteRecord, Credit, Debit and LimitedCredit.
+    static let writeCommands: Set<UInt8> = [0x3D, 0x8D, 0x3B, 0x8B, 0x0C, 0xDC, 0x1C]
+
+    /// Authenticates with `key` as the selected level's key type asks (MIFARE DESFire EV1 short
+    /// data sheet §9): 8- and 24-byte keys with AuthenticateISO; a 16-byte key by the type
+    /// GetKeySettings reports when the level lets anyone read it — DES/2K3DES with
+    /// AuthenticateISO, AES with AuthenticateEV2First, or AuthenticateAES on a card without it
+    /// (an EV1). When the settings are not readable, AES is tried first (EV2, then AuthenticateAES
+    /// on an EV1), then AuthenticateISO; when all refuse, the first refusal is thrown.
+    public func authenticateAsKeyTypeAsks(keyNumber: UInt8, key: [UInt8]) async throws {
+        guard key.count == 16 else { return try await authenticate(keyNumber: keyNumber, key: key, method: .iso) }
+        let type = (try? await keySettings()).flatMap { DESFireKeyType(methodBits: $0.keyType << 6) }
+        if type == .des { return try await authenticate(keyNumber: keyNumber, key: key, method: .iso) }
+        var first: DESFireError?
+        for method in [DESFireAuthentication.ev2, .aes, .iso] {
+            if method == .aes, first?.code != .illegalCommand { continue }
+            if method == .iso, type == .aes { break }
+            do {
+                try await authenticate(keyNumber: keyNumber, key: key, method: method)
+                return
+            } catch let error as DESFireError where error.code == .illegalCommand || error.code == .authenticationError {
+                if first == nil || first?.code == .illegalCommand { first = error }
+            }
+        }
+        throw first ?? DESFireError(.authenticationFailed, "no authentication took key \(keyNumber)")
     }
 
     /// Sends `90 INS 00 00 [Lc data] 00` and, when `follow`, `90 AF 00 00 00` while the card

@@ -34,14 +34,16 @@ public enum DESFireSecureChannel: Sendable, Hashable {
     }
 
     /// A successful answer checked under `mode`: its plain data.
-    mutating func open(response data: [UInt8], mode: DESFireCommunicationMode, status: UInt8 = 0x00) throws(DESFireError) -> [UInt8] {
+    mutating func open(response data: [UInt8], mode: DESFireCommunicationMode, status: UInt8 = 0x00, length: Int? = nil)
+        throws(DESFireError) -> [UInt8]
+    {
         switch self {
         case .ev2(var session):
             let plain = try session.open(response: data, mode: mode, status: status)
             self = .ev2(session)
             return plain
         case .ev1(var session):
-            let plain = try session.open(response: data, mode: mode, status: status)
+            let plain = try session.open(response: data, mode: mode, status: status, length: length)
             self = .ev1(session)
             return plain
         }

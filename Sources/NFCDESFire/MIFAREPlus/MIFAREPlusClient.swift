@@ -50,7 +50,10 @@ public actor MIFAREPlusClient {
             guard answer.status == 0xAF else { break }
             answer = try await frame(0xAF, [], name: "GetVersion")
         }
-        guard answer.status == 0x90 else { throw fail(MIFAREPlusError.refusal(answer.status, command: "GetVersion")) }
+        // A MIFARE Plus ends GetVersion with 90, a DESFire with 00: the type byte tells them apart.
+        guard answer.status == 0x90 || answer.status == 0x00 else {
+            throw fail(MIFAREPlusError.refusal(answer.status, command: "GetVersion"))
+        }
         if var current = session {
             guard collected.count >= 8 else { throw fail(MIFAREPlusError(.malformedResponse, "GetVersion: no MAC")) }
             current.readCounter &+= 1
@@ -86,7 +89,8 @@ public actor MIFAREPlusClient {
         guard !data.isEmpty, data.count % 16 == 0, data.count <= 240 else {
             throw MIFAREPlusError(.invalidArgument, "WritePerso takes 1 to 15 blocks of 16 bytes, not \(data.count) bytes")
         }
-        try await expectOK(frame(0xA8, [UInt8(address & 0xFF), UInt8(address >> 8)] + data, name: "WritePerso \(Self.hex(address))"))
+        let name = "WritePerso \(Self.hex(address))"
+        try expectOK(await frame(0xA8, [UInt8(address & 0xFF), UInt8(address >> 8)] + data, name: name), name)
     }
 
     /// CommitPerso (`AA`): to SL3 (`level` 3 or `nil`) or SL1.
@@ -98,7 +102,7 @@ public actor MIFAREPlusClient {
         case 3: option = [0x03]
         default: throw MIFAREPlusError(.invalidArgument, "CommitPerso switches to SL1 or SL3, not SL\(level ?? 0)")
         }
-        try await expectOK(frame(0xAA, option, name: "CommitPerso"))
+        try expectOK(await frame(0xAA, option, name: "CommitPerso"), "CommitPerso")
     }
 
     // MARK: Authentication
@@ -175,7 +179,7 @@ public actor MIFAREPlusClient {
     /// ResetAuth (`78`): the session ends on both sides.
     public func resetAuthentication() async throws {
         session = nil
-        try await expectOK(frame(0x78, [], name: "ResetAuth"))
+        try expectOK(await frame(0x78, [], name: "ResetAuth"), "ResetAuth")
     }
 
     // MARK: Blocks
@@ -310,8 +314,8 @@ public actor MIFAREPlusClient {
 
     // MARK: Exchanges
 
-    private func expectOK(_ answer: (data: [UInt8], status: UInt8)) throws {
-        guard answer.status == 0x90 else { throw fail(MIFAREPlusError.refusal(answer.status, command: "command")) }
+    private func expectOK(_ answer: (data: [UInt8], status: UInt8), _ name: String) throws {
+        guard answer.status == 0x90 else { throw fail(MIFAREPlusError.refusal(answer.status, command: name)) }
     }
 
     private func fail(_ error: MIFAREPlusError) -> MIFAREPlusError {

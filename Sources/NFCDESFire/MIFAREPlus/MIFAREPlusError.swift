@@ -67,7 +67,8 @@ public struct MIFAREPlusError: Error, Hashable, Sendable, CustomStringConvertibl
             case 0x0A: (.extensionError, "block outside the card")
             case 0x0B: (.commandInvalid, "command not allowed in this state or security level")
             case 0x0C: (.formatError, "length error")
-            default: (.cardStatus, "status")
+            case 0x0F: (.cardStatus, "general failure")
+            default: (.cardStatus, "unknown status")
             }
         let hex = String(status, radix: 16, uppercase: true)
         return MIFAREPlusError(code, "\(command): \(hex.count == 1 ? "0" + hex : hex) \(words)", status: status)

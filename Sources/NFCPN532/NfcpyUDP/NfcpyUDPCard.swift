@@ -6,7 +6,8 @@ import NFCTransport
 /// frames out, the card doing what a real one does at that layer.
 ///
 /// - **Type A** (ISO/IEC 14443-3 §6): SENS_REQ `26` or ALL_REQ `52` answered with the ATQA (low
-///   byte first); SDD_REQ `93/95/97 20` with the cascade level's UID bytes and BCC (a 7-byte UID
+///   byte first) — a Type 1 tag is then active at once and takes RID and its other commands;
+///   SDD_REQ `93/95/97 20` with the cascade level's UID bytes and BCC (a 7-byte UID
 ///   begins with the cascade tag `88`); SEL_REQ `93/95/97 70` with the SAK (cascade bit `04`
 ///   until the last level); SLP_REQ `50 00` halts the card. Then a Type 2 tag takes its
 ///   commands as they are (a 4-bit ACK or NAK goes back as one byte); an ISO-DEP card answers
@@ -102,7 +103,16 @@ public actor NfcpyUDPCard {
                 return nil
             }
             target = found
-            stage = .anticollision(levels: Self.cascadeLevels(found.identifier))
+            if a.isType1Platform {
+                // A Type 1 tag has no anticollision: its SENS_RES says so (low five bits zero) and
+                // the reader goes on with RID, which the tag answers with HR0 HR1 UID0–3 (NFC
+                // Forum Digital 2.0 §8.6; nfcpy's frontend sends RID `78 0000 00000000` next).
+                guard let opened = try? await driver.connect(to: found, meter: meter) else { return nil }
+                connection = opened
+                stage = .active
+            } else {
+                stage = .anticollision(levels: Self.cascadeLevels(found.identifier))
+            }
             return [UInt8(a.atqa & 0xFF), UInt8(a.atqa >> 8)]
         }
         if frame == [0x50, 0x00] {

@@ -25,14 +25,16 @@ extension DESFireCard {
 
     /// Removes a command's secure messaging (nothing outside a session; an EV1 session's IV moves
     /// on even in plain mode).
+    /// `bodyLength`, when the command says it, is where an enciphered body ends (EV1 and legacy
+    /// sessions check their CRC there).
     mutating func open(
-        ins: UInt8, _ data: [UInt8], headerLength: Int, mode: NTAG424File.CommunicationMode
+        ins: UInt8, _ data: [UInt8], headerLength: Int, mode: NTAG424File.CommunicationMode, bodyLength: Int? = nil
     ) -> Result<(header: [UInt8], body: [UInt8]), DESFireStatus> {
         guard var current = session else {
             guard data.count >= headerLength else { return .failure(.lengthError) }
             return .success((Array(data.prefix(headerLength)), Array(data.dropFirst(headerLength))))
         }
-        let result = current.unwrap(ins: ins, data, headerLength: headerLength, mode: mode)
+        let result = current.unwrap(ins: ins, data, headerLength: headerLength, mode: mode, bodyLength: bodyLength)
         session = current
         return result
     }
@@ -46,6 +48,14 @@ extension DESFireCard {
             session = current
             return chunked(wrapped, writes: writes)
         }
+    }
+
+    /// The mode of a write's answer: a legacy session answers WriteData, Credit, Debit,
+    /// LimitedCredit and WriteRecord in MAC mode without a MAC (proxmark3 expects answer MACs of
+    /// ReadData, ReadRecords and GetValue only).
+    func writeAnswerMode(_ mode: NTAG424File.CommunicationMode) -> NTAG424File.CommunicationMode {
+        if case .ev1(let current)? = session, current.legacy, mode == .mac { return .plain }
+        return mode
     }
 
     /// The communication mode of a management command inside a session: MAC in an EV2 session

@@ -52,7 +52,9 @@ extension DESFireCard {
         switch target(data.first, conditions: { [$0.write, $0.readWrite] }) {
         case .failure(let status): return DESFireAnswer(status)
         case .success(let found):
-            switch open(ins: ins, data, headerLength: 7, mode: found.mode) {
+            switch open(
+                ins: ins, data, headerLength: 7, mode: found.mode, bodyLength: data.count >= 7 ? NTAG424File.number(data[4..<7]) : nil)
+            {
             case .failure(let status): return DESFireAnswer(status)
             case .success(let parts):
                 let file = applications[found.app].files[found.index]
@@ -70,7 +72,7 @@ extension DESFireCard {
                     files[found.index].contents.replaceSubrange(range, with: parts.body)
                     uncommitted = files
                 }
-                return seal([], mode: found.mode, writes: true)
+                return seal([], mode: writeAnswerMode(found.mode), writes: true)
             }
         }
     }
@@ -106,7 +108,7 @@ extension DESFireCard {
         switch target(data.first, conditions: conditions) {
         case .failure(let status): return DESFireAnswer(status)
         case .success(let found):
-            switch open(ins: ins, data, headerLength: 1, mode: found.mode) {
+            switch open(ins: ins, data, headerLength: 1, mode: found.mode, bodyLength: 4) {
             case .failure(let status): return DESFireAnswer(status)
             case .success(let parts):
                 guard parts.body.count == 4 else { return DESFireAnswer(.lengthError) }
@@ -130,7 +132,7 @@ extension DESFireCard {
                 value.value = Int32(next)
                 files[found.index].kind = .value(value)
                 uncommitted = files
-                return seal([], mode: found.mode)
+                return seal([], mode: writeAnswerMode(found.mode))
             }
         }
     }
@@ -144,7 +146,9 @@ extension DESFireCard {
         switch target(data.first, conditions: { [$0.write, $0.readWrite] }) {
         case .failure(let status): return DESFireAnswer(status)
         case .success(let found):
-            switch open(ins: ins, data, headerLength: 7, mode: found.mode) {
+            switch open(
+                ins: ins, data, headerLength: 7, mode: found.mode, bodyLength: data.count >= 7 ? NTAG424File.number(data[4..<7]) : nil)
+            {
             case .failure(let status): return DESFireAnswer(status)
             case .success(let parts):
                 var files = working(found.app)
@@ -173,7 +177,7 @@ extension DESFireCard {
                 file.kind = cyclic ? .cyclicRecord(records) : .linearRecord(records)
                 files[found.index] = file
                 uncommitted = files
-                return seal([], mode: found.mode)
+                return seal([], mode: writeAnswerMode(found.mode))
             }
         }
     }

@@ -58,7 +58,7 @@ extension DESFireCard {
         case .failure(let status): return DESFireAnswer(status)
         }
         let mode: NTAG424File.CommunicationMode = grant == .key ? .full : .plain
-        switch open(ins: 0x5F, data, headerLength: 1, mode: mode) {
+        switch open(ins: 0x5F, data, headerLength: 1, mode: mode, bodyLength: 3) {
         case .failure(let status): return DESFireAnswer(status)
         case .success(let parts):
             guard parts.body.count == 3 else { return DESFireAnswer(.lengthError) }

@@ -28,7 +28,7 @@ extension DESFireCard {
     mutating func changeKeySettings(_ data: [UInt8]) -> DESFireAnswer {
         guard masterKeyAuthenticated else { return DESFireAnswer(.authenticationError) }
         guard levelKeySettings & 0x08 != 0 else { return DESFireAnswer(.permissionDenied) }
-        switch open(ins: 0x54, data, headerLength: 0, mode: .full) {
+        switch open(ins: 0x54, data, headerLength: 0, mode: .full, bodyLength: 1) {
         case .failure(let status): return DESFireAnswer(status)
         case .success(let parts):
             guard parts.body.count == 1 else { return DESFireAnswer(.lengthError) }

@@ -27,11 +27,15 @@ struct EV1CardSession: Sendable, Hashable {
 
     /// Checks and removes a command's protection; `headerLength` bytes stay in the clear.
     mutating func unwrap(
-        ins: UInt8, _ data: [UInt8], headerLength: Int, mode: NTAG424File.CommunicationMode
+        ins: UInt8, _ data: [UInt8], headerLength: Int, mode: NTAG424File.CommunicationMode, bodyLength: Int? = nil
     ) -> Result<(header: [UInt8], body: [UInt8]), DESFireStatus> {
         guard data.count >= headerLength else { return .failure(.lengthError) }
         let header = Array(data.prefix(headerLength))
         let rest = Array(data.dropFirst(headerLength))
+        // Reads (ReadData, ReadRecords, GetValue) in MAC mode: the answer carries the MAC, the
+        // command none (libfreefare sends them MDCM_PLAIN | CMAC_COMMAND; proxmark3 MACs only
+        // WriteData, Credit, Debit, LimitedCredit, WriteRecord and UpdateRecord commands).
+        let mode = mode == .mac && Self.readCommands.contains(ins) ? .plain : mode
         if legacy {
             switch mode {
             case .plain: return .success((header, rest))
@@ -43,7 +47,7 @@ struct EV1CardSession: Sendable, Hashable {
             case .full:
                 guard !rest.isEmpty else { return .success((header, rest)) }
                 guard let plain = cipher.legacyReceive(rest),
-                    let body = Self.strip(plain, blockSize: cipher.blockSize, check: { CRC16.crcA.bytes($0) })
+                    let body = Self.strip(plain, blockSize: cipher.blockSize, length: bodyLength, check: { CRC16.crcA.bytes($0) })
                 else {
                     return .failure(.integrityError)
                 }
@@ -66,11 +70,17 @@ struct EV1CardSession: Sendable, Hashable {
         case .full:
             guard !rest.isEmpty else { return unwrap(ins: ins, data, headerLength: headerLength, mode: .plain) }
             guard let decrypted = decipher(rest),
-                let body = Self.strip(decrypted, blockSize: cipher.blockSize, check: { DESFireCardSession.crc32([ins] + header + $0) })
+                let body = Self.strip(
+                    decrypted, blockSize: cipher.blockSize, length: bodyLength, check: { DESFireCardSession.crc32([ins] + header + $0) })
             else { return .failure(.integrityError) }
             return .success((header, body))
         }
     }
+
+    /// The read-type commands, whose MAC-mode commands go without a MAC.
+    static let readCommands: Set<UInt8> = [0xBD, 0xAD, 0xBB, 0xAB, 0x6C]
+    /// The write-type commands, whose MAC-mode answers in a legacy session go without a MAC.
+    static let writeCommands: Set<UInt8> = [0x3D, 0x8D, 0x3B, 0x8B, 0x0C, 0xDC, 0x1C]
 
     /// Deciphers an EV1 command's enciphered part from the current IV (which moves on); `nil`
     /// when it is not whole blocks. Legacy: the "send mode" reading, IV zero.
@@ -120,14 +130,23 @@ struct EV1CardSession: Sendable, Hashable {
     private var zero: [UInt8] { [UInt8](repeating: 0, count: cipher.blockSize) }
 
     /// The data before a CRC that `check` computes over it, followed only by zero padding of
-    /// less than a block. The CRC may itself end in zeros, so each end from the last non-zero byte
-    /// on is tried (the card knows the length from the command; a CRC that matches at a wrong end
-    /// has a chance of 2⁻¹⁶ or 2⁻³²).
-    static func strip(_ plain: [UInt8], blockSize: Int = 16, check: ([UInt8]) -> [UInt8]) -> [UInt8]? {
+    /// less than a block. With `length` (which a command's header or an answer's request says) the
+    /// split is checked there: a CRC without final inversion cannot tell it alone — whenever its
+    /// last byte is zero, data ‖ CRC minus that byte checks as well (the CRC of data ‖ CRC[0..<n-1]
+    /// is CRC[n-1] followed by zeros). Without it, ends are tried from the shortest, from the last
+    /// non-zero byte up, for what no header sizes.
+    static func strip(_ plain: [UInt8], blockSize: Int, length: Int? = nil, check: ([UInt8]) -> [UInt8]) -> [UInt8]? {
         let size = check([]).count
+        if let length {
+            guard length >= 0, length + size <= plain.count, plain.count - (length + size) < blockSize,
+                plain[(length + size)...].allSatisfy({ $0 == 0 })
+            else { return nil }
+            let body = Array(plain[..<length])
+            return Array(plain[length..<length + size]) == check(body) ? body : nil
+        }
         let lastNonZero = plain.lastIndex { $0 != 0 } ?? -1
-        var end = max(lastNonZero + 1, size)
-        while end <= plain.count, plain.count - end < blockSize {
+        var end = max(lastNonZero + 1, size, plain.count - blockSize + 1)
+        while end <= plain.count {
             let body = Array(plain[..<(end - size)])
             if Array(plain[(end - size)..<end]) == check(body) { return body }
             end += 1

@@ -16,7 +16,8 @@ import NFCTransport
 /// - Every level: GetVersion (`60`, then `AF`), MACed inside a session.
 ///
 /// Native frames answer `status data`; ISO/IEC 7816-4 wrapped ones (`90 cmd 00 00 Lc data 00`)
-/// answer `data 91 status`. Any error ends the session (proxmark3 sees a failed read end it).
+/// answer `data 91 status`; an ISO command (CLA `00`) answers `6A 82` to SELECT (no virtual card)
+/// and `6D 00` otherwise. Any error ends the session (proxmark3 sees a failed read end it).
 /// Written from the MIFARE Plus EV1/EV2 short data sheets, AN10833 and the public NXP Reader
 /// Library's MIFARE Plus layers, apart from the client (docs/mifare-plus.md). Not modelled:
 /// SL2, virtual cards and proximity check, transaction MAC, originality signature (`3C` answers
@@ -139,16 +140,28 @@ public struct MIFAREPlusCard: VirtualTag, TagImageRepresentable {
         guard securityLevel != .sl1 else { return TagAnswer(.mute) }
         var wrapped = false
         var frame = command
-        if command.count >= 5, command[0] == 0x90, command[2] == 0, command[3] == 0 {
-            // 90 INS 00 00 [Lc data] 00
+        if command.count >= 4, command[0] == 0x90, command[2] == 0, command[3] == 0 {
+            // 90 INS 00 00 [Lc data] [Le]: ISO/IEC 7816-4 cases 1 to 4 (no native command is 90).
             let lc = command.count > 5 ? Int(command[4]) : 0
-            if command.count == 5 || command.count == 6 + lc {
+            if command.count <= 5 {
                 wrapped = true
-                frame = [command[1]] + Array(command.dropFirst(5).prefix(lc))
+                frame = [command[1]]
+            } else if command.count == 5 + lc || command.count == 6 + lc {
+                wrapped = true
+                frame = [command[1]] + Array(command[5..<5 + lc])
             }
         }
-        let (status, data, writes) = handle(frame)
-        let bytes = wrapped ? data + [0x91, status.rawValue] : [status.rawValue] + data
+        let bytes: [UInt8]
+        var writes = false
+        if command.first == 0x00, command.count >= 4 {
+            // An ISO/IEC 7816-4 command (no native command is 00): SELECT finds no virtual card
+            // (virtual card selection is not modelled), anything else is not supported.
+            bytes = command[1] == 0xA4 ? [0x6A, 0x82] : [0x6D, 0x00]
+        } else {
+            let (status, data, wrote) = handle(frame)
+            writes = wrote
+            bytes = wrapped ? data + [0x91, status.rawValue] : [status.rawValue] + data
+        }
         let processing = Self.processingTime + (writes ? Self.writeTime : .zero)
         let framing = ISODEPFraming(
             cardFrameSize: answerToSelect.frameSize, readerFrameSize: context.readerFrameSize, usesCID: false,

@@ -85,11 +85,8 @@ enum TagFactory {
         }
     }
 
-    /// Whether an ISO 14443-4 card is an NXP MIFARE Core NFC reports as `NFCMiFareTag`:
-    /// type A, NXP's IC manufacturer code (`04`, ISO/IEC 7816-6) as the UID's first byte, and an
-    /// ATS (NXP AN10833, "MIFARE type identification procedure": SAK bit 6 means ISO 14443-4).
-    /// Whether a Type A card without ISO-DEP answers as MIFARE Classic (SAK bit 3: Classic 1K
-    /// `08`, 4K `18`, Mini `09`, a MIFARE Plus at SL1 or SL2): Core NFC has no tag type for it
+    /// Whether a Type A card without ISO-DEP answers as MIFARE Classic (SAK bit 3 or 4: Classic
+    /// 1K `08`, 4K `18`, Mini `09`, a MIFARE Plus at SL1 or SL2 `10`/`11`): Core NFC has no tag type for it
     /// ("Crypto1 protocol is not supported", Apple's `NFCMiFareTag`), and an iPhone's tag session
     /// does not deliver a MIFARE Plus at SL1 (Apple developer forums thread 121524).
     static func speaksCrypto1(_ target: TargetInfo) -> Bool {
@@ -97,6 +94,9 @@ enum TagFactory {
         return a.sak & 0x08 != 0 || a.sak & 0x10 != 0
     }
 
+    /// Whether an ISO 14443-4 card is an NXP MIFARE Core NFC reports as `NFCMiFareTag`:
+    /// type A, NXP's IC manufacturer code (`04`, ISO/IEC 7816-6) as the UID's first byte, and an
+    /// ATS (NXP AN10833, "MIFARE type identification procedure": SAK bit 6 means ISO 14443-4).
     static func isNXPMiFare(_ target: TargetInfo) -> Bool {
         guard case .iso14443A(let a) = target.parameters, a.ats != nil else { return false }
         return target.identifier.first == 0x04

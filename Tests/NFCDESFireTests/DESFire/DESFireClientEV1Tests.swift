@@ -1,6 +1,8 @@
 import NFCBytes
 import NFCDESFire
+import NFCSimulator
 import NFCTestSupport
+import NFCTransport
 import Testing
 
 /// The DESFire client's legacy, ISO and AES authentications and EV1 secure messaging against
@@ -39,7 +41,9 @@ import Testing
         let version = try await client.version()
         #expect(version.uid == hexBytes("04063F72633480"))
         try await client.formatPICC()
-        for (aid, keys, type) in [(0x00DE16, 2, DESFireKeyType.des), (0x00DE24, 2, .tdes3), (0x00AE16, 2, .aes), (0xAABBCC, 1, .des)] {
+        for (aid, keys, type) in [
+            (0x00DE16, 2, NFCDESFire.DESFireKeyType.des), (0x00DE24, 2, .tdes3), (0x00AE16, 2, .aes), (0xAABBCC, 1, .des),
+        ] {
             try await client.createApplication(DESFireAID(UInt32(aid))!, keySettings: 0x0F, keyCount: keys, keyType: type)
         }
         #expect(try await client.applicationIDs().count == 4)
@@ -91,7 +95,7 @@ import Testing
         try await next.selectApplication(DESFireAID(0x00DE16)!)
         try await next.authenticate(keyNumber: 0, key: Self.zero16, method: .iso)
         try await next.changeKey(1, to: first, version: 0x10, oldKey: Self.zero16)
-        try await next.changeKey(1, to: second, version: 0x10, oldKey: DESFireKeyType.des.withVersion(first, 0x10))
+        try await next.changeKey(1, to: second, version: 0x10, oldKey: NFCDESFire.DESFireKeyType.des.withVersion(first, 0x10))
         #expect(
             Array(Self.sent(other).suffix(3)) == [
                 "90AF000010B308408B575A2025253D49D693CCC29C00",
@@ -131,6 +135,63 @@ import Testing
                 "90AA0000010100", "90AF000020044B6CAC343A0865895149649CA8DDE1F5AC4EC67BD208900AF02F049E05F0B000",
                 "90CD0000070500110050000000", "906F000000",
             ])
+    }
+
+    /// AuthenticateISO with a 3K3DES key of zeros and AuthenticateAES with an AES key of zeros, as
+    /// recorded: 16-byte randoms, the token chained from E(RndB)'s last block, the session keys.
+    @Test func authenticateISOWith3K3DESAndAES() async throws {
+        let tdes = Self.card(["BC1C570BC948156187132364E4DCE17691AF", "7244D935ED9A1306CD8C841A7C1DE39A9100"])
+        let client = DESFireClient(transmitter: tdes, random: NTAG424ClientTests.randoms(["36C5F8BF4A09AC239E8DA0C73251D4AB"]))
+        try await client.authenticate(keyNumber: 0, key: [UInt8](repeating: 0, count: 24), method: .iso)
+        #expect(Self.sent(tdes)[1] == "90AF000020DDDC9A77597F03A40C7FAA362F45A8EADBE46A115D98198CBF36A6E51B39D87C00")
+        guard case .ev1(let session)? = await client.channel else {
+            Issue.record("no EV1 session")
+            return
+        }
+        #expect(session.keyType == .tdes3)
+        #expect(session.sessionKey == hexBytes("36C5F8BF316E6D76AC239E8DF925BA303251D4AB653656A2"))
+        let aes = Self.card(["B969FDFE56FD91FC9DE6F6F213B8FD1E91AF", "800DB680BC146BD121D6578F2D2E20599100"])
+        let other = DESFireClient(transmitter: aes, random: NTAG424ClientTests.randoms(["F44B26F5686F3A391CD38EBD10772281"]))
+        try await other.authenticate(keyNumber: 0, key: Self.zero16, method: .aes)
+        #expect(Self.sent(aes)[1] == "90AF00002036AAD7DF6E436BA08D18613830A70D5AD43E3D3F4A8D47541EEE623A934E477400")
+        guard case .ev1(let aesSession)? = await other.channel else {
+            Issue.record("no EV1 session")
+            return
+        }
+        #expect(aesSession.sessionKey == hexBytes("F44B26F5C05DDD7110772281C4D066E8"))
+    }
+
+    /// Files in full and MAC mode through every EV1 and legacy session, written and read back at
+    /// every length from 1 to 40 bytes: the CRC found behind any zero padding (a CRC ending in
+    /// zero bytes included), reads MACed on the answer only, writes on the command (and, in a
+    /// legacy session, not on the answer).
+    @Test(arguments: [(NFCDESFire.DESFireKeyType.des, DESFireAuthentication.iso), (.des, .legacy), (.tdes3, .iso), (.aes, .aes)])
+    func everyLengthThroughEV1SecureMessaging(type: NFCDESFire.DESFireKeyType, method: DESFireAuthentication) async throws {
+        let (client, _, _) = try await DESFireClientTests.connect(DESFireCard(model: .ev1))
+        let aid = try #require(DESFireAID(0x00E1E1))
+        try await client.createApplication(aid, keySettings: 0x0F, keyCount: 1, keyType: type)
+        try await client.selectApplication(aid)
+        let key = [UInt8](repeating: 0, count: type.keyLength)
+        try await client.authenticate(keyNumber: 0, key: key, method: method)
+        let keyed = DESFireClient.FileAccess(mode: .full, read: .key(0), write: .key(0), readWrite: .key(0))
+        try await client.createDataFile(1, size: 40, access: keyed)
+        var macMode = keyed
+        macMode.mode = .mac
+        try await client.createDataFile(2, size: 40, access: macMode)
+        var generator = SystemRandomNumberGenerator()
+        for length in 1...40 {
+            for file: UInt8 in [1, 2] {
+                let data = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+                do {
+                    try await client.write(data, file: file)
+                } catch {
+                    Issue.record("file \(file), \(length) bytes: \(error)")
+                    return
+                }
+                #expect(try await client.read(file: file, length: length) == data, "file \(file), \(length) bytes")
+            }
+        }
+        #expect(await client.channel?.method == method, "the session lasted")
     }
 
     /// A wrong CMAC on an answer ends the session with `.responseIntegrity`.

@@ -85,6 +85,26 @@ import Testing
         }
     }
 
+    /// A sector trailer whose access bits give block group 0 `100` (read with either key, write with
+    /// key B only; bytes 6–8 `FE 17 80`): key A reads block 4 but may not write it, key B may;
+    /// block 5 (group 1, `000`) takes key A's write.
+    @Test func accessConditionsFollowTheTrailer() async throws {
+        var card = MIFAREPlusCard(securityLevel: .sl3)
+        card.blocks[7].replaceSubrange(6..<9, with: [0xFE, 0x17, 0x80])
+        let (client, _, _) = try await Self.connect(card)
+        let keyA = MIFAREPlusClient.sectorKey(1, keyB: false)
+        let keyB = MIFAREPlusClient.sectorKey(1, keyB: true)
+        let data = [UInt8](repeating: 0x42, count: 16)
+        try await client.authenticate(keyBlock: keyA, key: Self.ff)
+        _ = try await client.read(block: 4)
+        await #expect(throws: MIFAREPlusError(.authenticationError, "")) { try await client.write(block: 4, data) }
+        try await client.authenticate(keyBlock: keyA, key: Self.ff)
+        try await client.write(block: 5, data)
+        try await client.authenticateNonFirst(keyBlock: keyB, key: Self.ff)
+        try await client.write(block: 4, data)
+        #expect(try await client.read(block: 4) == data)
+    }
+
     /// EV0 messaging end to end, a sector the key does not cover, a key that does not exist.
     @Test func ev0AndRefusals() async throws {
         let (client, _, _) = try await Self.connect(MIFAREPlusCard(securityLevel: .sl3))

@@ -33,6 +33,25 @@ import Testing
         #expect(NfcpyUDPFrame(datagram: Array(text.utf8)) == nil)
     }
 
+    /// A Topaz answers SENS_REQ with SENS_RES `00 0C` (no anticollision, Topaz platform), then
+    /// RID `78 0000 00000000` with HR0 HR1 and UID0–3, and RALL with its 122 bytes.
+    @Test(arguments: [VirtualTagKind.topaz96, .topaz512])
+    func topazTakesRIDRightAfterSENSREQ(kind: VirtualTagKind) async throws {
+        let (card, target) = try await Self.card(kind)
+        #expect(await card.receive(Self.a("26")) == .frame(.a106, [0x00, 0x0C]))
+        guard case .frame(.a106, let rid)? = await card.receive(Self.a("78000000000000")) else {
+            Issue.record("RID got no answer")
+            return
+        }
+        #expect(rid.count == 6 && Array(rid[2..<6]) == Array(target.identifier.prefix(4)))
+        #expect(rid[0] == (kind == .topaz96 ? 0x11 : 0x12), "HR0")
+        guard case .frame(.a106, let all)? = await card.receive(.frame(.a106, [0x00, 0x00, 0x00] + Array(rid[2..<6]))) else {
+            Issue.record("RALL got no answer")
+            return
+        }
+        #expect(all.count == 2 + 120 && Array(all[0..<2]) == Array(rid[0..<2]))
+    }
+
     /// A 7-byte UID in two cascade levels (ISO/IEC 14443-3 §6.5.4): `88 U0 U1 U2 BCC`, then
     /// `U3 … U6 BCC`; SAK `04` (cascade) after the first SELECT, the tag's own after the second;
     /// then READ `30 00` answers 16 bytes.

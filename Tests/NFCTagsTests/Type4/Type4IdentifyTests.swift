@@ -24,7 +24,26 @@ struct Type4IdentifyTests {
         #expect(detail(identity, "NDEF application") == "mapping 2.0")
         #expect(detail(identity, "NDEF file") == "E104, 2048 B")
         #expect(detail(identity, "historical bytes") == "80")
-        #expect(bench.meter.statistics.commands == 3)
+        // SELECT the application, SELECT and READ the CC, and GetVersion, which the NXP UID calls
+        // for and an ISO 7816 card refuses: no name from it.
+        #expect(bench.meter.statistics.commands == 4)
+        #expect(detail(identity, "GetVersion") == nil)
+    }
+
+    /// NXP's native cards name themselves by GetVersion (AN10833): a blank DESFire, a DESFire
+    /// formatted for NDEF (the NDEF details kept), a MIFARE Plus, an NTAG 424 DNA.
+    @Test(arguments: [
+        (VirtualTagKind.desfireEV3, true, "MIFARE DESFire EV3", "04010133001A05"),
+        (.desfireEV1, false, "MIFARE DESFire EV1", "04010101001A05"),
+        (.mifarePlus, true, "MIFARE Plus EV2", "04020122001605"),
+        (.ntag424, false, "NTAG 424 DNA", "04040230001105"),
+    ])
+    func nxpCardsNameThemselves(kind: VirtualTagKind, blank: Bool, name: String, hardware: String) async throws {
+        let bench = try await Type4Bench(try kind.make(blank: blank))
+        let identity = try await engine.identify(on: bench.connection)
+        #expect(identity.model == name + " (ISO-DEP card)")
+        #expect(detail(identity, "GetVersion") == hardware)
+        if kind == .desfireEV1 { #expect(detail(identity, "NDEF application") == "mapping 2.0") }
     }
 
     @Test("a card without the NDEF application is still identified, without memory")

@@ -97,7 +97,7 @@ enum DESFireRunner {
             let client = DESFireClient(transmitter: ConnectionAPDUTransmitter(connection: connection))
             do {
                 try await client.selectApplication(aid)
-                if let (number, key) = credentials { try await authenticate(client, keyNumber: number, key: key) }
+                if let (number, key) = credentials { try await client.authenticateAsKeyTypeAsks(keyNumber: number, key: key) }
                 return try await body(client)
             } catch let error as DESFireError {
                 throw CLIError(NTAG424Runner.exitCode(error), "DESFire: \(error.reason)\(hint(error, aid: aid))")
@@ -120,24 +120,6 @@ enum DESFireRunner {
         case .applicationNotFound: "; nfc desfire apps lists the card's applications"
         case .cardStatus where error.status.map({ $0 >> 8 != 0x91 }) ?? false: "; the card does not speak DESFire's native commands"
         default: ""
-        }
-    }
-
-    /// Authenticates as the level's key type asks (MIFARE DESFire EV1 short data sheet §9): 8- and
-    /// 24-byte keys with AuthenticateISO; a 16-byte key by the type GetKeySettings reports when the
-    /// level lets anyone read it — DES/2K3DES with AuthenticateISO, AES with AuthenticateEV2First,
-    /// or AuthenticateAES on a card without it (an EV1). When the settings are not free, AES is
-    /// tried first and a refusal of the key's type tries AuthenticateISO.
-    static func authenticate(_ client: DESFireClient, keyNumber: UInt8, key: [UInt8]) async throws {
-        guard key.count == 16 else { return try await client.authenticate(keyNumber: keyNumber, key: key, method: .iso) }
-        let type = (try? await client.keySettings()).flatMap { DESFireKeyType(methodBits: $0.keyType << 6) }
-        if type == .des { return try await client.authenticate(keyNumber: keyNumber, key: key, method: .iso) }
-        do {
-            try await client.authenticate(keyNumber: keyNumber, key: key)
-        } catch let error as DESFireError where error.code == .illegalCommand {
-            try await client.authenticate(keyNumber: keyNumber, key: key, method: .aes)
-        } catch let error as DESFireError where error.code == .authenticationError && type == nil {
-            try await client.authenticate(keyNumber: keyNumber, key: key, method: .iso)
         }
     }
 

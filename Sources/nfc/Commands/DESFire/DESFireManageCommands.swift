@@ -134,11 +134,12 @@ struct DESFireChangeKeyCommand: AsyncParsableCommand {
             try oldKey.map { try DESFireRunner.key($0, option: "--old-key") }
             ?? [UInt8](repeating: 0, count: new.count == 8 ? 16 : new.count)
         var type = try newKeyType.map { try DESFireRunner.keyType($0, option: "--new-key-type") }
-        if type == nil { type = new.count == 24 ? .tdes3 : new.count == 8 ? .des : nil }
         let aid = try target.application()
-        if type != nil, newKeyType != nil, aid != .picc {
+        if newKeyType != nil, aid != .picc {
             throw CLIError(.usage, "--new-key-type is for the PICC master key: an application's key type is fixed when it is created")
         }
+        // At the PICC level a 24- or 8-byte key says its type; in an application the type is the application's.
+        if type == nil, aid == .picc { type = new.count == 24 ? .tdes3 : new.count == 8 ? .des : nil }
         try await DESFireRunner.run(readerOptions, aid: aid, credentials: credentials, json: false) { client in
             do {
                 try await client.changeKey(change, to: new, version: newVersion, oldKey: old, type: type)

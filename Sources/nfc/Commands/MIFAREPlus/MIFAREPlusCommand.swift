@@ -47,8 +47,7 @@ struct MIFAREPlusKeyOptions: ParsableArguments {
             guard !keyB else { throw CLIError(.usage, "--key-b and --key-block name the key twice: give one") }
             number = try MIFAREPlusRunner.address(keyBlock, option: "--key-block")
         } else {
-            let sector = block < 128 ? block / 4 : 32 + (block - 128) / 16
-            number = MIFAREPlusClient.sectorKey(sector, keyB: keyB)
+            number = MIFAREPlusClient.sectorKey(MIFAREPlusRunner.sector(of: block), keyB: keyB)
         }
         let text = try SecretInput.read(key, option: "--key", prompt: "MIFARE Plus key (hex)")
         return (number, try NTAG424Runner.key(text, option: "--key"), messaging)
@@ -91,6 +90,8 @@ enum MIFAREPlusRunner {
     static func hint(_ error: MIFAREPlusError) -> String {
         switch error.code {
         case .authenticationError: "; the key is wrong or the sector's access conditions do not let it (try --key-b)"
+        case .commandInvalid where error.reason.hasPrefix("CommitPerso"):
+            "; write the card master key (9000), card configuration key (9001) and level 3 switch key (9003) with perso first"
         case .commandInvalid: "; nfc mifare-plus info shows the card's security level"
         default: ""
         }
@@ -154,6 +155,7 @@ struct MIFAREPlusReadCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard (0...255).contains(block), (1...15).contains(count) else { throw CLIError(.usage, "--block is 0-255 and --count 1-15") }
+        try MIFAREPlusRunner.checkOneSector(from: block, count: count)
         let (keyBlock, key, messaging) = try keyOptions.credentials(block: block)
         let data = try await MIFAREPlusRunner.run(readerOptions, json: json) { client in
             try await client.authenticate(keyBlock: keyBlock, key: key, messaging: messaging)
@@ -205,7 +207,13 @@ struct MIFAREPlusWriteCommand: AsyncParsableCommand {
             sectorBlock = target >= 0x4000 && target < 0x4050 ? MIFAREPlusRunner.firstBlock(ofSector: Int(target - 0x4000) / 2) : 0
         default: throw CLIError(.usage, "give --block or --key-address")
         }
-        let (keyBlock, key, messaging) = try keyOptions.credentials(block: sectorBlock)
+        if block != nil { try MIFAREPlusRunner.checkOneSector(from: sectorBlock, count: data.count / 16) }
+        // Card keys are written under the card master key, configuration blocks under the card
+        // configuration key, unless --key-block or --key-b says otherwise.
+        var options = keyOptions
+        if options.keyBlock == nil, !options.keyB, (0x9000...0x9007).contains(target) { options.keyBlock = "9000" }
+        if options.keyBlock == nil, !options.keyB, (0xB000...0xB003).contains(target) { options.keyBlock = "9001" }
+        let (keyBlock, key, messaging) = try options.credentials(block: sectorBlock)
         try await MIFAREPlusRunner.run(readerOptions, json: false) { client in
             try await client.authenticate(keyBlock: keyBlock, key: key, messaging: messaging)
             try await client.write(block: target, data, encrypted: !plain)
@@ -300,4 +308,16 @@ struct MIFAREPlusCommitCommand: AsyncParsableCommand {
 
 extension MIFAREPlusRunner {
     static func firstBlock(ofSector sector: Int) -> Int { sector < 32 ? sector * 4 : 128 + (sector - 32) * 16 }
+
+    static func sector(of block: Int) -> Int { block < 128 ? block / 4 : 32 + (block - 128) / 16 }
+
+    /// Blocks reached with one sector's key stay in that sector.
+    static func checkOneSector(from block: Int, count: Int) throws {
+        guard sector(of: block) == sector(of: block + count - 1) else {
+            throw CLIError(
+                .usage,
+                "blocks \(block)-\(block + count - 1) cross from sector \(sector(of: block)) into \(sector(of: block + count - 1)): one sector's key reaches one sector"
+            )
+        }
+    }
 }
