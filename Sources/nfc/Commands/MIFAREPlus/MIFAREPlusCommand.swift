@@ -91,7 +91,7 @@ enum MIFAREPlusRunner {
         switch error.code {
         case .authenticationError: "; the key is wrong or the sector's access conditions do not let it (try --key-b)"
         case .commandInvalid where error.reason.hasPrefix("CommitPerso"):
-            "; write the card master key (9000), card configuration key (9001) and level 3 switch key (9003) with perso first"
+            "; at SL0 write the card master key (9000), card configuration key (9001) and level 3 switch key (9003) with perso first; nfc mifare-plus info shows the card's level"
         case .commandInvalid: "; nfc mifare-plus info shows the card's security level"
         default: ""
         }
