@@ -104,7 +104,8 @@ public struct EV1Session: Sendable, Hashable {
             case .full:
                 guard !data.isEmpty else { return data }
                 let plain = try cipher.decrypt(data, iv: cipher.zero)
-                guard let body = Self.strip(plain, blockSize: cipher.blockSize, length: length, check: { CRC16.crcA.bytes($0) }) else {
+                guard let body = CheckedPadding.strip(plain, blockSize: cipher.blockSize, length: length, check: { CRC16.crcA.bytes($0) })
+                else {
                     throw DESFireError(.responseIntegrity, "the answer's CRC16 is wrong")
                 }
                 return body
@@ -120,7 +121,9 @@ public struct EV1Session: Sendable, Hashable {
                 throw DESFireError(.responseIntegrity, "an enciphered answer of \(data.count) bytes")
             }
             let plain = try cipher.decrypt(data, iv: iv)
-            guard let body = Self.strip(plain, blockSize: cipher.blockSize, length: length, check: { DESFireCrypto.crc32($0 + [status]) })
+            guard
+                let body = CheckedPadding.strip(
+                    plain, blockSize: cipher.blockSize, length: length, check: { DESFireCrypto.crc32($0 + [status]) })
             else {
                 throw DESFireError(.responseIntegrity, "the answer's CRC32 is wrong")
             }
@@ -133,30 +136,5 @@ public struct EV1Session: Sendable, Hashable {
         guard Array(next.prefix(8)) == Array(data.suffix(8)) else { throw DESFireError(.responseIntegrity, "the answer's CMAC is wrong") }
         iv = next
         return body
-    }
-
-    /// The data before a CRC that `check` computes over it, followed only by zero padding of
-    /// less than a block. With `length` (which a command's header or an answer's request says) the
-    /// split is checked there: a CRC without final inversion cannot tell it alone — whenever its
-    /// last byte is zero, data ‖ CRC minus that byte checks as well (the CRC of data ‖ CRC[0..<n-1]
-    /// is CRC[n-1] followed by zeros). Without it, ends are tried from the shortest, from the last
-    /// non-zero byte up, for what no header sizes.
-    static func strip(_ plain: [UInt8], blockSize: Int, length: Int? = nil, check: ([UInt8]) -> [UInt8]) -> [UInt8]? {
-        let size = check([]).count
-        if let length {
-            guard length >= 0, length + size <= plain.count, plain.count - (length + size) < blockSize,
-                plain[(length + size)...].allSatisfy({ $0 == 0 })
-            else { return nil }
-            let body = Array(plain[..<length])
-            return Array(plain[length..<length + size]) == check(body) ? body : nil
-        }
-        let lastNonZero = plain.lastIndex { $0 != 0 } ?? -1
-        var end = max(lastNonZero + 1, size, plain.count - blockSize + 1)
-        while end <= plain.count {
-            let body = Array(plain[..<(end - size)])
-            if Array(plain[(end - size)..<end]) == check(body) { return body }
-            end += 1
-        }
-        return nil
     }
 }

@@ -47,7 +47,7 @@ struct EV1CardSession: Sendable, Hashable {
             case .full:
                 guard !rest.isEmpty else { return .success((header, rest)) }
                 guard let plain = cipher.legacyReceive(rest),
-                    let body = Self.strip(plain, blockSize: cipher.blockSize, length: bodyLength, check: { CRC16.crcA.bytes($0) })
+                    let body = CheckedPadding.strip(plain, blockSize: cipher.blockSize, length: bodyLength, check: { CRC16.crcA.bytes($0) })
                 else {
                     return .failure(.integrityError)
                 }
@@ -70,7 +70,7 @@ struct EV1CardSession: Sendable, Hashable {
         case .full:
             guard !rest.isEmpty else { return unwrap(ins: ins, data, headerLength: headerLength, mode: .plain) }
             guard let decrypted = decipher(rest),
-                let body = Self.strip(
+                let body = CheckedPadding.strip(
                     decrypted, blockSize: cipher.blockSize, length: bodyLength, check: { DESFireCardSession.crc32([ins] + header + $0) })
             else { return .failure(.integrityError) }
             return .success((header, body))
@@ -128,29 +128,4 @@ struct EV1CardSession: Sendable, Hashable {
     }
 
     private var zero: [UInt8] { [UInt8](repeating: 0, count: cipher.blockSize) }
-
-    /// The data before a CRC that `check` computes over it, followed only by zero padding of
-    /// less than a block. With `length` (which a command's header or an answer's request says) the
-    /// split is checked there: a CRC without final inversion cannot tell it alone — whenever its
-    /// last byte is zero, data ‖ CRC minus that byte checks as well (the CRC of data ‖ CRC[0..<n-1]
-    /// is CRC[n-1] followed by zeros). Without it, ends are tried from the shortest, from the last
-    /// non-zero byte up, for what no header sizes.
-    static func strip(_ plain: [UInt8], blockSize: Int, length: Int? = nil, check: ([UInt8]) -> [UInt8]) -> [UInt8]? {
-        let size = check([]).count
-        if let length {
-            guard length >= 0, length + size <= plain.count, plain.count - (length + size) < blockSize,
-                plain[(length + size)...].allSatisfy({ $0 == 0 })
-            else { return nil }
-            let body = Array(plain[..<length])
-            return Array(plain[length..<length + size]) == check(body) ? body : nil
-        }
-        let lastNonZero = plain.lastIndex { $0 != 0 } ?? -1
-        var end = max(lastNonZero + 1, size, plain.count - blockSize + 1)
-        while end <= plain.count {
-            let body = Array(plain[..<(end - size)])
-            if Array(plain[(end - size)..<end]) == check(body) { return body }
-            end += 1
-        }
-        return nil
-    }
 }

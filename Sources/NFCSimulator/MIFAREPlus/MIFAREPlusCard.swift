@@ -91,13 +91,7 @@ public struct MIFAREPlusCard: VirtualTag, TagImageRepresentable {
     }
 
     /// Takes `count` random bytes: scripted ones first.
-    mutating func random(_ count: Int) -> [UInt8] {
-        var out = Array(scriptedRandom.prefix(count))
-        scriptedRandom.removeFirst(out.count)
-        var generator = SystemRandomNumberGenerator()
-        while out.count < count { out.append(UInt8.random(in: .min ... .max, using: &generator)) }
-        return out
-    }
+    mutating func random(_ count: Int) -> [UInt8] { ScriptedRandom.take(count, from: &scriptedRandom) }
 
     // MARK: VirtualTag
 
