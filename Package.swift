@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "NFCFIDO", targets: ["NFCFIDO"]),
         .library(name: "NFCPIV", targets: ["NFCPIV"]),
         .library(name: "NFCDESFire", targets: ["NFCDESFire"]),
+        .library(name: "NFCeMRTD", targets: ["NFCeMRTD"]),
         .executable(name: "nfc", targets: ["nfc"]),
     ],
     // The reader backends Core NFC sessions can name (`OPENCORENFC_READER`). All are on by
@@ -90,6 +91,13 @@ let package = Package(
                 "NFCBytes", "ISO7816", "NDEF", "NFCTripleDES", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]),
+        // Row 2: passports and ID cards (ICAO Doc 9303): MRZ, BAC, secure messaging, the LDS, passive authentication
+        .target(
+            name: "NFCeMRTD",
+            dependencies: [
+                "NFCBytes", "ISO7816", "NFCTripleDES", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"), .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]),
         // Row 3
         .target(
             name: "NFCTags",
@@ -101,6 +109,7 @@ let package = Package(
             dependencies: [
                 "NFCTransport", "NFCBytes", "NFCCBOR", "NFCJSON", "NFCTripleDES", .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"), .product(name: "SwiftASN1", package: "swift-asn1"),
             ]),
         // Row 3 (loads libpcsclite / PCSC.framework at run time: nothing to link)
         .target(name: "NFCPCSC", dependencies: ["NFCTransport", "NFCBytes", .product(name: "Logging", package: "swift-log")]),
@@ -130,7 +139,7 @@ let package = Package(
             dependencies: [
                 "OpenCoreNFC", "NFCBackgroundConfiguration", "NFCReaders", "NDEF", "NDEFJSON", "NFCBytes", "NFCJSON", "NFCTransport",
                 "NFCSimulator", "NFCTags", "NFCPCSC", "NFCPN532", "ISO7816",
-                "NFCOATH", "NFCFIDO", "NFCPIV", "NFCDESFire",
+                "NFCOATH", "NFCFIDO", "NFCPIV", "NFCDESFire", "NFCeMRTD",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -161,7 +170,7 @@ let package = Package(
         .testTarget(
             name: "OpenCoreNFCTests",
             dependencies: [
-                "OpenCoreNFC", "NDEF", "NFCTags", "NFCSimulator", "NFCTransport", "NFCPCSC", "NFCPN532", "NFCTestSupport", "NFCDESFire",
+                "OpenCoreNFC", "NDEF", "NFCTags", "NFCSimulator", "NFCTransport", "NFCPCSC", "NFCPN532", "NFCTestSupport", "NFCDESFire", "NFCeMRTD",
                 // The applet clients' sessions tests run serialized with the other session tests.
                 "NFCOATH", "NFCPIV", "NFCFIDO", "NFCCBOR", "ISO7816", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -184,6 +193,13 @@ let package = Package(
         .testTarget(
             name: "NFCDESFireTests",
             dependencies: ["NFCDESFire", "NFCBytes", "NFCTestSupport", "NFCSimulator", "NFCTransport", "ISO7816", "NFCTags", "NDEF"]),
+        .testTarget(
+            name: "NFCeMRTDTests",
+            dependencies: [
+                "NFCeMRTD", "NFCBytes", "ISO7816", "NFCTripleDES", "NFCSimulator", "NFCTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"), .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]),
         .testTarget(
             name: "NFCPIVTests",
             dependencies: [

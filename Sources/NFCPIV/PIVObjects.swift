@@ -1,3 +1,5 @@
+import ISO7816
+
 /// The application property template SELECT answers (SP 800-73-4 Part 1 §3.1.1, tag `61`).
 public struct PIVApplicationProperties: Sendable, Hashable {
     /// `4F`: the application identifier (the PIX `00 00 10 00 01 00` or the full AID).

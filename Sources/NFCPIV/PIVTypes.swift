@@ -1,3 +1,5 @@
+import ISO7816
+
 /// A key slot (key reference) of the PIV application (SP 800-73-4 Part 1 §3.1, Table 4b).
 public enum PIVSlot: UInt8, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// `9A`: PIV authentication (PIN once).

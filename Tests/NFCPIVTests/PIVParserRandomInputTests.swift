@@ -1,4 +1,5 @@
 import Crypto
+import ISO7816
 import Foundation
 import NFCPIV
 import NFCTestSupport

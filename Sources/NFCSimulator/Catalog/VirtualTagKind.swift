@@ -57,6 +57,12 @@ public enum VirtualTagKind: String, Sendable, Hashable, CaseIterable, CustomStri
     /// an `iso7816` image). The pass's merchant key is made fresh; `nfc tag new wallet-pass`
     /// takes or writes one.
     case walletPass = "wallet-pass"
+    /// A passport's chip: the eMRTD application of ICAO Doc 9303 with BAC (``PassportApplet``,
+    /// issued for the ICAO specimen holder by ``PassportIssuer``; saved as an `iso7816` image).
+    /// `nfc tag new passport` takes the holder's fields.
+    case passport
+    /// An ID card's chip: the same application with a TD1 MRZ.
+    case idCard = "id-card"
 
     /// The kind's name as written in a tag image's `type` and given to `nfc tag new` (e.g. `ntag213`, `felica-lite-s`).
     public var description: String { rawValue }
@@ -139,6 +145,13 @@ public enum VirtualTagKind: String, Sendable, Hashable, CaseIterable, CustomStri
                 passTypeIdentifier: WalletApplet.samplePassTypeIdentifier, message: Array("OpenCoreNFC sample pass".utf8),
                 merchantKey: P256.KeyAgreement.PrivateKey().publicKey)
             return ISO7816Card(uid: identifier ?? WalletApplet.phoneUID, applets: blank ? [] : [WalletApplet(passes: [pass])])
+        case .passport, .idCard:
+            if let identifier, ![4, 7, 10].contains(identifier.count) {
+                throw TagImageError(
+                    .invalidValue, field: "uid", "ISO/IEC 14443-3 UIDs have 4, 7 or 10 bytes; got \(Hex.encode(identifier))")
+            }
+            let applet = try PassportIssuer.issue(PassportHolder(kind: self == .passport ? .passport : .idCard))
+            return PassportApplet.card(applet, uid: identifier)
         case .slix2, .iso15693_2k:
             let model: ISO15693Tag.Model = self == .slix2 ? .icodeSLIX2 : .st25dv16k
             guard let identifier else { return blank ? ISO15693Tag.blank(model) : ISO15693Tag.formatted(model) }

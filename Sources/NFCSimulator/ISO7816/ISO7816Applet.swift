@@ -23,6 +23,10 @@ public protocol ISO7816Applet: Sendable {
     /// The applet's persistent state as an image, or `nil` for an applet that cannot be saved
     /// (a test double); such applets are left out of ``ISO7816Card/image``.
     var appletImage: ISO7816AppletImage? { get }
+
+    /// Whether the applet takes secure-messaging class bytes (CLA `x4`/`x8`/`xC`) itself; the
+    /// host answers `6882` for the others.
+    var handlesSecureMessaging: Bool { get }
 }
 
 extension ISO7816Applet {
@@ -30,6 +34,8 @@ extension ISO7816Applet {
     public mutating func deselect() {}
     /// Does nothing: an applet without transient state need not implement it.
     public mutating func reset() {}
+    /// No: the host refuses secure messaging for applets that do not say they handle it.
+    public var handlesSecureMessaging: Bool { false }
 }
 
 /// The image of one applet: which kind it is and its state.
@@ -47,6 +53,8 @@ public enum ISO7816AppletImage: Codable, Sendable, Hashable {
     case fido(FIDOAuthenticator.Image)
     /// A phone's Wallet answering Apple's VAS protocol (passes and merchants' public keys).
     case wallet(WalletApplet.Image)
+    /// An eMRTD application (holds the holder's personal data: see ``PassportApplet/Image``).
+    case passport(PassportApplet.Image)
 
     /// The kind name stored under `applet`.
     public var kind: String {
@@ -56,6 +64,7 @@ public enum ISO7816AppletImage: Codable, Sendable, Hashable {
         case .piv: "piv"
         case .fido: "fido"
         case .wallet: "wallet"
+        case .passport: "passport"
         }
     }
 
@@ -68,6 +77,7 @@ public enum ISO7816AppletImage: Codable, Sendable, Hashable {
         case .piv(let image): try PIVApplet(image: image)
         case .fido(let image): try FIDOAuthenticator(image: image)
         case .wallet(let image): try WalletApplet(image: image)
+        case .passport(let image): try PassportApplet(image: image)
         }
     }
 
@@ -92,6 +102,8 @@ public enum ISO7816AppletImage: Codable, Sendable, Hashable {
             self = .fido(try FIDOAuthenticator.Image(from: decoder))
         case "wallet":
             self = .wallet(try WalletApplet.Image(from: decoder))
+        case "passport":
+            self = .passport(try PassportApplet.Image(from: decoder))
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .applet, in: container, debugDescription: "unknown applet kind \(kind)"
@@ -109,6 +121,7 @@ public enum ISO7816AppletImage: Codable, Sendable, Hashable {
         case .piv(let image): try image.encode(to: encoder)
         case .fido(let image): try image.encode(to: encoder)
         case .wallet(let image): try image.encode(to: encoder)
+        case .passport(let image): try image.encode(to: encoder)
         }
     }
 }

@@ -23,6 +23,12 @@ extension ISO7816Card {
         }
     }
 
+    /// Whether the selected applet takes secure-messaging class bytes itself.
+    private var selectedAppletHandlesSecureMessaging: Bool {
+        guard let index = selectedIndex, applets.indices.contains(index) else { return false }
+        return applets[index].handlesSecureMessaging
+    }
+
     /// The most data a command chain may gather.
     static let maxChainedDataLength = 65_535
 
@@ -46,7 +52,7 @@ extension ISO7816Card {
             return abandon(.classNotSupported)
         case .interindustry(let channel, let secureMessaging, let chainBit):
             if channel != 0 { return abandon(.logicalChannelNotSupported) }
-            if secureMessaging { return abandon(.secureMessagingNotSupported) }
+            if secureMessaging && !selectedAppletHandlesSecureMessaging { return abandon(.secureMessagingNotSupported) }
             interindustry = true
             chaining = chainBit
         case .proprietary:

@@ -90,7 +90,7 @@ public enum TagImageFile {
             return card.image.applets.contains { applet in
                 switch applet {
                 case .ndef, .wallet: false  // a Wallet stores merchants' public keys only
-                case .oath, .piv, .fido: true
+                case .oath, .piv, .fido, .passport: true  // keys and PINs; a holder's personal data
                 }
             }
         }

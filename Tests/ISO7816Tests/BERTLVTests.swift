@@ -1,4 +1,4 @@
-import NFCPIV
+import ISO7816
 import Testing
 
 @Suite struct BERTLVTests {

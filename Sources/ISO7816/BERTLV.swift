@@ -99,7 +99,8 @@ public struct BERTLV: Sendable, Hashable {
         return (BERTLV(tag: tag, value: Array(bytes[index..<(index + length)])), index + length)
     }
 
-    static func hex(_ tag: UInt32) -> String {
+    /// A tag in upper-case hex (`5FC102`).
+    public static func hex(_ tag: UInt32) -> String {
         tagBytes(tag).map { byte in
             let digits = Array("0123456789ABCDEF")
             return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])

@@ -1,0 +1,83 @@
+extension PassportApplet {
+    /// The persistent state of an eMRTD application.
+    ///
+    /// **An image holds personal data**: the holder's MRZ and face, and the BAC key they give.
+    /// Images are written private (`0600`) like other images with secrets.
+    ///
+    /// ```json
+    /// {"applet": "passport", "documentNumber": "L898902C<", "dateOfBirth": "690806",
+    ///  "dateOfExpiry": "940623", "bac": true, "eacFiles": ["0103", "0104"],
+    ///  "files": [{"id": "011e", "data": "60…"}, …], "csca": "3082…"}
+    /// ```
+    public struct Image: Codable, Sendable, Hashable {
+        /// One file.
+        public struct FileImage: Codable, Sendable, Hashable {
+            /// The file identifier, 2 bytes.
+            public var id: HexBytes
+            /// The content.
+            public var data: HexBytes
+        }
+
+        /// BAC's document number field (fillers included).
+        public var documentNumber: String
+        /// `YYMMDD`.
+        public var dateOfBirth: String
+        /// `YYMMDD`.
+        public var dateOfExpiry: String
+        /// Whether BAC guards the files.
+        public var bac: Bool
+        /// Files refused without extended access control.
+        public var eacFiles: [HexBytes]
+        /// The files.
+        public var files: [FileImage]
+        /// The test CSCA's certificate, DER.
+        public var csca: HexBytes
+    }
+
+    /// The applet's image.
+    public var image: Image {
+        Image(
+            documentNumber: documentNumber, dateOfBirth: dateOfBirth, dateOfExpiry: dateOfExpiry, bac: requiresBAC,
+            eacFiles: eacFiles.sorted().map { HexBytes([UInt8($0 >> 8), UInt8($0 & 0xFF)]) },
+            files: files.map {
+                Image.FileImage(id: HexBytes([UInt8($0.identifier >> 8), UInt8($0.identifier & 0xFF)]), data: HexBytes($0.content))
+            },
+            csca: HexBytes(cscaCertificate))
+    }
+
+    /// The applet an image describes.
+    /// - Throws: ``TagImageError`` `.invalidValue` naming the field: a date that is not `YYMMDD`,
+    ///   a document number that is not MRZ text, a file identifier that is not 2 bytes or appears twice.
+    public init(image: Image) throws(TagImageError) {
+        func isMRZ(_ text: String) -> Bool {
+            !text.isEmpty && text.unicodeScalars.allSatisfy { ("0"..."9").contains($0) || ("A"..."Z").contains($0) || $0 == "<" }
+        }
+        guard isMRZ(image.documentNumber) else {
+            throw TagImageError(.invalidValue, field: "documentNumber", "\"\(image.documentNumber)\" is not MRZ text (0-9, A-Z, <)")
+        }
+        for (field, date) in [("dateOfBirth", image.dateOfBirth), ("dateOfExpiry", image.dateOfExpiry)] {
+            guard date.count == 6, isMRZ(date) else { throw TagImageError(.invalidValue, field: field, "\"\(date)\" is not YYMMDD") }
+        }
+        var files: [File] = []
+        for (index, file) in image.files.enumerated() {
+            guard file.id.bytes.count == 2 else {
+                throw TagImageError(.invalidValue, field: "files[\(index)].id", "a file identifier has 2 bytes, not \(file.id.bytes.count)")
+            }
+            let identifier = UInt16(file.id.bytes[0]) << 8 | UInt16(file.id.bytes[1])
+            guard !files.contains(where: { $0.identifier == identifier }) else {
+                throw TagImageError(.invalidValue, field: "files[\(index)].id", "file \(file.id) appears twice")
+            }
+            files.append(File(identifier: identifier, content: file.data.bytes))
+        }
+        var eac: Set<UInt16> = []
+        for (index, id) in image.eacFiles.enumerated() {
+            guard id.bytes.count == 2 else {
+                throw TagImageError(.invalidValue, field: "eacFiles[\(index)]", "a file identifier has 2 bytes, not \(id.bytes.count)")
+            }
+            eac.insert(UInt16(id.bytes[0]) << 8 | UInt16(id.bytes[1]))
+        }
+        self.init(
+            documentNumber: image.documentNumber, dateOfBirth: image.dateOfBirth, dateOfExpiry: image.dateOfExpiry,
+            requiresBAC: image.bac, files: files, eacFiles: eac, cscaCertificate: image.csca.bytes)
+    }
+}

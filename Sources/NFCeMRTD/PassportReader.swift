@@ -1,0 +1,130 @@
+import ISO7816
+import X509
+
+/// Reads an eMRTD (passport or ID card, ICAO Doc 9303 Parts 10 and 11) over any
+/// `APDUTransmitter`: selects the application, opens Basic Access Control from the MRZ, reads
+/// EF.COM, the data groups it lists and EF.SOD, parses DG1, DG2, DG11 and DG12, and runs passive
+/// authentication against the CSCA certificates given.
+public struct PassportReader: Sendable {
+    /// How the reader gains access to the chip.
+    public enum Access: Sendable, Hashable {
+        /// Basic Access Control with the MRZ's document number, birth and expiry dates.
+        case bac(MRZKey)
+        /// No access control: for chips that let anyone read (rare; ICAO Doc 9303 no longer allows it).
+        case none
+    }
+
+    /// The link to the chip.
+    public let transmitter: any APDUTransmitter
+    /// The CSCA certificates passive authentication trusts.
+    public var trustAnchors: [Certificate]
+
+    /// A reader over `transmitter`, trusting `trustAnchors`.
+    public init(transmitter: any APDUTransmitter, trustAnchors: [Certificate] = []) {
+        self.transmitter = transmitter
+        self.trustAnchors = trustAnchors
+    }
+
+    /// Reads the document.
+    ///
+    /// - Parameters:
+    ///   - access: BAC's MRZ key, or none.
+    ///   - files: the data groups to read; `nil` reads every one EF.COM lists. EF.COM and EF.SOD are always read.
+    /// - Returns: what was read; files the chip refused (DG3 and DG4 need extended access
+    ///   control) are in ``PassportReading/refused``, so a partial reading says it is partial.
+    /// - Throws: ``EMRTDError`` when the chip is no eMRTD, access is refused, secure messaging
+    ///   breaks, the transport fails, or EF.COM, DG1 or EF.SOD cannot be read.
+    public func read(access: Access, files: [LDSFile]? = nil) async throws(EMRTDError) -> PassportReading {
+        var channel = PassportChannel(transmitter: transmitter)
+        try await channel.selectApplication()
+        let accessProtocol: PassportReading.AccessProtocol
+        switch access {
+        case .bac(let key):
+            channel.secureMessaging = try await BasicAccessControl.establish(key: key, over: transmitter)
+            accessProtocol = .bac
+        case .none:
+            accessProtocol = .none
+        }
+
+        let comBytes = try await channel.read(.com)
+        let common = try CommonData(comBytes)
+        var contents: [LDSFile: [UInt8]] = [.com: comBytes]
+        var refused: [LDSFile: EMRTDError] = [:]
+        let wanted = (files ?? common.dataGroups).filter { if case .dataGroup = $0 { true } else { false } }
+        for file in Set(wanted + [.dataGroup(1)]).sorted() {
+            do {
+                contents[file] = try await channel.read(file)
+            } catch  where [.securityStatusNotSatisfied, .fileNotFound, .malformedFile, .unexpectedStatus].contains(error.code) {
+                if file == .dataGroup(1) { throw error }
+                refused[file] = error
+            }
+        }
+        let sodBytes = try await channel.read(.sod)
+        contents[.sod] = sodBytes
+        return try PassportReading(
+            accessProtocol: accessProtocol, common: common, contents: contents, refused: refused, trustAnchors: trustAnchors)
+    }
+}
+
+/// What ``PassportReader`` read, parsed and verified.
+public struct PassportReading: Sendable {
+    /// The access control used.
+    public enum AccessProtocol: String, Sendable, Hashable {
+        /// Basic Access Control (3DES secure messaging).
+        case bac = "BAC"
+        /// None.
+        case none
+    }
+
+    /// The access control used.
+    public let accessProtocol: AccessProtocol
+    /// EF.COM.
+    public let common: CommonData
+    /// Every file read, as the chip gave it.
+    public let contents: [LDSFile: [UInt8]]
+    /// Files the chip refused or that could not be parsed, with why: when not empty, the reading is partial.
+    public let refused: [LDSFile: EMRTDError]
+    /// DG1's MRZ.
+    public let mrz: MachineReadableZone
+    /// DG2's first face image, when DG2 was read.
+    public let face: FaceImage?
+    /// DG11, when read.
+    public let personalDetails: AdditionalDetails?
+    /// DG12, when read.
+    public let documentDetails: AdditionalDetails?
+    /// EF.SOD.
+    public let securityObject: SecurityObject
+    /// Passive authentication's outcome.
+    public let passiveAuthentication: PassiveAuthentication
+
+    /// Whether every file asked for was read.
+    public var isComplete: Bool { refused.isEmpty }
+
+    init(
+        accessProtocol: AccessProtocol, common: CommonData, contents: [LDSFile: [UInt8]], refused: [LDSFile: EMRTDError],
+        trustAnchors: [Certificate]
+    ) throws(EMRTDError) {
+        var refused = refused
+        self.accessProtocol = accessProtocol
+        self.common = common
+        self.contents = contents
+        mrz = try DataGroup1.parse(contents[.dataGroup(1)] ?? [])
+        func optional<T>(_ file: LDSFile, _ parse: ([UInt8]) throws(EMRTDError) -> T) -> T? {
+            guard let bytes = contents[file] else { return nil }
+            do { return try parse(bytes) } catch {
+                refused[file] = error
+                return nil
+            }
+        }
+        face = optional(.dataGroup(2)) { bytes throws(EMRTDError) in try FaceImage(dataGroup2: bytes) }
+        personalDetails = optional(.dataGroup(11)) { bytes throws(EMRTDError) in try AdditionalDetails(bytes, file: .dataGroup(11)) }
+        documentDetails = optional(.dataGroup(12)) { bytes throws(EMRTDError) in try AdditionalDetails(bytes, file: .dataGroup(12)) }
+        self.refused = refused
+        securityObject = try SecurityObject(contents[.sod] ?? [])
+        var groups: [Int: [UInt8]] = [:]
+        for (file, bytes) in contents {
+            if case .dataGroup(let number) = file { groups[number] = bytes }
+        }
+        passiveAuthentication = PassiveAuthentication(securityObject: securityObject, dataGroups: groups, trustAnchors: trustAnchors)
+    }
+}
