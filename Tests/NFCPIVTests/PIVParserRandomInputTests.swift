@@ -1,6 +1,6 @@
 import Crypto
-import ISO7816
 import Foundation
+import ISO7816
 import NFCPIV
 import NFCTestSupport
 import Testing
