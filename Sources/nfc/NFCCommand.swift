@@ -13,7 +13,7 @@ struct NFCCommand: AsyncParsableCommand {
             NDEFCommand.self,
             TagCommand.self, EmulateCommand.self,
             LintCommand.self, DispatchCommand.self, WatchCommand.self, OATHCommand.self, FIDOCommand.self, PIVCommand.self,
-            SUNCommand.self, NTAG424Command.self, DESFireCommand.self, MIFAREPlusCommand.self,
+            SUNCommand.self, NTAG424Command.self, DESFireCommand.self, MIFAREPlusCommand.self, PassportCommand.self,
         ]
     )
 }

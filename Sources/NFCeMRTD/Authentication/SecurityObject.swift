@@ -140,7 +140,11 @@ public struct SecurityObject: Sendable {
 
         // The signer: the certificate whose serial number the SignerInfo names, else the only one.
         let serial = try Self.signerSerial(signer[1])
-        guard let signerCertificate = certificates.first(where: { serial == nil || Array($0.serialNumber.bytes) == serial! }) else {
+        let matching = certificates.first { certificate in
+            guard let serial else { return true }
+            return Array(certificate.serialNumber.bytes.drop { $0 == 0 }) == Array(serial.drop { $0 == 0 })
+        }
+        guard let signerCertificate = matching else {
             throw Self.malformed("EF.SOD carries no Document Signer certificate matching its SignerInfo")
         }
         documentSigner = signerCertificate
@@ -151,9 +155,7 @@ public struct SecurityObject: Sendable {
         guard node.identifier == .sequence else { return nil }
         let fields = try children(node, "IssuerAndSerialNumber")
         guard fields.count == 2, case .primitive(let bytes) = fields[1].content else { throw malformed("IssuerAndSerialNumber") }
-        var serial = Array(bytes)
-        while serial.count > 1 && serial[0] == 0 && serial[1] & 0x80 == 0 { serial.removeFirst() }
-        return serial
+        return Array(bytes)
     }
 
     private static func hashAlgorithm(_ node: ASN1Node) throws -> HashAlgorithm {

@@ -3,8 +3,9 @@ import Crypto
 import Foundation
 import NFCSimulator
 
-/// `nfc tag new TYPE [--blank] [--uid HEX] -o FILE [--force]`, and for `wallet-pass`
-/// `[--pass-type-id ID] [--pass-message TEXT] [--merchant-key PEM]`
+/// `nfc tag new TYPE [--blank] [--uid HEX] -o FILE [--force]`, for `wallet-pass`
+/// `[--pass-type-id ID] [--pass-message TEXT] [--merchant-key PEM]`, and for `passport`/`id-card`
+/// the holder's fields (``PassportOptions``)
 struct TagNewCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "new",
@@ -15,7 +16,10 @@ struct TagNewCommand: ParsableCommand {
             for NFC use are; with --blank it is factory-fresh and unformatted. A wallet-pass is a phone \
             holding one Wallet pass for NFCVASReaderSession (docs/vas-protocol.md): without \
             --merchant-key a merchant key pair is made and its private key written beside the image \
-            as FILE.merchant-key.pem (mode 0600), to decrypt what the pass returns.
+            as FILE.merchant-key.pem (mode 0600), to decrypt what the pass returns. A passport or \
+            id-card is an ICAO 9303 eMRTD with BAC, for the ICAO specimen holder unless told \
+            otherwise; its EF.SOD is signed by a fresh test Document Signer under a fresh test CSCA \
+            (--csca-out writes the CSCA's certificate; test keys only, docs/emrtd.md).
             """
     )
 
@@ -46,6 +50,9 @@ struct TagNewCommand: ParsableCommand {
     @Option(name: .long, help: "wallet-pass: the merchant's P-256 public key, PEM (SubjectPublicKeyInfo).")
     var merchantKey: String?
 
+    @OptionGroup(title: "passport and id-card")
+    var passport: PassportOptions
+
     func run() throws {
         if !force, FileManager.default.fileExists(atPath: output) {
             throw CLIError(.badInput, "\(output) exists; pass --force to replace it", file: output)
@@ -54,6 +61,16 @@ struct TagNewCommand: ParsableCommand {
         if type == .walletPass {
             try makeWalletPass(identifier: identifier)
             return
+        }
+        if type == .passport || type == .idCard {
+            try makePassport(identifier: identifier)
+            return
+        }
+        guard !passport.isGiven else {
+            throw CLIError(
+                .usage,
+                "--document-number, --personal-number, --birth, --expiry, --name, --sex, --nationality, --face, --no-bac and --csca-out are for passport and id-card only"
+            )
         }
         guard passTypeId == nil, passMessage == nil, message == nil, merchantKey == nil else {
             throw CLIError(.usage, "--pass-type-id, --pass-message and --merchant-key are for wallet-pass only")

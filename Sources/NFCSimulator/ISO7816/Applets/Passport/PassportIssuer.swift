@@ -180,7 +180,9 @@ public enum PassportIssuer {
                             try coder.serialize(1)
                             try coder.appendConstructedNode(identifier: .sequence) { coder in
                                 try coder.serialize(signer.issuer)
-                                coder.appendPrimitiveNode(identifier: .integer) { $0.append(contentsOf: signer.serialNumber.bytes) }
+                                coder.appendPrimitiveNode(identifier: .integer) {
+                                    $0.append(contentsOf: derInteger(signer.serialNumber.bytes))
+                                }
                             }
                             try Self.algorithm(sha256OID, into: &coder)
                             try coder.appendConstructedNode(identifier: contextZero) { try attributes(&$0) }
@@ -215,6 +217,13 @@ public enum PassportIssuer {
     static func tlv(_ tag: UInt16, _ value: [UInt8]) -> [UInt8] {
         let tagBytes: [UInt8] = tag > 0xFF ? [UInt8(tag >> 8), UInt8(tag & 0xFF)] : [UInt8(tag)]
         return tagBytes + PassportApplet.lengthField(value.count) + value
+    }
+
+    /// A non-negative integer's DER content: a `00` before a first byte with its top bit set (X.690 §8.3.2).
+    static func derInteger(_ magnitude: ArraySlice<UInt8>) -> [UInt8] {
+        var bytes = Array(magnitude.drop { $0 == 0 })
+        if bytes.isEmpty || bytes[0] & 0x80 != 0 { bytes.insert(0, at: 0) }
+        return bytes
     }
 
     static func be32(_ value: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) } }

@@ -1,0 +1,322 @@
+#!/usr/bin/env python3
+"""The virtual passport from outside: pcscd + vpcd, pyscard, Python `cryptography` and OpenSSL.
+
+Written from ICAO Doc 9303 Part 11 (§4.3 BAC, §9.7 key derivation, §9.8 secure messaging) and
+Part 10 (the LDS files), apart from the Swift code. `nfc` only issues the passport
+(`nfc tag new passport`) and puts it in a vpcd reader (`nfc emulate --pcsc`); everything on the
+way is done and checked here:
+
+1. Plain access: the eMRTD application (A0000002471001) selects; READ BINARY before BAC is
+   refused (6982); EXTERNAL AUTHENTICATE with keys from a wrong MRZ is refused (6300).
+2. BAC: GET CHALLENGE, the mutual authentication with the MRZ's keys, the chip's cryptogram and
+   MAC verified, session keys and the send sequence counter derived.
+3. Secure messaging: SELECT and READ BINARY of EF.COM, DG1, DG2, DG11, DG12 and EF.SOD, every
+   answer's MAC verified; DG1's MRZ is the one computed here from the holder's fields (check
+   digits by Part 3 §4.9); DG2's JPEG is whole; DG3 is refused inside secure messaging (6982);
+   a command with a wrong MAC ends the session (6988).
+4. EF.SOD: OpenSSL (`openssl cms -verify`) verifies its signature and the Document Signer's
+   chain to the CSCA `nfc` wrote; the data-group hashes of the LDSSecurityObject equal SHA-256 of
+   the groups read here.
+5. `nfc passport read --reader pcsc:… --csca` on the same card reports passive authentication
+   passed, the same MRZ, and exports byte-identical files.
+
+Every check is counted; the exit status is 1 when one fails or fewer than EXPECTED_CHECKS ran.
+Needs pcscd with Integration/pcsc/vpcd-readers.conf (Integration/pcsc/pcscd.sh start).
+
+    NFC=.build/debug/nfc .venv/bin/python Integration/emrtd/check_emrtd.py
+"""
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import warnings
+
+from cryptography.hazmat.primitives.ciphers import Cipher, modes
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pcsc"))
+import checks  # noqa: E402
+import emulation  # noqa: E402
+from card import Card  # noqa: E402
+from checks import check  # noqa: E402
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    try:
+        from cryptography.hazmat.decrepit.ciphers.algorithms import TripleDES
+    except ImportError:  # cryptography before 43
+        from cryptography.hazmat.primitives.ciphers.algorithms import TripleDES
+
+EXPECTED_CHECKS = 17
+
+NFC = os.environ.get("NFC", ".build/debug/nfc")
+READER = os.environ.get("EMRTD_READER", "Virtual PCD C 00 00")
+PORT = os.environ.get("EMRTD_VPCD_PORT", "35967")
+HOLDER = {"number": "X4K7Q2M9", "birth": "851103", "expiry": "310214", "surname": "MUSTERMANN", "given": "ERIKA", "sex": "F",
+          "state": "D<<"}
+
+
+# --- ICAO Doc 9303 Part 3 §4.9, Part 11 §9.7 and ISO/IEC 9797-1 -----------------------------------
+
+def check_digit(field):
+    values = {c: i for i, c in enumerate("0123456789")}
+    values.update({chr(65 + i): 10 + i for i in range(26)})
+    values["<"] = 0
+    return str(sum(values[c] * (7, 3, 1)[i % 3] for i, c in enumerate(field)) % 10)
+
+
+def expected_mrz():
+    number = HOLDER["number"].ljust(9, "<")
+    name = (HOLDER["surname"] + "<<" + HOLDER["given"]).ljust(39, "<")
+    line1 = "P<" + HOLDER["state"] + name
+    personal = "<" * 14
+    upper = number + check_digit(number) + HOLDER["state"] + HOLDER["birth"] + check_digit(HOLDER["birth"]) + HOLDER["sex"]
+    middle = HOLDER["expiry"] + check_digit(HOLDER["expiry"]) + personal + "<"
+    composite = number + check_digit(number) + HOLDER["birth"] + check_digit(HOLDER["birth"]) + middle
+    return line1 + upper + middle + check_digit(composite)
+
+
+def des3(key):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return TripleDES(key if len(key) != 8 else key * 3)
+
+
+def cbc(key, data, decrypt=False):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        cipher = Cipher(des3(key), modes.CBC(bytes(8)))
+    op = cipher.decryptor() if decrypt else cipher.encryptor()
+    return op.update(data) + op.finalize()
+
+
+def pad(data):
+    data += b"\x80"
+    return data + bytes(-len(data) % 8)
+
+
+def unpad(data):
+    end = data.rindex(b"\x80")
+    if any(data[end + 1:]):
+        raise ValueError("not ISO 9797-1 padding")
+    return data[:end]
+
+
+def retail_mac(key, data):
+    """ISO/IEC 9797-1 MAC algorithm 3: DES-CBC under Ka, then D(Kb) and E(Ka) on the last block."""
+    ka, kb = key[:8], key[8:16]
+    last = cbc(ka, pad(data))[-8:]
+    return cbc(ka, cbc(kb, last, decrypt=True))
+
+
+def derive(seed, counter):
+    digest = hashlib.sha1(seed + counter.to_bytes(4, "big")).digest()[:16]
+    return bytes(b & 0xFE | (bin(b & 0xFE).count("1") % 2 == 0) for b in digest)
+
+
+def bac_keys(number, birth, expiry):
+    info = number.ljust(9, "<")
+    info = info + check_digit(info) + birth + check_digit(birth) + expiry + check_digit(expiry)
+    seed = hashlib.sha1(info.encode()).digest()[:16]
+    return derive(seed, 1), derive(seed, 2)
+
+
+def tlv(tag, value):
+    if len(value) < 0x80:
+        length = bytes([len(value)])
+    elif len(value) < 0x100:
+        length = bytes([0x81, len(value)])
+    else:
+        length = bytes([0x82]) + len(value).to_bytes(2, "big")
+    return bytes([tag]) + length + value
+
+
+def parse_tlvs(data):
+    """BER-TLV objects (tags of one or two bytes): [(tag, value)]."""
+    out, i = [], 0
+    while i < len(data):
+        tag = data[i]
+        i += 1
+        if tag & 0x1F == 0x1F:
+            tag = tag << 8 | data[i]
+            i += 1
+        length = data[i]
+        i += 1
+        if length & 0x80:
+            count = length & 0x7F
+            length = int.from_bytes(data[i:i + count], "big")
+            i += count
+        out.append((tag, data[i:i + length]))
+        i += length
+    return out
+
+
+class Session:
+    def __init__(self, kenc, kmac, ssc):
+        self.kenc, self.kmac, self.ssc = kenc, kmac, ssc
+
+    def send(self, card, ins, p1, p2, data=b"", le=None, corrupt=False):
+        """A protected command; (plain data, inner SW) or raises with the outer SW."""
+        header = bytes([0x0C, ins, p1, p2])
+        objects = b""
+        if data:
+            objects += tlv(0x87, b"\x01" + cbc(self.kenc, pad(data)))
+        if le is not None:
+            objects += tlv(0x97, bytes([le & 0xFF]))
+        self.ssc += 1
+        mac = retail_mac(self.kmac, self.ssc.to_bytes(8, "big") + pad(header) + objects)
+        if corrupt:
+            mac = bytes([mac[0] ^ 1]) + mac[1:]
+        objects += tlv(0x8E, mac)
+        answer, sw = card.transmit(header + bytes([len(objects)]) + objects + b"\x00")
+        if not answer:
+            raise RuntimeError("plain answer %04X" % sw)
+        self.ssc += 1
+        found = dict(parse_tlvs(answer))
+        covered = b"".join(tlv(t, v) for t, v in parse_tlvs(answer) if t != 0x8E)
+        if retail_mac(self.kmac, self.ssc.to_bytes(8, "big") + covered) != found.get(0x8E):
+            raise RuntimeError("the answer's MAC does not verify")
+        plain = unpad(cbc(self.kenc, found[0x87][1:], decrypt=True)) if 0x87 in found else b""
+        return plain, int.from_bytes(found[0x99], "big")
+
+    def read_file(self, card, fid):
+        _, sw = self.send(card, 0xA4, 0x02, 0x0C, fid.to_bytes(2, "big"))
+        if sw != 0x9000:
+            return None, sw
+        head, sw = self.send(card, 0xB0, 0, 0, le=4)
+        length = head[1]
+        total = 2 + length
+        if length & 0x80:
+            count = length & 0x7F
+            total = 2 + count + int.from_bytes(head[2:2 + count], "big")
+        content = head
+        while len(content) < total:
+            part, sw = self.send(card, 0xB0, len(content) >> 8, len(content) & 0xFF, le=min(0xDF, total - len(content)))
+            content += part
+        return content, 0x9000
+
+
+def authenticate(card, number, birth, expiry):
+    """BAC; a Session, or the SW EXTERNAL AUTHENTICATE answered."""
+    kenc, kmac = bac_keys(number, birth, expiry)
+    rnd_ic, sw = card.transmit(bytes.fromhex("0084000008"))
+    rnd_ifd, k_ifd = os.urandom(8), os.urandom(16)
+    eifd = cbc(kenc, rnd_ifd + rnd_ic + k_ifd)
+    answer, sw = card.transmit(bytes.fromhex("0082000028") + eifd + retail_mac(kmac, eifd) + b"\x28")
+    if sw != 0x9000:
+        return sw
+    if retail_mac(kmac, answer[:32]) != answer[32:]:
+        raise RuntimeError("M_IC does not verify")
+    r = cbc(kenc, answer[:32], decrypt=True)
+    if r[:8] != rnd_ic or r[8:16] != rnd_ifd:
+        raise RuntimeError("the chip's cryptogram does not hold RND.IC ‖ RND.IFD")
+    seed = bytes(a ^ b for a, b in zip(k_ifd, r[16:32]))
+    return Session(derive(seed, 1), derive(seed, 2), int.from_bytes(rnd_ic[4:] + rnd_ifd[4:], "big"))
+
+
+def lds_hashes(lds):
+    """LDSSecurityObject: {group number: hash} (a hand DER walk: SEQUENCE { version, algorithm, SEQUENCE OF })."""
+    def items(data):
+        out, i = [], 0
+        while i < len(data):
+            tag, length = data[i], data[i + 1]
+            i += 2
+            if length & 0x80:
+                count = length & 0x7F
+                length = int.from_bytes(data[i:i + count], "big")
+                i += count
+            out.append((tag, data[i:i + length]))
+            i += length
+        return out
+    (_, body), = items(lds)
+    fields = items(body)
+    return {int.from_bytes(dict(items(v))[0x02], "big"): dict(items(v))[0x04] for _, v in items(fields[2][1])}
+
+
+def nfc(*args):
+    return subprocess.run([NFC, *args], capture_output=True, text=True, timeout=120)
+
+
+def main():
+    work = tempfile.mkdtemp(prefix="emrtd-")
+    image, csca = os.path.join(work, "passport.json"), os.path.join(work, "csca.pem")
+    made = nfc("tag", "new", "passport", "-o", image, "--csca-out", csca, "--document-number", HOLDER["number"],
+               "--birth", HOLDER["birth"], "--expiry", HOLDER["expiry"], "--name", HOLDER["surname"] + ", " + HOLDER["given"],
+               "--nationality", HOLDER["state"])
+    if made.returncode != 0:
+        print("nfc tag new passport failed: " + made.stderr)
+        return 1
+    read = {}
+    with emulation.emulated(NFC, image, READER, "--vpcd", "127.0.0.1:" + PORT):
+        card = Card(READER)
+        try:
+            _, sw = card.transmit(bytes.fromhex("00A4040C07A0000002471001"))
+            check("SELECT of the eMRTD application A0000002471001 (P2 0C)", sw == 0x9000, "%04X" % sw)
+            card.transmit(bytes.fromhex("00A4020C02011E"))
+            _, sw = card.transmit(bytes.fromhex("00B0000004"))
+            check("READ BINARY before BAC is refused: 6982", sw == 0x6982, "%04X" % sw)
+            wrong = authenticate(card, HOLDER["number"], HOLDER["birth"], "310215")
+            check("EXTERNAL AUTHENTICATE with a wrong date of expiry: 6300", wrong == 0x6300, repr(wrong))
+            session = authenticate(card, HOLDER["number"], HOLDER["birth"], HOLDER["expiry"])
+            check("BAC: the chip's M_IC and RND.IC ‖ RND.IFD verify", isinstance(session, Session), repr(session))
+            for name, fid in [("EF.COM", 0x011E), ("DG1", 0x0101), ("DG2", 0x0102), ("DG11", 0x010B), ("DG12", 0x010C),
+                              ("EF.SOD", 0x011D)]:
+                read[name], _ = session.read_file(card, fid)
+            check("secure messaging: six files read, every answer's MAC verified", all(read.values()))
+            com = dict(parse_tlvs(parse_tlvs(read["EF.COM"])[0][1]))
+            check("EF.COM lists DG1, DG2, DG3, DG11, DG12 (5C 61 75 63 6B 6C)",
+                  com.get(0x5C) == bytes.fromhex("6175636B6C"), com.get(0x5C, b"").hex())
+            mrz = read["DG1"][5:].decode()
+            check("DG1 holds the MRZ computed here, check digits included", mrz == expected_mrz(), "%s vs %s" % (mrz, expected_mrz()))
+            jpeg_start = read["DG2"].find(b"\xFF\xD8\xFF")
+            check("DG2 carries a whole JPEG (SOI ... EOI)", jpeg_start > 0 and read["DG2"].endswith(b"\xFF\xD9"))
+            _, sw = session.send(card, 0xA4, 0x02, 0x0C, bytes.fromhex("0103"))
+            check("DG3 without extended access control: 6982 inside secure messaging", sw == 0x6982, "%04X" % sw)
+            try:
+                session.send(card, 0xB0, 0, 0, le=4, corrupt=True)
+                check("a command with a wrong MAC is refused", False, "it was answered")
+            except RuntimeError as error:
+                check("a command with a wrong MAC ends secure messaging with a plain 6988", "6988" in str(error), str(error))
+            try:
+                session.read_file(card, 0x0101)
+                check("after 6988 the session is gone", False, "still answered")
+            except RuntimeError as error:
+                check("after 6988 the session is gone (plain 6988 again)", "6988" in str(error), str(error))
+        finally:
+            card.close()
+
+        sod = parse_tlvs(read["EF.SOD"])[0][1]
+        sod_path, lds_path = os.path.join(work, "sod.der"), os.path.join(work, "lds.der")
+        with open(sod_path, "wb") as f:
+            f.write(sod)
+        verified = subprocess.run(["openssl", "cms", "-verify", "-inform", "DER", "-in", sod_path, "-CAfile", csca,
+                                   "-purpose", "any", "-out", lds_path], capture_output=True, text=True)
+        check("openssl cms -verify: EF.SOD's signature and the Document Signer's chain to the CSCA",
+              verified.returncode == 0, verified.stderr.strip())
+        hashes = lds_hashes(open(lds_path, "rb").read()) if verified.returncode == 0 else {}
+        ours = {1: read["DG1"], 2: read["DG2"], 11: read["DG11"], 12: read["DG12"]}
+        check("LDSSecurityObject: SHA-256 of DG1, DG2, DG11, DG12 as read here",
+              all(hashes.get(n) == hashlib.sha256(b).digest() for n, b in ours.items()), repr(sorted(hashes)))
+        check("LDSSecurityObject lists DG3 as well (present, though not readable without EAC)", 3 in hashes, repr(sorted(hashes)))
+
+        export = os.path.join(work, "export")
+        result = nfc("passport", "read", "--reader", "pcsc:" + READER, "--mrz",
+                     ",".join([HOLDER["number"], HOLDER["birth"], HOLDER["expiry"]]), "--csca", csca, "--export", export, "--json")
+        report = json.loads(result.stdout) if result.returncode == 0 else {}
+        passive = report.get("passiveAuthentication", {})
+        check("nfc passport read over pcscd: BAC, passive authentication passed with the CSCA",
+              passive.get("verdict", {}).get("result") == "passed" and report.get("accessProtocol") == "BAC",
+              result.stderr.strip() or json.dumps(passive))
+        check("nfc passport read: the same MRZ", "".join(report.get("document", {}).get("mrz", [])) == expected_mrz(),
+              json.dumps(report.get("document")))
+        same = all(os.path.exists(os.path.join(export, f)) and open(os.path.join(export, f), "rb").read() == read[n]
+                   for n, f in [("EF.COM", "EF_COM.bin"), ("DG1", "DG1.bin"), ("DG2", "DG2.bin"), ("EF.SOD", "EF_SOD.bin")])
+        check("nfc passport read --export: files byte-identical to those read here", same)
+    shutil.rmtree(work, ignore_errors=True)
+    return checks.finish(EXPECTED_CHECKS)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
