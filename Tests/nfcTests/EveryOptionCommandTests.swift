@@ -68,6 +68,8 @@ import Testing
         var ntag424: String { get async throws { try await image("ntag424", "ntag424") } }
         /// A DESFire EV3 formatted for NDEF (application 000001, files 1 and 2).
         var desfire: String { get async throws { try await image("desfire", "desfire-ev3") } }
+        /// The ICAO specimen passport.
+        var passport: String { get async throws { try await image("passport", "passport") } }
         /// A MIFARE Plus at SL3, every key FF.
         var mifarePlus: String { get async throws { try await image("mifare-plus", "mifare-plus") } }
         /// A MIFARE Plus at SL0 with the card keys CommitPerso needs already written.
@@ -232,6 +234,11 @@ import Testing
         let blank = try await t.mifarePlusPersonalized
         try await checkReaderOptions(blank, ["mifare-plus", "perso", "--address", "0004", "--hex", String(repeating: "44", count: 16)])
         try await checkReaderOptions(blank, ["mifare-plus", "commit"])
+    }
+
+    @Test func readerOptionsOnThePassportCommand() async throws {
+        let card = try await Templates(self).passport
+        try await checkReaderOptions(card, ["passport", "read", "--mrz", "L898902C3,740812,120415"])
     }
 
     @Test func typeTwoPasswordOptionsOpenAProtectedTagForEveryCommand() async throws {

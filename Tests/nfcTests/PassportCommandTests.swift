@@ -1,0 +1,100 @@
+import Foundation
+import NFCTestSupport
+import Testing
+
+/// `nfc tag new passport|id-card` and `nfc passport read` with every option, and each failure's
+/// exit status and message.
+@Suite struct PassportCommandTests {
+    static let specimen = ["--mrz", "L898902C3,740812,120415"]
+
+    func temporary(_ name: String) -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("passport-\(UUID().uuidString)-\(name)").path
+    }
+
+    func run(_ arguments: [String]) async throws -> NFCTool.Result {
+        let result = try await NFCTool.run(arguments)
+        #expect(result.status == 0, "\(arguments.prefix(3).joined(separator: " ")): \(result.stderr)")
+        return result
+    }
+
+    @Test("a holder of one's own, read back: MRZ, face, export, JSON, the CSCA file; the image is private")
+    func ownHolder() async throws {
+        let image = temporary("p.json")
+        let csca = temporary("csca.pem")
+        let face = temporary("face.jpg")
+        let export = temporary("export")
+        let faceIn = temporary("in.jpg")
+        defer { for path in [image, csca, face, export, faceIn] { try? FileManager.default.removeItem(atPath: path) } }
+        // A JPEG of the smallest shape the issuer reads: SOI, an SOF0 of 2 × 3 pixels, EOI.
+        let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xC0, 0x00, 0x0B, 0x08, 0x00, 0x03, 0x00, 0x02, 0x01, 0x01, 0x11, 0x00, 0xFF, 0xD9]
+        try Data(jpeg).write(to: URL(fileURLWithPath: faceIn))
+        let made = try await run([
+            "tag", "new", "passport", "-o", image, "--csca-out", csca, "--document-number", "c01x00t47", "--personal-number", "12345",
+            "--birth", "900101", "--expiry", "300101", "--name", "Doe, John Q", "--sex", "M", "--nationality", "nld", "--face", faceIn,
+        ])
+        #expect(made.stdout.contains("passport C01X00T47, born 900101, expires 300101, BAC"), "\(made.stdout)")
+        #expect(try FileManager.default.attributesOfItem(atPath: image)[.posixPermissions] as? Int == 0o600, "personal data")
+
+        let read = try await run([
+            "passport", "read", "--reader", "sim:" + image, "--mrz", "C01X00T47,900101,300101", "--csca", csca, "--face", face,
+            "--export", export,
+        ])
+        #expect(read.stdout.contains("holder: DOE, JOHN Q; sex M; nationality NLD; born 900101"), "\(read.stdout)")
+        #expect(read.stdout.contains("document: P NLD C01X00T47, expires 300101, optional data 12345"), "\(read.stdout)")
+        #expect(read.stdout.contains("refused: DG3") && read.stdout.contains("partial: 1 file"), "\(read.stdout)")
+        #expect(read.stdout.contains("face: JPEG 2×3, 17 bytes"), "\(read.stdout)")
+        #expect(read.stdout.contains("Document Signer chain: passed"), "\(read.stdout)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: face)) == Data(jpeg))
+        #expect(try FileManager.default.attributesOfItem(atPath: face)[.posixPermissions] as? Int == 0o600)
+        let exported = try FileManager.default.contentsOfDirectory(atPath: export).sorted()
+        #expect(exported == ["DG1.bin", "DG11.bin", "DG12.bin", "DG2.bin", "EF_COM.bin", "EF_SOD.bin"])
+
+        let lines = try await run([
+            "passport", "read", "--reader", "sim:" + image, "--mrz-line", "P<NLDDOE<<JOHN<Q<<<<<<<<<<<<<<<<<<<<<<<<<<<<",
+            "--mrz-line", "C01X00T478NLD9001011M300101912345<<<<<<<<<98", "--files", "DG1", "--json",
+        ])
+        #expect(lines.stdout.contains("\"DG1\" : 93") || lines.stdout.contains("\"DG1\": 93"), "\(lines.stdout)")
+        #expect(!lines.stdout.contains("\"face\""), "--files DG1 reads DG1 only, no DG2: \(lines.stdout)")
+    }
+
+    @Test("an ID card without BAC, read with --no-bac; a CSCA directory")
+    func idCardWithoutBAC() async throws {
+        let image = temporary("id.json")
+        let directory = temporary("cscas")
+        defer { for path in [image, directory] { try? FileManager.default.removeItem(atPath: path) } }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        _ = try await run(["tag", "new", "id-card", "-o", image, "--no-bac", "--csca-out", directory + "/utopia.pem"])
+        let read = try await run(["passport", "read", "--reader", "sim:" + image, "--no-bac", "--csca", directory])
+        #expect(read.stdout.contains("identity document (TD1 MRZ), access: none"), "\(read.stdout)")
+        #expect(read.stdout.contains("passive authentication: passed"), "\(read.stdout)")
+    }
+
+    @Test("failures: wrong MRZ (4), another CSCA (1), no access option (64), bad MRZ text (64), not an eMRTD (3)")
+    func failures() async throws {
+        let image = temporary("p.json")
+        let other = temporary("other.json")
+        let otherCSCA = temporary("other.pem")
+        let ntag = temporary("ntag.json")
+        defer { for path in [image, other, otherCSCA, ntag] { try? FileManager.default.removeItem(atPath: path) } }
+        _ = try await run(["tag", "new", "passport", "-o", image])
+        _ = try await run(["tag", "new", "passport", "-o", other, "--csca-out", otherCSCA])
+        _ = try await run(["tag", "new", "type4", "-o", ntag])
+
+        let wrong = try await NFCTool.run(["passport", "read", "--reader", "sim:" + image, "--mrz", "L898902C3,740812,120416"])
+        #expect(wrong.status == 4 && wrong.stderr.contains("accessDenied"), "\(wrong.stderr)")
+        let untrusted = try await NFCTool.run(["passport", "read", "--reader", "sim:" + image, "--csca", otherCSCA] + Self.specimen)
+        #expect(untrusted.status == 1 && untrusted.stderr.contains("untrustedSigner"), "\(untrusted.stderr)")
+        let none = try await NFCTool.run(["passport", "read", "--reader", "sim:" + image])
+        #expect(none.status == 64 && none.stderr.contains("exactly one of --mrz"), "\(none.stderr)")
+        let bad = try await NFCTool.run(["passport", "read", "--reader", "sim:" + image, "--mrz", "L898902C3,7408,120415"])
+        #expect(bad.status == 64 && bad.stderr.contains("is not YYMMDD"), "\(bad.stderr)")
+        let notPassport = try await NFCTool.run(["passport", "read", "--reader", "sim:" + ntag] + Self.specimen)
+        #expect(notPassport.status == 3 && notPassport.stderr.contains("no eMRTD application"), "\(notPassport.stderr)")
+        let badFiles = try await NFCTool.run(["passport", "read", "--reader", "sim:" + image, "--files", "DG1,EF.SOD"] + Self.specimen)
+        #expect(badFiles.status == 64, "\(badFiles.stderr)")
+        let badHolder = try await NFCTool.run(["tag", "new", "passport", "-o", temporary("x.json"), "--birth", "741312"])
+        #expect(badHolder.status == 2 && badHolder.stderr.contains("dateOfBirth"), "\(badHolder.stderr)")
+        let notForNTAG = try await NFCTool.run(["tag", "new", "ntag213", "-o", temporary("y.json"), "--birth", "740812"])
+        #expect(notForNTAG.status == 64, "\(notForNTAG.stderr)")
+    }
+}
