@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "NDEF", targets: ["NDEF"]),
         .library(name: "NFCBytes", targets: ["NFCBytes"]),
         .library(name: "NFCTripleDES", targets: ["NFCTripleDES"]),
+        .library(name: "NFCEllipticCurves", targets: ["NFCEllipticCurves"]),
         .library(name: "NFCJSON", targets: ["NFCJSON"]),
         .library(name: "NDEFJSON", targets: ["NDEFJSON"]),
         .library(name: "ISO7816", targets: ["ISO7816"]),
@@ -45,12 +46,16 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-system", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-certificates", from: "1.10.0"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.3.0"),
+        .package(url: "https://github.com/attaswift/BigInt", from: "6.0.0"),
     ],
     targets: [
         // Row 0
         .target(name: "NFCBytes"),
         // Row 0: DES and TDEA with CBC and CMAC (swift-crypto has no DES; DESFire keys and ICAO BAC need it)
         .target(name: "NFCTripleDES"),
+        // Row 0: prime-field elliptic curves with any generator (PACE's generic mapping needs
+        // point arithmetic swift-crypto does not expose, and brainpool curves it does not have)
+        .target(name: "NFCEllipticCurves", dependencies: [.product(name: "BigInt", package: "BigInt")]),
         // Row 0 (strict JSON with locations, and a Decoder that names paths: tag images, configuration files)
         .target(name: "NFCJSON"),
         // Row 1
@@ -95,7 +100,8 @@ let package = Package(
         .target(
             name: "NFCeMRTD",
             dependencies: [
-                "NFCBytes", "ISO7816", "NFCTripleDES", .product(name: "Crypto", package: "swift-crypto"),
+                "ISO7816", "NFCTripleDES", "NFCEllipticCurves", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"), .product(name: "SwiftASN1", package: "swift-asn1"),
             ]),
         // Row 3
@@ -107,7 +113,8 @@ let package = Package(
         .target(
             name: "NFCSimulator",
             dependencies: [
-                "NFCTransport", "NFCBytes", "NFCCBOR", "NFCJSON", "NFCTripleDES", .product(name: "Logging", package: "swift-log"),
+                "NFCTransport", "NFCBytes", "NFCCBOR", "NFCJSON", "NFCTripleDES", "NFCEllipticCurves",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"), .product(name: "SwiftASN1", package: "swift-asn1"),
             ]),
@@ -151,6 +158,7 @@ let package = Package(
         // Test support (no product ships it)
         .target(name: "NFCTestSupport", dependencies: ["ISO7816", "NDEF", "NFCBytes", "NFCPCSC", "NFCSimulator", "NFCTransport"]),
         .testTarget(name: "ISO7816Tests", dependencies: ["ISO7816", "NFCTestSupport"]),
+        .testTarget(name: "NFCEllipticCurvesTests", dependencies: ["NFCEllipticCurves", "NFCBytes"]),
         .testTarget(name: "NFCTransportTests", dependencies: ["NFCTransport", "NFCTestSupport"]),
         .testTarget(
             name: "NFCTagsTests",
