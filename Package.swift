@@ -100,8 +100,8 @@ let package = Package(
         .target(
             name: "NFCeMRTD",
             dependencies: [
-                "ISO7816", "NFCTripleDES", "NFCEllipticCurves", .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                "ISO7816", "NFCTripleDES", "NFCEllipticCurves", .product(name: "BigInt", package: "BigInt"),
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"), .product(name: "SwiftASN1", package: "swift-asn1"),
             ]),
         // Row 3
@@ -205,7 +205,7 @@ let package = Package(
         .testTarget(
             name: "NFCeMRTDTests",
             dependencies: [
-                "NFCeMRTD", "NFCBytes", "ISO7816", "NFCTripleDES", "NFCSimulator", "NFCTestSupport",
+                "NFCeMRTD", "NFCBytes", "ISO7816", "NFCTripleDES", "NFCEllipticCurves", "NFCSimulator", "NFCTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"), .product(name: "SwiftASN1", package: "swift-asn1"),
             ]),

@@ -1,5 +1,5 @@
-import Foundation
 import BigInt
+import Foundation
 
 /// A short Weierstrass curve y² = x³ + ax + b over the prime field F_p, with a generator G of
 /// prime order n and cofactor h (SEC 1 v2 §3.1.1). Points are multiplied in Jacobian

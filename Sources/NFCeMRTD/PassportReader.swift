@@ -3,13 +3,18 @@ import X509
 
 /// Reads an eMRTD (passport or ID card, ICAO Doc 9303 Parts 10 and 11) over any
 /// `APDUTransmitter`: selects the application, opens Basic Access Control from the MRZ, reads
-/// EF.COM, the data groups it lists and EF.SOD, parses DG1, DG2, DG11 and DG12, and runs passive
+/// EF.COM, the data groups it lists and EF.SOD (PACE first when EF.CardAccess offers it), parses DG1, DG2, DG11 and DG12, and runs passive
 /// authentication against the CSCA certificates given.
 public struct PassportReader: Sendable {
     /// How the reader gains access to the chip.
     public enum Access: Sendable, Hashable {
-        /// Basic Access Control with the MRZ's document number, birth and expiry dates.
+        /// The MRZ's document number, birth and expiry dates: PACE when EF.CardAccess offers a
+        /// protocol this build runs, else Basic Access Control (Part 11 §4.2: PACE first).
+        case mrz(MRZKey)
+        /// Basic Access Control only.
         case bac(MRZKey)
+        /// PACE only, with the MRZ or the CAN.
+        case pace(PACEPassword)
         /// No access control: for chips that let anyone read (rare; ICAO Doc 9303 no longer allows it).
         case none
     }
@@ -36,13 +41,40 @@ public struct PassportReader: Sendable {
     ///   breaks, the transport fails, or EF.COM, DG1 or EF.SOD cannot be read.
     public func read(access: Access, files: [LDSFile]? = nil) async throws(EMRTDError) -> PassportReading {
         var channel = PassportChannel(transmitter: transmitter)
-        try await channel.selectApplication()
         let accessProtocol: PassportReading.AccessProtocol
+        var paceInfo: PACEInfo?
         switch access {
+        case .pace(let password):
+            guard let infos = try await channel.readCardAccess(), !infos.isEmpty else {
+                throw EMRTDError(.unsupportedAlgorithm, file: "EF.CardAccess", "the chip offers no PACE (no EF.CardAccess)")
+            }
+            guard let info = infos.first(where: PACE.supports) else {
+                throw EMRTDError(
+                    .unsupportedAlgorithm, file: "EF.CardAccess",
+                    "the chip offers \(infos.map(\.description).joined(separator: ", ")); this build runs ECDH generic mapping with AES on P-256 or brainpoolP256r1"
+                )
+            }
+            channel.secureMessaging = try await PACE.establish(password: password, info: info, offered: infos.count, over: transmitter)
+            paceInfo = info
+            accessProtocol = .pace
+            try await channel.selectApplication()
+        case .mrz(let key):
+            if let infos = try await channel.readCardAccess(), let info = infos.first(where: PACE.supports) {
+                channel.secureMessaging = try await PACE.establish(password: .mrz(key), info: info, offered: infos.count, over: transmitter)
+                paceInfo = info
+                accessProtocol = .pace
+                try await channel.selectApplication()
+            } else {
+                try await channel.selectApplication()
+                channel.secureMessaging = try await BasicAccessControl.establish(key: key, over: transmitter)
+                accessProtocol = .bac
+            }
         case .bac(let key):
+            try await channel.selectApplication()
             channel.secureMessaging = try await BasicAccessControl.establish(key: key, over: transmitter)
             accessProtocol = .bac
         case .none:
+            try await channel.selectApplication()
             accessProtocol = .none
         }
 
@@ -62,7 +94,8 @@ public struct PassportReader: Sendable {
         let sodBytes = try await channel.read(.sod)
         contents[.sod] = sodBytes
         return try PassportReading(
-            accessProtocol: accessProtocol, common: common, contents: contents, refused: refused, trustAnchors: trustAnchors)
+            accessProtocol: accessProtocol, pace: paceInfo, common: common, contents: contents, refused: refused, trustAnchors: trustAnchors
+        )
     }
 }
 
@@ -72,12 +105,16 @@ public struct PassportReading: Sendable {
     public enum AccessProtocol: String, Sendable, Hashable {
         /// Basic Access Control (3DES secure messaging).
         case bac = "BAC"
+        /// PACE (AES secure messaging).
+        case pace = "PACE"
         /// None.
         case none
     }
 
     /// The access control used.
     public let accessProtocol: AccessProtocol
+    /// The PACE protocol run, when it was PACE.
+    public let pace: PACEInfo?
     /// EF.COM.
     public let common: CommonData
     /// Every file read, as the chip gave it.
@@ -101,11 +138,12 @@ public struct PassportReading: Sendable {
     public var isComplete: Bool { refused.isEmpty }
 
     init(
-        accessProtocol: AccessProtocol, common: CommonData, contents: [LDSFile: [UInt8]], refused: [LDSFile: EMRTDError],
-        trustAnchors: [Certificate]
+        accessProtocol: AccessProtocol, pace: PACEInfo?, common: CommonData, contents: [LDSFile: [UInt8]],
+        refused: [LDSFile: EMRTDError], trustAnchors: [Certificate]
     ) throws(EMRTDError) {
         var refused = refused
         self.accessProtocol = accessProtocol
+        self.pace = pace
         self.common = common
         self.contents = contents
         mrz = try DataGroup1.parse(contents[.dataGroup(1)] ?? [])

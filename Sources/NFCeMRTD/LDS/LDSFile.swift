@@ -7,6 +7,9 @@ public enum LDSFile: Sendable, Hashable, Comparable, CustomStringConvertible {
     case com
     /// EF.SOD (`011D`, tag `77`): the Document Security Object, signed data-group hashes.
     case sod
+    /// EF.CardAccess (`011C` under the MF, a DER `SET OF SecurityInfo`): the PACE protocols the
+    /// chip offers (Part 10 §3.11.3, Part 11 §9.2).
+    case cardAccess
     /// A data group, DG1 to DG16 (`0101`–`0110`, tags `61`, `75`, `63`, `76`, `65`–`70`).
     case dataGroup(Int)
 
@@ -36,6 +39,7 @@ public enum LDSFile: Sendable, Hashable, Comparable, CustomStringConvertible {
         switch text {
         case "COM": self = .com
         case "SOD": self = .sod
+        case "CARDACCESS": self = .cardAccess
         default:
             guard text.hasPrefix("DG"), let number = Int(text.dropFirst(2)), (1...16).contains(number) else { return nil }
             self = .dataGroup(number)
@@ -47,6 +51,7 @@ public enum LDSFile: Sendable, Hashable, Comparable, CustomStringConvertible {
         switch self {
         case .com: 0x011E
         case .sod: 0x011D
+        case .cardAccess: 0x011C
         case .dataGroup(let number): 0x0100 + UInt16(number)
         }
     }
@@ -56,6 +61,7 @@ public enum LDSFile: Sendable, Hashable, Comparable, CustomStringConvertible {
         switch self {
         case .com: 0x1E
         case .sod: 0x1D
+        case .cardAccess: 0x1C
         case .dataGroup(let number): UInt8(number)
         }
     }
@@ -65,6 +71,7 @@ public enum LDSFile: Sendable, Hashable, Comparable, CustomStringConvertible {
         switch self {
         case .com: 0x60
         case .sod: 0x77
+        case .cardAccess: 0x31
         case .dataGroup(let number): Self.dataGroupTags[(number - 1) & 0x0F]
         }
     }
@@ -74,6 +81,7 @@ public enum LDSFile: Sendable, Hashable, Comparable, CustomStringConvertible {
         switch self {
         case .com: "EF.COM"
         case .sod: "EF.SOD"
+        case .cardAccess: "EF.CardAccess"
         case .dataGroup(let number): "DG\(number)"
         }
     }
@@ -83,6 +91,7 @@ public enum LDSFile: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     private var order: Int {
         switch self {
+        case .cardAccess: -1
         case .com: 0
         case .dataGroup(let number): number
         case .sod: 17

@@ -34,12 +34,24 @@ public struct PassportChannel: Sendable {
         return try session.unprotect(raw.bytes)
     }
 
-    /// Selects the eMRTD application (plain SELECT by DF name, no answer data: Part 10 §3.6.2).
+    /// Selects the eMRTD application (SELECT by DF name, no answer data: Part 10 §3.6.2), protected
+    /// when PACE has opened a session.
     /// - Throws: ``EMRTDError`` `.notAPassport` when the chip refuses it.
     public mutating func selectApplication() async throws(EMRTDError) {
         let answer = try await send(CommandAPDU(ins: 0xA4, p1: 0x04, p2: 0x0C, data: LDSFile.applicationIdentifier))
         guard answer.statusWord == .success else {
             throw EMRTDError(.notAPassport, statusWord: answer.statusWord, "the chip has no eMRTD application (A0000002471001)")
+        }
+    }
+
+    /// EF.CardAccess's PACEInfos, read plainly from the MF (ICAO Doc 9303 Part 10 §3.11.3), or
+    /// `nil` when the chip has no EF.CardAccess (a BAC-only chip).
+    /// - Throws: ``EMRTDError`` `.malformedFile`, `.transport`.
+    public mutating func readCardAccess() async throws(EMRTDError) -> [PACEInfo]? {
+        do {
+            return try PACEInfo.parse(cardAccess: try await read(.cardAccess))
+        } catch  where error.code == .fileNotFound || error.code == .securityStatusNotSatisfied || error.code == .unexpectedStatus {
+            return nil
         }
     }
 

@@ -1,29 +1,36 @@
 import ISO7816
-import NFCTripleDES
 
-/// Secure messaging with 3DES session keys (ICAO Doc 9303 Part 11 §9.8, ISO/IEC 7816-4 §10):
-/// every command is encrypted into `DO'87'` (or `DO'85'` for an odd instruction), its expected
-/// length put in `DO'97'`, and a retail MAC over the send sequence counter, the padded header and
-/// those objects sent in `DO'8E'`; every answer comes back as `DO'87'`/`DO'85'`, `DO'99'` (the
-/// status word) and `DO'8E'`. The send sequence counter is incremented before each MAC.
+/// Secure messaging (ICAO Doc 9303 Part 11 §9.8, ISO/IEC 7816-4 §10): every command is
+/// encrypted into `DO'87'` (or `DO'85'` for an odd instruction), its expected length put in
+/// `DO'97'`, and a MAC over the send sequence counter, the padded header and those objects sent
+/// in `DO'8E'`; every answer comes back as `DO'87'`/`DO'85'`, `DO'99'` (the status word) and
+/// `DO'8E'`. The send sequence counter is incremented before each MAC.
+///
+/// With 3DES keys (BAC, §9.8.6.1) the counter has 8 bytes, the cipher runs CBC with a zero IV
+/// and the MAC is ISO/IEC 9797-1 algorithm 3. With AES keys (PACE, §9.8.6.2) the counter has 16
+/// bytes, the IV is the counter enciphered with KS_Enc, the MAC is CMAC truncated to 8 bytes, and
+/// padding fills 16-byte blocks.
 public struct SecureMessaging: Sendable {
-    private let cipher: TripleDES
-    private let mac: RetailMAC
-    /// The send sequence counter (8 bytes for 3DES).
+    private let cipher: SecureMessagingCipher
+    /// The send sequence counter (its low 64 bits; an AES counter's upper 8 bytes stay zero).
     public private(set) var sendSequenceCounter: UInt64
 
-    /// A channel with 16-byte session keys and the starting counter.
+    /// A 3DES channel with 16-byte session keys and the starting counter (BAC).
     /// - Throws: ``EMRTDError`` `.authenticationFailed` when a key is not 16 bytes.
     public init(encryptionKey: [UInt8], macKey: [UInt8], sendSequenceCounter: UInt64) throws(EMRTDError) {
-        do {
-            guard encryptionKey.count == 16 else { throw TripleDESError(.keyLength, "KSEnc has \(encryptionKey.count) bytes") }
-            cipher = try TripleDES(key: encryptionKey)
-            mac = try RetailMAC(key: macKey)
-        } catch {
-            throw EMRTDError(.authenticationFailed, "session keys: \(error)")
-        }
+        cipher = try .tripleDES(encryptionKey: encryptionKey, macKey: macKey)
         self.sendSequenceCounter = sendSequenceCounter
     }
+
+    /// An AES channel (PACE), its counter starting at zero.
+    /// - Throws: ``EMRTDError`` `.authenticationFailed` when a key is not 16, 24 or 32 bytes.
+    public init(aesEncryptionKey: [UInt8], macKey: [UInt8]) throws(EMRTDError) {
+        cipher = try .aes(encryptionKey: aesEncryptionKey, macKey: macKey)
+        sendSequenceCounter = 0
+    }
+
+    /// Whether the session runs AES (PACE) rather than 3DES (BAC).
+    public var isAES: Bool { cipher.blockSize == 16 }
 
     /// The protected form of `command`, as it goes to the chip.
     /// - Throws: ``EMRTDError`` `.secureMessaging` when the command cannot be encoded.
@@ -32,10 +39,7 @@ public struct SecureMessaging: Sendable {
         let header = [cla, command.ins, command.p1, command.p2]
         var objects: [UInt8] = []
         if !command.data.isEmpty {
-            let cryptogram: [UInt8]
-            do { cryptogram = try cipher.encryptCBC(RetailMAC.pad(command.data)) } catch {
-                throw EMRTDError(.secureMessaging, "\(error)")
-            }
+            let cryptogram = try cipher.encrypt(cipher.pad(command.data), counter: counterBytes(after: 1))
             if command.ins & 1 == 1 {
                 objects += BERTLV(tag: 0x85, value: cryptogram).encoded
             } else {
@@ -51,7 +55,7 @@ public struct SecureMessaging: Sendable {
             objects += BERTLV(tag: 0x97, value: le).encoded
         }
         sendSequenceCounter &+= 1
-        let checksum = mac.mac(counterBytes + RetailMAC.pad(header) + objects)
+        let checksum = try cipher.mac(counterBytes + cipher.pad(header) + objects)
         objects += BERTLV(tag: 0x8E, value: checksum).encoded
         return CommandAPDU(
             cla: cla, ins: command.ins, p1: command.p1, p2: command.p2, data: objects,
@@ -80,7 +84,7 @@ public struct SecureMessaging: Sendable {
             throw EMRTDError(.secureMessaging, "the protected answer lacks DO'99' or DO'8E'")
         }
         let covered = objects.filter { $0.tag != 0x8E }.flatMap(\.encoded)
-        guard mac.mac(counterBytes + covered) == checksum.value else {
+        guard try cipher.mac(counterBytes + covered) == checksum.value else {
             throw EMRTDError(.secureMessaging, "the answer's MAC does not verify")
         }
         var data: [UInt8] = []
@@ -92,11 +96,10 @@ public struct SecureMessaging: Sendable {
                 }
                 cryptogram.removeFirst()
             }
-            guard !cryptogram.isEmpty, cryptogram.count % 8 == 0 else {
-                throw EMRTDError(.secureMessaging, "a cryptogram of \(cryptogram.count) bytes is not whole 3DES blocks")
+            guard !cryptogram.isEmpty, cryptogram.count % cipher.blockSize == 0 else {
+                throw EMRTDError(.secureMessaging, "a cryptogram of \(cryptogram.count) bytes is not whole \(cipher.blockSize)-byte blocks")
             }
-            let padded: [UInt8]
-            do { padded = try cipher.decryptCBC(cryptogram) } catch { throw EMRTDError(.secureMessaging, "\(error)") }
+            let padded = try cipher.decrypt(cryptogram, counter: counterBytes)
             guard let end = padded.lastIndex(of: 0x80), padded[(end + 1)...].allSatisfy({ $0 == 0 }) else {
                 throw EMRTDError(.secureMessaging, "the decrypted answer lacks ISO/IEC 9797-1 padding")
             }
@@ -105,5 +108,11 @@ public struct SecureMessaging: Sendable {
         return ResponseAPDU(data: data, statusWord: StatusWord(sw1: status.value[0], sw2: status.value[1]))
     }
 
-    private var counterBytes: [UInt8] { withUnsafeBytes(of: sendSequenceCounter.bigEndian) { Array($0) } }
+    /// The counter as the cipher uses it: 8 bytes for 3DES, 16 for AES.
+    private var counterBytes: [UInt8] { counterBytes(after: 0) }
+
+    private func counterBytes(after increment: UInt64) -> [UInt8] {
+        let low = withUnsafeBytes(of: (sendSequenceCounter &+ increment).bigEndian) { Array($0) }
+        return cipher.blockSize == 16 ? [UInt8](repeating: 0, count: 8) + low : low
+    }
 }
