@@ -85,13 +85,60 @@ import X509
 
     @Test("a chip without BAC is read plainly")
     func chipWithoutBAC() async throws {
-        var holder = PassportHolder()
-        holder.requiresBAC = false
+        let holder = PassportHolder(bac: false, pace: nil)
         let (card, csca) = try Self.issued(holder)
         let reading = try await PassportReader(transmitter: try await FieldTransmitter.connect(to: card), trustAnchors: [csca])
             .read(access: .none)
         #expect(reading.accessProtocol == .none)
         #expect(reading.passiveAuthentication.verdict.passed)
+    }
+
+    @Test("the MRZ on a chip with PACE: PACE (brainpoolP256r1, AES-128) is run first, and the files read under AES secure messaging")
+    func paceWithTheMRZ() async throws {
+        let (card, csca) = try Self.issued()
+        let reading = try await PassportReader(transmitter: try await FieldTransmitter.connect(to: card), trustAnchors: [csca])
+            .read(access: .mrz(Self.specimen))
+        #expect(reading.accessProtocol == .pace)
+        #expect(reading.pace?.parameterIdentifier == 13 && reading.pace?.aesKeyLength == 16)
+        #expect(reading.mrz.documentNumber == "L898902C3")
+        #expect(reading.passiveAuthentication.verdict.passed)
+    }
+
+    @Test("the CAN, on P-256, with short APDUs")
+    func paceWithTheCAN() async throws {
+        let holder = PassportHolder(kind: .idCard, pace: PassportApplet.PACESettings(parameterIdentifier: 12, can: "271828"))
+        let (card, csca) = try Self.issued(holder)
+        let reading = try await PassportReader(
+            transmitter: try await FieldTransmitter.connect(to: card, extended: false), trustAnchors: [csca]
+        )
+        .read(access: .pace(.can("271828")))
+        #expect(reading.accessProtocol == .pace && reading.pace?.parameterIdentifier == 12)
+        #expect(reading.face != nil && reading.passiveAuthentication.verdict.passed)
+    }
+
+    @Test("a wrong CAN: accessDenied (6300 to the terminal's token)")
+    func wrongCAN() async throws {
+        let (card, _) = try Self.issued()
+        let reader = PassportReader(transmitter: try await FieldTransmitter.connect(to: card))
+        let error = await #expect(throws: EMRTDError.self) { try await reader.read(access: .pace(.can("123457"))) }
+        #expect(error?.code == .accessDenied)
+    }
+
+    @Test("the MRZ on a BAC-only chip falls back to BAC; PACE alone is refused there; BAC on a PACE-only chip fails")
+    func fallbacks() async throws {
+        let (bacOnly, _) = try Self.issued(PassportHolder(pace: nil))
+        let reading = try await PassportReader(transmitter: try await FieldTransmitter.connect(to: bacOnly)).read(
+            access: .mrz(Self.specimen))
+        #expect(reading.accessProtocol == .bac)
+        let noPACE = await #expect(throws: EMRTDError.self) {
+            try await PassportReader(transmitter: try await FieldTransmitter.connect(to: bacOnly)).read(access: .pace(.mrz(Self.specimen)))
+        }
+        #expect(noPACE?.code == .unsupportedAlgorithm)
+        let (paceOnly, _) = try Self.issued(PassportHolder(bac: false))
+        let noBAC = await #expect(throws: EMRTDError.self) {
+            try await PassportReader(transmitter: try await FieldTransmitter.connect(to: paceOnly)).read(access: .bac(Self.specimen))
+        }
+        #expect(noBAC?.code == .unexpectedStatus && noBAC?.statusWord == StatusWord(rawValue: 0x6D00))
     }
 
     @Test("a data group altered after signing: tamperedDataGroup naming it")

@@ -63,10 +63,34 @@ import Testing
         let directory = temporary("cscas")
         defer { for path in [image, directory] { try? FileManager.default.removeItem(atPath: path) } }
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        _ = try await run(["tag", "new", "id-card", "-o", image, "--no-bac", "--csca-out", directory + "/utopia.pem"])
+        _ = try await run(["tag", "new", "id-card", "-o", image, "--no-bac", "--no-pace", "--csca-out", directory + "/utopia.pem"])
         let read = try await run(["passport", "read", "--reader", "sim:" + image, "--no-bac", "--csca", directory])
         #expect(read.stdout.contains("identity document (TD1 MRZ), access: none"), "\(read.stdout)")
         #expect(read.stdout.contains("passive authentication: passed"), "\(read.stdout)")
+    }
+
+    @Test("PACE: --can and --pace-curve on the chip, --can and --bac on the reader")
+    func pace() async throws {
+        let image = temporary("pace.json")
+        defer { try? FileManager.default.removeItem(atPath: image) }
+        let made = try await run(["tag", "new", "passport", "-o", image, "--can", "4711", "--pace-curve", "P-256"])
+        #expect(made.stdout.contains("BAC and PACE (P-256, CAN 4711)"), "\(made.stdout)")
+        let byCAN = try await run(["passport", "read", "--reader", "sim:" + image, "--can", "4711"])
+        #expect(byCAN.stdout.contains("access: PACE (PACE-ECDH-GM-AES-128, parameters 12)"), "\(byCAN.stdout)")
+        let byMRZ = try await run(["passport", "read", "--reader", "sim:" + image, "--json"] + Self.specimen)
+        #expect(
+            byMRZ.stdout.contains("\"accessProtocol\" : \"PACE\"") || byMRZ.stdout.contains("\"accessProtocol\": \"PACE\""),
+            "\(byMRZ.stdout)")
+        let forcedBAC = try await run(["passport", "read", "--reader", "sim:" + image, "--bac"] + Self.specimen)
+        #expect(forcedBAC.stdout.contains("access: BAC"), "\(forcedBAC.stdout)")
+        let wrongCAN = try await NFCTool.run(["passport", "read", "--reader", "sim:" + image, "--can", "4712"])
+        #expect(wrongCAN.status == 4 && wrongCAN.stderr.contains("CAN does not match"), "\(wrongCAN.stderr)")
+        let canAndBAC = try await NFCTool.run(["passport", "read", "--reader", "sim:" + image, "--can", "4711", "--bac"])
+        #expect(canAndBAC.status == 64, "\(canAndBAC.stderr)")
+        let noPACE = try await NFCTool.run(["tag", "new", "passport", "-o", temporary("z.json"), "--no-pace", "--can", "1"])
+        #expect(noPACE.status == 64, "\(noPACE.stderr)")
+        let badCurve = try await NFCTool.run(["tag", "new", "passport", "-o", temporary("w.json"), "--pace-curve", "P-384"])
+        #expect(badCurve.status == 64 && badCurve.stderr.contains("brainpoolP256r1 or P-256"), "\(badCurve.stderr)")
     }
 
     @Test("failures: wrong MRZ (4), another CSCA (1), no access option (64), bad MRZ text (64), not an eMRTD (3)")

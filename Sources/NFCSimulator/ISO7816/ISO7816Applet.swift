@@ -24,9 +24,12 @@ public protocol ISO7816Applet: Sendable {
     /// (a test double); such applets are left out of ``ISO7816Card/image``.
     var appletImage: ISO7816AppletImage? { get }
 
-    /// Whether the applet takes secure-messaging class bytes (CLA `x4`/`x8`/`xC`) itself; the
-    /// host answers `6882` for the others.
-    var handlesSecureMessaging: Bool { get }
+    /// Whether the applet is the whole card: given every command from power-up — SELECT by
+    /// name, the MF's files, secure messaging and command chaining included — with the host
+    /// keeping only the length checks, GET RESPONSE and Le. An eMRTD chip is one: PACE runs in
+    /// the MF before its application is selected, and chained General Authenticate commands
+    /// each get an answer (ICAO Doc 9303 Part 11 §4.4).
+    var ownsCard: Bool { get }
 }
 
 extension ISO7816Applet {
@@ -34,8 +37,8 @@ extension ISO7816Applet {
     public mutating func deselect() {}
     /// Does nothing: an applet without transient state need not implement it.
     public mutating func reset() {}
-    /// No: the host refuses secure messaging for applets that do not say they handle it.
-    public var handlesSecureMessaging: Bool { false }
+    /// No: the host answers SELECT, chaining and the MF's commands.
+    public var ownsCard: Bool { false }
 }
 
 /// The image of one applet: which kind it is and its state.

@@ -23,12 +23,6 @@ extension ISO7816Card {
         }
     }
 
-    /// Whether the selected applet takes secure-messaging class bytes itself.
-    private var selectedAppletHandlesSecureMessaging: Bool {
-        guard let index = selectedIndex, applets.indices.contains(index) else { return false }
-        return applets[index].handlesSecureMessaging
-    }
-
     /// The most data a command chain may gather.
     static let maxChainedDataLength = 65_535
 
@@ -44,6 +38,8 @@ extension ISO7816Card {
         if command.isExtended && !configuration.extendedLength { return abandon(.wrongLength) }
         if command.data.count > configuration.maxCommandDataLength { return abandon(.wrongLength) }
 
+        if let owner = applets.firstIndex(where: \.ownsCard) { return handOver(command, to: owner) }
+
         let kind = ClassKind(command.cla)
         var interindustry = false
         var chaining = false
@@ -52,7 +48,7 @@ extension ISO7816Card {
             return abandon(.classNotSupported)
         case .interindustry(let channel, let secureMessaging, let chainBit):
             if channel != 0 { return abandon(.logicalChannelNotSupported) }
-            if secureMessaging && !selectedAppletHandlesSecureMessaging { return abandon(.secureMessagingNotSupported) }
+            if secureMessaging { return abandon(.secureMessagingNotSupported) }
             interindustry = true
             chaining = chainBit
         case .proprietary:
@@ -86,6 +82,17 @@ extension ISO7816Card {
 
         let response = dispatch(command, interindustry: interindustry)
         return finish(response, for: command)
+    }
+
+    /// A card whose applet owns it (``ISO7816Applet/ownsCard``): GET RESPONSE of a pending
+    /// answer here, every other command to the applet, its answer through Le.
+    private mutating func handOver(_ command: SimCommandAPDU, to owner: Int) -> SimResponseAPDU {
+        if case .invalid = ClassKind(command.cla) { return abandon(.classNotSupported) }
+        if command.cla == 0x00 && command.ins == 0xC0 && pendingResponse != nil { return getResponse(command) }
+        pendingResponse = nil
+        chain = nil
+        selectedIndex = owner
+        return finish(applets[owner].process(command), for: command)
     }
 
     /// Drops a pending response and chain and answers a status word.

@@ -69,7 +69,7 @@ struct TagNewCommand: ParsableCommand {
         guard !passport.isGiven else {
             throw CLIError(
                 .usage,
-                "--document-number, --personal-number, --birth, --expiry, --name, --sex, --nationality, --face, --no-bac and --csca-out are for passport and id-card only"
+                "--document-number, --personal-number, --birth, --expiry, --name, --sex, --nationality, --face, --no-bac, --no-pace, --can, --pace-curve and --csca-out are for passport and id-card only"
             )
         }
         guard passTypeId == nil, passMessage == nil, message == nil, merchantKey == nil else {

@@ -33,8 +33,17 @@ struct PassportOptions: ParsableArguments {
     @Option(name: .long, help: "passport, id-card: a JPEG or JPEG 2000 face image for DG2 (default a small grey silhouette).")
     var face: String?
 
-    @Flag(name: .long, help: "passport, id-card: a chip anyone may read, without Basic Access Control.")
+    @Flag(name: .long, help: "passport, id-card: a chip without Basic Access Control (PACE only; with --no-pace, a chip anyone may read).")
     var noBac = false
+
+    @Flag(name: .long, help: "passport, id-card: a chip without PACE (no EF.CardAccess; BAC only).")
+    var noPace = false
+
+    @Option(name: .long, help: "passport, id-card: the card access number PACE accepts (default 123456).")
+    var can: String?
+
+    @Option(name: .long, help: "passport, id-card: PACE's curve, brainpoolP256r1 (default) or P-256.")
+    var paceCurve: String?
 
     @Option(name: .long, help: "passport, id-card: also write the test CSCA's certificate (PEM) here, for --csca of nfc passport read.")
     var cscaOut: String?
@@ -43,7 +52,7 @@ struct PassportOptions: ParsableArguments {
     var isGiven: Bool {
         documentNumber != nil || personalNumber != nil || birth != nil || expiry != nil || name != nil || sex != nil || nationality != nil
             || face != nil || noBac
-            || cscaOut != nil
+            || noPace || can != nil || paceCurve != nil || cscaOut != nil
     }
 
     /// The holder the options describe.
@@ -76,12 +85,36 @@ struct PassportOptions: ParsableArguments {
             }
             holder.face = bytes
         }
-        holder.requiresBAC = !noBac
+        holder.bac = !noBac
+        if noPace {
+            guard can == nil, paceCurve == nil else { throw CLIError(.usage, "--can and --pace-curve need PACE; drop --no-pace") }
+            holder.pace = nil
+        } else {
+            var pace = PassportApplet.PACESettings()
+            if let can { pace.can = can }
+            switch paceCurve?.lowercased() {
+            case nil, "brainpoolp256r1": pace.parameterIdentifier = 13
+            case "p-256", "p256", "secp256r1": pace.parameterIdentifier = 12
+            default: throw CLIError(.usage, "--pace-curve is brainpoolP256r1 or P-256, not \(TerminalText.escape(paceCurve ?? ""))")
+            }
+            holder.pace = pace
+        }
         return holder
     }
 }
 
 extension TagNewCommand {
+    /// `, BAC and PACE (brainpoolP256r1, CAN 123456)` and the like.
+    static func accessSummary(_ holder: PassportHolder) -> String {
+        var parts: [String] = []
+        if holder.bac { parts.append("BAC") }
+        if let pace = holder.pace {
+            let curve = pace.parameterIdentifier == 12 ? "P-256" : "brainpoolP256r1"
+            parts.append("PACE (\(curve)\(pace.can.map { ", CAN \($0)" } ?? ""))")
+        }
+        return parts.isEmpty ? ", no access control" : ", " + parts.joined(separator: " and ")
+    }
+
     /// A passport or ID card for the holder the options give, and its CSCA certificate when asked.
     func makePassport(identifier: [UInt8]?) throws {
         guard !blank else { throw CLIError(.usage, "--blank makes no sense for a \(type): an eMRTD is issued personalised") }
@@ -106,7 +139,7 @@ extension TagNewCommand {
         let number = TerminalText.escape(holder.documentNumber)
         Output.line(
             "wrote \(output): \(TagSummary.line(card)); \(type) \(number), born \(holder.dateOfBirth), expires \(holder.dateOfExpiry)"
-                + (holder.requiresBAC ? ", BAC" : ", no access control"))
+                + Self.accessSummary(holder))
         if let path = passport.cscaOut {
             let pem: String
             do {

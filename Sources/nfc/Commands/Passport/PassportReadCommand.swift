@@ -4,7 +4,7 @@ import NFCJSON
 import NFCSimulator
 import NFCeMRTD
 
-/// `nfc passport read [--reader R] (--mrz DOCNO,BIRTH,EXPIRY | --mrz-line LINE… | --no-bac)
+/// `nfc passport read [--reader R] (--mrz DOCNO,BIRTH,EXPIRY | --mrz-line LINE… | --can N | --no-bac) [--bac]
 /// [--csca FILE|DIR]… [--files DG1,DG2…] [--face OUT] [--export DIR] [--json]`
 struct PassportReadCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -12,7 +12,9 @@ struct PassportReadCommand: AsyncParsableCommand {
         abstract: "Read a passport or ID card: the holder's data, the face image, and passive authentication's verdict.",
         discussion: """
             Access: --mrz with the document number, date of birth and date of expiry as printed \
-            (YYMMDD), or --mrz-line once per printed MRZ line (2 lines of 44 or 36 characters, or 3 of 30). \
+            (YYMMDD), or --mrz-line once per printed MRZ line (2 lines of 44 or 36 characters, or 3 of 30): \
+            PACE when the chip offers it, else BAC (--bac: BAC even so); or --can with the card access \
+            number (PACE). \
             Passive authentication checks every data group read against EF.SOD, EF.SOD's signature, and, \
             with --csca, that the Document Signer is certified by one of the CSCA certificates given. \
             Exit status: 0 read (a file the chip refuses, such as DG3 without extended access control, \
@@ -27,7 +29,13 @@ struct PassportReadCommand: AsyncParsableCommand {
     @Option(name: .long, help: "A line of the printed MRZ; give each line in order.")
     var mrzLine: [String] = []
 
-    @Flag(name: .long, help: "Read without access control (a chip without BAC).")
+    @Option(name: .long, help: "The card access number printed on the document (PACE).")
+    var can: String?
+
+    @Flag(name: .long, help: "With --mrz or --mrz-line: BAC even when the chip offers PACE.")
+    var bac = false
+
+    @Flag(name: .long, help: "Read without access control (a chip without BAC or PACE).")
     var noBac = false
 
     @Option(name: .long, help: "A CSCA certificate (PEM or DER) or a directory of them, to verify the Document Signer; repeatable.")
@@ -86,16 +94,25 @@ struct PassportReadCommand: AsyncParsableCommand {
 
     /// BAC's key, or none.
     func accessChoice() throws -> PassportReader.Access {
-        let given = (mrz != nil ? 1 : 0) + (mrzLine.isEmpty ? 0 : 1) + (noBac ? 1 : 0)
+        let given = (mrz != nil ? 1 : 0) + (mrzLine.isEmpty ? 0 : 1) + (can != nil ? 1 : 0) + (noBac ? 1 : 0)
         guard given == 1 else {
-            throw CLIError(.usage, "give exactly one of --mrz DOCNO,BIRTH,EXPIRY, --mrz-line (once per line) or --no-bac")
+            throw CLIError(.usage, "give exactly one of --mrz DOCNO,BIRTH,EXPIRY, --mrz-line (once per line), --can N or --no-bac")
+        }
+        if let can {
+            guard !bac else { throw CLIError(.usage, "--bac needs the MRZ (--mrz or --mrz-line), not --can") }
+            guard !can.isEmpty, can.allSatisfy(\.isNumber) else { throw CLIError(.usage, "--can: a card access number is digits") }
+            return .pace(.can(can))
         }
         do {
-            if let mrz { return .bac(try MRZKey(commaSeparated: mrz)) }
-            if !mrzLine.isEmpty { return .bac(try MRZKey(mrz: mrzLine.joined(separator: "\n"))) }
+            if let mrz { return bac ? .bac(try MRZKey(commaSeparated: mrz)) : .mrz(try MRZKey(commaSeparated: mrz)) }
+            if !mrzLine.isEmpty {
+                let key = try MRZKey(mrz: mrzLine.joined(separator: "\n"))
+                return bac ? .bac(key) : .mrz(key)
+            }
         } catch {
             throw CLIError(.usage, "\(mrz != nil ? "--mrz" : "--mrz-line"): \(error.reason)")
         }
+        guard !bac else { throw CLIError(.usage, "--bac needs the MRZ (--mrz or --mrz-line)") }
         return .none
     }
 

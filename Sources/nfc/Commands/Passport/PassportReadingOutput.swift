@@ -6,7 +6,9 @@ enum PassportReadingText {
     static func print(_ reading: PassportReading, faceFile: String?, exportDirectory: String?) {
         let mrz = reading.mrz
         let kind = mrz.documentCode.hasPrefix("P") ? "passport" : "identity document"
-        Output.line("eMRTD: \(kind) (\(mrz.format.rawValue.uppercased()) MRZ), access: \(reading.accessProtocol.rawValue)")
+        Output.line(
+            "eMRTD: \(kind) (\(mrz.format.rawValue.uppercased()) MRZ), access: \(reading.accessProtocol.rawValue)"
+                + (reading.pace.map { " (\($0))" } ?? ""))
         Output.line(
             "holder: \(e(mrz.primaryIdentifier)), \(e(mrz.secondaryIdentifier)); sex \(e(mrz.sex)); nationality \(e(mrz.nationality)); born \(e(mrz.dateOfBirth))"
         )
@@ -51,6 +53,7 @@ enum PassportReadingJSON {
         let mrz = reading.mrz
         var members: [(String, JSONValue)] = [
             ("accessProtocol", .string(reading.accessProtocol.rawValue)),
+            ("pace", reading.pace.map { .string($0.description) } ?? .null),
             (
                 "document",
                 .object([

@@ -84,18 +84,91 @@ import Testing
 
     @Test("an image keeps the application: files, EAC files, MRZ fields, BAC, the CSCA")
     func imageRoundTrip() throws {
-        let applet = try PassportIssuer.issue(PassportHolder(requiresBAC: false))
+        let applet = try PassportIssuer.issue(
+            PassportHolder(bac: false, pace: PassportApplet.PACESettings(parameterIdentifier: 12, can: "31415")))
         let back = try PassportApplet(image: applet.image)
         #expect(back.image == applet.image)
         #expect(back.files.map(\.identifier) == [0x011E, 0x0101, 0x0102, 0x0103, 0x010B, 0x010C, 0x011D])
-        #expect(!back.requiresBAC && back.eacFiles == [0x0103, 0x0104])
+        #expect(!back.bac && back.eacFiles == [0x0103, 0x0104])
+        #expect(back.pace == PassportApplet.PACESettings(parameterIdentifier: 12, can: "31415"))
     }
 
-    @Test("image fields that cannot be: a bad date, a duplicate file", arguments: ["date", "duplicate"])
-    func badImage(_ fault: String) throws {
+    @Test(
+        "image fields that cannot be: a bad date, a duplicate file, unknown curve, a CAN with letters",
+        arguments: [
+            ("date", "dateOfBirth"), ("duplicate", "files[7].id"), ("curve", "pace.parameterId"), ("can", "pace.can"),
+        ])
+    func badImage(_ fault: String, _ field: String) throws {
         var image = try PassportIssuer.issue(PassportHolder()).image
-        if fault == "date" { image.dateOfBirth = "7408" } else { image.files.append(image.files[0]) }
+        switch fault {
+        case "date": image.dateOfBirth = "7408"
+        case "duplicate": image.files.append(image.files[0])
+        case "curve": image.pace?.parameterId = 16
+        default: image.pace?.can = "12A4"
+        }
         let error = #expect(throws: TagImageError.self) { try PassportApplet(image: image) }
-        #expect(error?.field == (fault == "date" ? "dateOfBirth" : "files[7].id"))
+        #expect(error?.field == field)
+    }
+
+    /// G.1's chip: MRZ T22000129 / 640812 / 101031, PACE on brainpoolP256r1, its nonce s and
+    /// private keys SK_map,IC and SK_DH,IC scripted.
+    static func appendixGCard() throws -> ISO7816Card {
+        var applet = PassportApplet(
+            documentNumber: "T22000129", dateOfBirth: "640812", dateOfExpiry: "101031", bac: false,
+            pace: PassportApplet.PACESettings(parameterIdentifier: 13, can: nil),
+            files: [PassportApplet.File(identifier: 0x011E, content: try [UInt8](hex: Self.com))])
+        applet.scriptedRandom = try [UInt8](
+            hex: "3F00C4D39D153F2B2A214A078D899B22" + "498FF49756F2DC1587840041839A85982BE7761D14715FB091EFA7BCE9058560"
+                + "107CF58696EF6155053340FD633392BA81909DF7B9706F226F32086C7AFF974A")
+        return PassportApplet.card(applet)
+    }
+
+    @Test("Appendix G.1, the chip's side: EF.CardAccess, MSE:Set AT and the four General Authenticate answers byte for byte")
+    func appendixG1() throws {
+        var card = try Self.appendixGCard()
+        #expect(try send(&card, "00A4020C02011C") == "9000")
+        #expect(try send(&card, "00B0000016") == "31143012060A04007F0007020204020202010202010D9000")
+        #expect(try send(&card, "0022C1A40F800A04007F00070202040202830101") == "9000")
+        #expect(try send(&card, "10860000027C0000") == "7C12801095A3A016522EE98D01E76CB6B98B42C39000")
+        #expect(
+            try send(
+                &card,
+                "10860000457C438141047ACF3EFC982EC45565A4B155129EFBC74650DCBFA6362D896FC70262E0C2CC5E544552DCB6725218799115B55C9BAA6D9F6BC3A9618E70C25AF71777A9C4922D00"
+            )
+                == "7C43824104824FBA91C9CBE26BEF53A0EBE7342A3BF178CEA9F45DE0B70AA601651FBA3F5730D8C879AAA9C9F73991E61B58F4D52EB87A0A0C709A49DC63719363CCD13C549000"
+        )
+        #expect(
+            try send(
+                &card,
+                "10860000457C438341042DB7A64C0355044EC9DF190514C625CBA2CEA48754887122F3A5EF0D5EDD301C3556F3B3B186DF10B857B58F6A7EB80F20BA5DC7BE1D43D9BF850149FBB3646200"
+            )
+                == "7C438441049E880F842905B8B3181F7AF7CAA9F0EFB743847F44A306D2D28C1D9EC65DF6DB7764B22277A2EDDC3C265A9F018F9CB852E111B768B326904B59A0193776F0949000"
+        )
+        #expect(try send(&card, "008600000C7C0A8508C2B0BD78D94BA86600") == "7C0A86083ABB9674BCE93C089000")
+        // A PACE-only chip: BAC is not offered, and files stay closed to plain commands.
+        #expect(try send(&card, "0084000008") == "6D00")
+    }
+
+    @Test("PACE with a wrong token (a wrong password) answers 6300 and opens nothing; steps out of order 6985")
+    func paceRefusals() throws {
+        var card = try Self.appendixGCard()
+        _ = try send(&card, "0022C1A40F800A04007F00070202040202830101")
+        #expect(try send(&card, "10860000457C43834104" + String(repeating: "00", count: 64) + "00") == "6985")
+        #expect(try send(&card, "10860000027C0000") == "6985", "the run ended with the refused step")
+        _ = try send(&card, "0022C1A40F800A04007F00070202040202830101")
+        _ = try send(&card, "10860000027C0000")
+        _ = try send(
+            &card,
+            "10860000457C438141047ACF3EFC982EC45565A4B155129EFBC74650DCBFA6362D896FC70262E0C2CC5E544552DCB6725218799115B55C9BAA6D9F6BC3A9618E70C25AF71777A9C4922D00"
+        )
+        _ = try send(
+            &card,
+            "10860000457C438341042DB7A64C0355044EC9DF190514C625CBA2CEA48754887122F3A5EF0D5EDD301C3556F3B3B186DF10B857B58F6A7EB80F20BA5DC7BE1D43D9BF850149FBB3646200"
+        )
+        #expect(try send(&card, "008600000C7C0A8508C2B0BD78D94BA86700") == "6300")
+        #expect(try send(&card, "00A4040C07A0000002471001") == "9000")
+        #expect(try send(&card, "00A4020C02011E") == "9000")
+        #expect(try send(&card, "00B0000004") == "6982")
+        #expect(try send(&card, "0022C1A40F800A04007F00070202040202830102") == "6A88", "no CAN on this chip")
     }
 }

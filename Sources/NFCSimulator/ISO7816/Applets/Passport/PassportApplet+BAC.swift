@@ -5,28 +5,12 @@ extension PassportApplet {
     /// Time a chip spends on EXTERNAL AUTHENTICATE's 3DES and MAC work (an estimate).
     static let authenticationTime = Duration.milliseconds(25)
 
-    /// K_seed: SHA-1 over document number, birth and expiry dates, each with its check digit.
-    var bacSeed: [UInt8] {
-        func checked(_ field: String) -> String {
-            let weights = [7, 3, 1]
-            var sum = 0
-            for (index, scalar) in field.unicodeScalars.enumerated() {
-                let value: Int
-                switch scalar {
-                case "0"..."9": value = Int(scalar.value) - 48
-                case "A"..."Z": value = Int(scalar.value) - 55
-                default: value = 0
-                }
-                sum += value * weights[index % 3]
-            }
-            return field + String(sum % 10)
-        }
-        let information = checked(documentNumber) + checked(dateOfBirth) + checked(dateOfExpiry)
-        return Array(Insecure.SHA1.hash(data: Array(information.utf8)).prefix(16))
-    }
+    /// K_seed: the first 16 bytes of SHA-1 over MRZ_information (Part 11 §9.7.2).
+    var bacSeed: [UInt8] { Array(mrzSecret.prefix(16)) }
 
     /// GET CHALLENGE (`00 84 00 00 08`): 8 random bytes, kept for EXTERNAL AUTHENTICATE.
     mutating func getChallenge(_ command: SimCommandAPDU) -> SimResponseAPDU {
+        guard bac else { return SimResponseAPDU(.instructionNotSupported) }
         guard command.p1 == 0, command.p2 == 0 else { return SimResponseAPDU(.incorrectP1P2) }
         guard command.ne == 8 else { return SimResponseAPDU(.wrongLength) }
         let nonce = ScriptedRandom.take(8, from: &scriptedRandom)
@@ -38,6 +22,7 @@ extension PassportApplet {
     /// RND.IC, answers E_IC ‖ M_IC, and opens secure messaging with keys from K.IFD ⊕ K.IC.
     /// Anything wrong answers `6300` and consumes the challenge.
     mutating func externalAuthenticate(_ command: SimCommandAPDU) -> SimResponseAPDU {
+        guard bac else { return SimResponseAPDU(.instructionNotSupported) }
         guard command.p1 == 0, command.p2 == 0 else { return SimResponseAPDU(.incorrectP1P2) }
         guard let nonce = challenge else { return SimResponseAPDU(.conditionsNotSatisfied) }
         challenge = nil
@@ -58,7 +43,7 @@ extension PassportApplet {
         let counter = (nonce[4..<8] + terminalNonce[4..<8]).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         session = PassportSMSession(
             encryptionKey: PassportSMSession.derive(seed: sessionSeed, counter: 1),
-            macKey: PassportSMSession.derive(seed: sessionSeed, counter: 2), counter: counter)
+            macKey: PassportSMSession.derive(seed: sessionSeed, counter: 2), aes: false, counter: counter)
         currentFile = nil
         return SimResponseAPDU(
             data: answer + PassportSMSession.mac(answer, key: macKey), status: .success, additionalProcessingTime: Self.authenticationTime)

@@ -6,10 +6,18 @@ extension PassportApplet {
     ///
     /// ```json
     /// {"applet": "passport", "documentNumber": "L898902C<", "dateOfBirth": "690806",
-    ///  "dateOfExpiry": "940623", "bac": true, "eacFiles": ["0103", "0104"],
-    ///  "files": [{"id": "011e", "data": "60…"}, …], "csca": "3082…"}
+    ///  "dateOfExpiry": "940623", "bac": true, "pace": {"parameterId": 13, "can": "123456"},
+    ///  "eacFiles": ["0103", "0104"], "files": [{"id": "011e", "data": "60…"}, …], "csca": "3082…"}
     /// ```
     public struct Image: Codable, Sendable, Hashable {
+        /// PACE as offered: the standardized domain parameters and the CAN.
+        public struct PACEImage: Codable, Sendable, Hashable {
+            /// 13 (brainpoolP256r1) or 12 (P-256).
+            public var parameterId: Int
+            /// The card access number, when PACE accepts one.
+            public var can: String?
+        }
+
         /// One file.
         public struct FileImage: Codable, Sendable, Hashable {
             /// The file identifier, 2 bytes.
@@ -24,8 +32,10 @@ extension PassportApplet {
         public var dateOfBirth: String
         /// `YYMMDD`.
         public var dateOfExpiry: String
-        /// Whether BAC guards the files.
+        /// Whether the chip accepts BAC.
         public var bac: Bool
+        /// PACE, when offered.
+        public var pace: PACEImage?
         /// Files refused without extended access control.
         public var eacFiles: [HexBytes]
         /// The files.
@@ -37,7 +47,8 @@ extension PassportApplet {
     /// The applet's image.
     public var image: Image {
         Image(
-            documentNumber: documentNumber, dateOfBirth: dateOfBirth, dateOfExpiry: dateOfExpiry, bac: requiresBAC,
+            documentNumber: documentNumber, dateOfBirth: dateOfBirth, dateOfExpiry: dateOfExpiry, bac: bac,
+            pace: pace.map { Image.PACEImage(parameterId: $0.parameterIdentifier, can: $0.can) },
             eacFiles: eacFiles.sorted().map { HexBytes([UInt8($0 >> 8), UInt8($0 & 0xFF)]) },
             files: files.map {
                 Image.FileImage(id: HexBytes([UInt8($0.identifier >> 8), UInt8($0.identifier & 0xFF)]), data: HexBytes($0.content))
@@ -57,6 +68,15 @@ extension PassportApplet {
         }
         for (field, date) in [("dateOfBirth", image.dateOfBirth), ("dateOfExpiry", image.dateOfExpiry)] {
             guard date.count == 6, isMRZ(date) else { throw TagImageError(.invalidValue, field: field, "\"\(date)\" is not YYMMDD") }
+        }
+        if let pace = image.pace {
+            guard [12, 13].contains(pace.parameterId) else {
+                throw TagImageError(
+                    .invalidValue, field: "pace.parameterId", "\(pace.parameterId) is not 12 (P-256) or 13 (brainpoolP256r1)")
+            }
+            if let can = pace.can, can.isEmpty || !can.allSatisfy(\.isNumber) {
+                throw TagImageError(.invalidValue, field: "pace.can", "\"\(can)\" is not a card access number (digits)")
+            }
         }
         var files: [File] = []
         for (index, file) in image.files.enumerated() {
@@ -78,6 +98,7 @@ extension PassportApplet {
         }
         self.init(
             documentNumber: image.documentNumber, dateOfBirth: image.dateOfBirth, dateOfExpiry: image.dateOfExpiry,
-            requiresBAC: image.bac, files: files, eacFiles: eac, cscaCertificate: image.csca.bytes)
+            bac: image.bac, pace: image.pace.map { PACESettings(parameterIdentifier: $0.parameterId, can: $0.can) }, files: files,
+            eacFiles: eac, cscaCertificate: image.csca.bytes)
     }
 }

@@ -1,5 +1,3 @@
-import NFCTripleDES
-
 /// Secure messaging, the chip's side (ICAO Doc 9303 Part 11 §9.8; ISO/IEC 7816-4:2013 §10):
 /// a protected command carries `DO'87'` (or `DO'85'` for an odd instruction) with the encrypted
 /// data, `DO'97'` with Ne and `DO'8E'` with the MAC; the answer carries `DO'87'`/`DO'85'`,
@@ -17,9 +15,9 @@ extension PassportApplet {
             macObject.value.count == 8
         else { return SimResponseAPDU(SimStatusWord(0x69, 0x87)) }
         current.counter &+= 1
-        var covered = current.counterBlock + RetailMAC.pad([command.cla, command.ins, command.p1, command.p2])
+        var covered = current.counterBlock + current.pad([command.cla, command.ins, command.p1, command.p2])
         for object in objects.dropLast() { covered += object.encoded }
-        guard PassportSMSession.mac(covered, key: current.macKey) == macObject.value else {
+        guard current.mac(covered) == macObject.value else {
             return SimResponseAPDU(SimStatusWord(0x69, 0x88))
         }
         var data: [UInt8] = []
@@ -32,7 +30,7 @@ extension PassportApplet {
                     guard cryptogram.first == 0x01 else { return SimResponseAPDU(SimStatusWord(0x69, 0x88)) }
                     cryptogram.removeFirst()
                 }
-                guard let padded = PassportSMSession.decrypt(cryptogram, key: current.encryptionKey),
+                guard let padded = current.decrypt(cryptogram),
                     let end = padded.lastIndex(of: 0x80), padded[(end + 1)...].allSatisfy({ $0 == 0 })
                 else { return SimResponseAPDU(SimStatusWord(0x69, 0x88)) }
                 data = Array(padded[..<end])
@@ -54,13 +52,13 @@ extension PassportApplet {
         open.counter &+= 1
         var body: [UInt8] = []
         if !answer.data.isEmpty {
-            let cryptogram = PassportSMSession.encrypt(RetailMAC.pad(answer.data), key: open.encryptionKey)
+            let cryptogram = open.encrypt(open.pad(answer.data))
             body +=
                 command.ins & 1 == 1
                 ? Object(tag: 0x85, value: cryptogram).encoded : Object(tag: 0x87, value: [0x01] + cryptogram).encoded
         }
         body += Object(tag: 0x99, value: answer.status.bytes).encoded
-        body += Object(tag: 0x8E, value: PassportSMSession.mac(open.counterBlock + body, key: open.macKey)).encoded
+        body += Object(tag: 0x8E, value: open.mac(open.counterBlock + body)).encoded
         session = open
         return SimResponseAPDU(
             data: body, status: answer.status, additionalProcessingTime: Self.secureMessagingTime + answer.additionalProcessingTime)

@@ -1,9 +1,13 @@
-/// The eMRTD application of a passport or ID card chip (ICAO Doc 9303 Part 10 for the files,
-/// Part 11 §4.3 and §9.8 for Basic Access Control and secure messaging), written from those
-/// documents for the simulator, independently of the `NFCeMRTD` client.
+import Crypto
+
+/// The chip of a passport or ID card (ICAO Doc 9303 Part 10 for the files, Part 11 §4.3, §4.4
+/// and §9.8 for BAC, PACE and secure messaging), written from those documents for the
+/// simulator, independently of the `NFCeMRTD` client.
 ///
-/// With BAC required (the default), nothing but GET CHALLENGE, EXTERNAL AUTHENTICATE and the
-/// selection of files is answered until the mutual authentication succeeds; afterwards every
+/// The applet is the whole card (``ownsCard``): EF.CardAccess lives in the MF, PACE runs there
+/// before the eMRTD application is selected, and the application is then selected under secure
+/// messaging. With access control (BAC, PACE or both), nothing but the access protocols,
+/// EF.CardAccess and the selection of files is answered until one succeeds; afterwards every
 /// command must come protected (CLA `0C`), and a MAC that fails ends the session with `6988`
 /// (Part 11 §9.8.4). Files listed in ``eacFiles`` (DG3 and DG4: fingerprints and irises) answer
 /// `6982`, as they do on a chip without extended access control.
@@ -29,15 +33,17 @@ public struct PassportApplet: ISO7816Applet {
     }
 
     public let aid = Self.applicationIdentifier
-    /// The MRZ fields BAC's keys come from: document number (fillers included, at least 9
-    /// characters), date of birth and date of expiry, `YYMMDD`.
+    /// The MRZ fields BAC's and PACE's MRZ keys come from: document number (fillers included, at
+    /// least 9 characters), date of birth and date of expiry, `YYMMDD`.
     public var documentNumber: String
     /// The holder's date of birth, `YYMMDD`.
     public var dateOfBirth: String
     /// The date of expiry, `YYMMDD`.
     public var dateOfExpiry: String
-    /// Whether BAC guards the files (`false`: anyone may read them plainly).
-    public var requiresBAC: Bool
+    /// Whether the chip accepts Basic Access Control.
+    public var bac: Bool
+    /// PACE, when the chip offers it (EF.CardAccess is written from it).
+    public var pace: PACESettings?
     /// The application's files.
     public var files: [File]
     /// Files that need extended access control: refused with `6982`.
@@ -46,54 +52,62 @@ public struct PassportApplet: ISO7816Applet {
     /// so a reader under test can be given its trust anchor.
     public var cscaCertificate: [UInt8]
 
+    /// Whether the files need BAC or PACE first (a chip offering neither is open to anyone).
+    public var requiresAccessControl: Bool { bac || pace != nil }
+
     // Transient state.
+    /// Whether the eMRTD application is selected (else the MF is current).
+    var applicationSelected = false
     /// The challenge GET CHALLENGE gave, until EXTERNAL AUTHENTICATE uses it.
     var challenge: [UInt8]?
-    /// The secure-messaging session BAC opened.
+    /// The secure-messaging session BAC or PACE opened.
     var session: PassportSMSession?
-    /// The selected EF.
+    /// A PACE run in progress.
+    var paceRun: PACERun?
+    /// The selected EF: an index into ``files``, or -1 for EF.CardAccess.
     var currentFile: Int?
-    /// Random bytes a test scripted (RND.IC, then K.IC), consumed before the system's.
+    /// Random bytes a test scripted (BAC: RND.IC, then K.IC; PACE: s, then the two private keys),
+    /// consumed before the system's.
     package var scriptedRandom: [UInt8] = []
 
-    /// An application with its BAC fields and files.
+    /// An application with its MRZ fields, access protocols and files.
     public init(
-        documentNumber: String, dateOfBirth: String, dateOfExpiry: String, requiresBAC: Bool = true, files: [File],
-        eacFiles: Set<UInt16> = [0x0103, 0x0104], cscaCertificate: [UInt8] = []
+        documentNumber: String, dateOfBirth: String, dateOfExpiry: String, bac: Bool = true, pace: PACESettings? = nil,
+        files: [File], eacFiles: Set<UInt16> = [0x0103, 0x0104], cscaCertificate: [UInt8] = []
     ) {
         var number = documentNumber
         while number.count < 9 { number += "<" }
         self.documentNumber = number
         self.dateOfBirth = dateOfBirth
         self.dateOfExpiry = dateOfExpiry
-        self.requiresBAC = requiresBAC
+        self.bac = bac
+        self.pace = pace
         self.files = files
         self.eacFiles = eacFiles
         self.cscaCertificate = cscaCertificate
     }
 
-    /// The eMRTD application answers SELECT by name with no data (P2 `0C` as Part 10 §3.6.2 uses).
-    public mutating func select(command: SimCommandAPDU) -> SimResponseAPDU {
-        reset()
-        return SimResponseAPDU(.success)
-    }
+    /// Selection goes through ``process(_:)``: the applet owns the card.
+    public mutating func select(command: SimCommandAPDU) -> SimResponseAPDU { selectApplication(command) }
 
     public mutating func deselect() { reset() }
 
     public mutating func reset() {
+        applicationSelected = false
         challenge = nil
         session = nil
+        paceRun = nil
         currentFile = nil
     }
 
-    public var handlesSecureMessaging: Bool { true }
+    public var ownsCard: Bool { true }
 
-    /// Plain commands go to ``answerPlain(_:)``; protected ones (CLA `0C`) are unwrapped, answered and wrapped.
+    /// Protected commands (CLA `0C`) are unwrapped, answered and wrapped; plain ones end any session first.
     public mutating func process(_ command: SimCommandAPDU) -> SimResponseAPDU {
         if command.cla & 0x0C == 0x0C {
             return answerProtected(command)
         }
-        guard command.cla == 0x00 else { return SimResponseAPDU(.classNotSupported) }
+        guard command.cla & ~0x10 == 0x00 else { return SimResponseAPDU(.classNotSupported) }
         if session != nil {
             // A plain command ends the session (Part 11 §9.8.4): the chip forgets the keys.
             session = nil
@@ -104,13 +118,14 @@ public struct PassportApplet: ISO7816Applet {
 
     /// A command sent without secure messaging.
     mutating func answerPlain(_ command: SimCommandAPDU) -> SimResponseAPDU {
+        if command.ins != 0x86 { paceRun = nil }
         switch command.ins {
+        case 0xA4: return select(command)
         case 0x84: return getChallenge(command)
         case 0x82: return externalAuthenticate(command)
-        case 0xA4: return selectFile(command)
-        case 0xB0, 0xB1:
-            if requiresBAC { return SimResponseAPDU(.securityStatusNotSatisfied) }
-            return readBinary(command)
+        case 0x22: return setAuthenticationTemplate(command)
+        case 0x86: return generalAuthenticate(command)
+        case 0xB0, 0xB1: return readBinary(command)
         default: return SimResponseAPDU(.instructionNotSupported)
         }
     }
@@ -118,12 +133,53 @@ public struct PassportApplet: ISO7816Applet {
     /// A command that came inside secure messaging, once unwrapped.
     mutating func answerInside(_ command: SimCommandAPDU) -> SimResponseAPDU {
         switch command.ins {
-        case 0xA4: return selectFile(command)
+        case 0xA4: return select(command)
         case 0xB0, 0xB1: return readBinary(command)
         case 0x84: return getChallenge(command)
         default: return SimResponseAPDU(.instructionNotSupported)
         }
     }
+
+    /// SELECT: by DF name (the eMRTD application), the MF, or an EF.
+    mutating func select(_ command: SimCommandAPDU) -> SimResponseAPDU {
+        switch command.p1 {
+        case 0x04: return selectApplication(command)
+        case 0x00 where command.data.isEmpty || command.data == [0x3F, 0x00]:
+            applicationSelected = false
+            currentFile = nil
+            return SimResponseAPDU(.success)
+        default: return selectFile(command)
+        }
+    }
+
+    /// SELECT by DF name: the eMRTD application (a right-truncated name matches), nothing else.
+    mutating func selectApplication(_ command: SimCommandAPDU) -> SimResponseAPDU {
+        guard !command.data.isEmpty, aid.starts(with: command.data) else { return SimResponseAPDU(.fileNotFound) }
+        applicationSelected = true
+        currentFile = nil
+        return SimResponseAPDU(.success)
+    }
+
+    /// MRZ_information: each field followed by its check digit (Part 11 §9.7.2).
+    var mrzInformation: String {
+        func checked(_ field: String) -> String {
+            var sum = 0
+            for (index, scalar) in field.unicodeScalars.enumerated() {
+                let value: Int =
+                    switch scalar {
+                    case "0"..."9": Int(scalar.value) - 48
+                    case "A"..."Z": Int(scalar.value) - 55
+                    default: 0
+                    }
+                sum += value * [7, 3, 1][index % 3]
+            }
+            return field + String(sum % 10)
+        }
+        return checked(documentNumber) + checked(dateOfBirth) + checked(dateOfExpiry)
+    }
+
+    /// PACE's MRZ password: SHA-1 of MRZ_information, all 20 bytes (Part 11 §9.7.3).
+    var mrzSecret: [UInt8] { Array(Insecure.SHA1.hash(data: Array(mrzInformation.utf8))) }
 
     public var appletImage: ISO7816AppletImage? { .passport(image) }
 }

@@ -1,7 +1,8 @@
 /// Who and what a virtual passport or ID card describes: the fields its MRZ prints and its data
 /// groups hold (ICAO Doc 9303 Parts 4 and 5 for the MRZ, Part 10 for the data groups).
 ///
-/// The defaults are the specimen of ICAO Doc 9303 Part 4 Appendix A (Utopia, Anna Maria Eriksson).
+/// The defaults are the specimen of ICAO Doc 9303 Part 4 Appendix A (Utopia, Anna Maria Eriksson),
+/// with BAC and PACE (brainpoolP256r1, CAN 123456), as a current European passport has.
 public struct PassportHolder: Sendable, Hashable {
     /// Book (TD3 MRZ, document code `P`) or ID-1 card (TD1, code `I`).
     public enum DocumentKind: String, Sendable, Hashable {
@@ -35,15 +36,17 @@ public struct PassportHolder: Sendable, Hashable {
     public var placeOfBirth: String
     /// DG2's image: JPEG or JPEG 2000 bytes (the sample silhouette when `nil`).
     public var face: [UInt8]?
-    /// Whether BAC guards the chip.
-    public var requiresBAC: Bool
+    /// Whether the chip accepts BAC.
+    public var bac: Bool
+    /// PACE as the chip offers it (`nil`: a BAC-only chip).
+    public var pace: PassportApplet.PACESettings?
 
     /// A holder; every field defaults to the ICAO specimen.
     public init(
         kind: DocumentKind = .passport, documentNumber: String = "L898902C3", dateOfBirth: String = "740812",
         dateOfExpiry: String = "120415", surname: String = "ERIKSSON", givenNames: String = "ANNA MARIA", nationality: String = "UTO",
         issuingState: String = "UTO", sex: String = "F", personalNumber: String = "ZE184226B", placeOfBirth: String = "ZENITH",
-        face: [UInt8]? = nil, requiresBAC: Bool = true
+        face: [UInt8]? = nil, bac: Bool = true, pace: PassportApplet.PACESettings? = PassportApplet.PACESettings()
     ) {
         self.kind = kind
         self.documentNumber = documentNumber
@@ -57,7 +60,8 @@ public struct PassportHolder: Sendable, Hashable {
         self.personalNumber = personalNumber
         self.placeOfBirth = placeOfBirth
         self.face = face
-        self.requiresBAC = requiresBAC
+        self.bac = bac
+        self.pace = pace
     }
 
     /// Checks every field an MRZ prints.
@@ -86,6 +90,16 @@ public struct PassportHolder: Sendable, Hashable {
             }
         }
         guard surname.count + givenNames.count > 0 else { throw TagImageError(.invalidValue, field: "surname", "a name is required") }
+        if let pace {
+            guard [12, 13].contains(pace.parameterIdentifier) else {
+                throw TagImageError(
+                    .invalidValue, field: "pace", "domain parameters \(pace.parameterIdentifier) are not 12 (P-256) or 13 (brainpoolP256r1)"
+                )
+            }
+            if let can = pace.can, !(1...10).contains(can.count) || !can.allSatisfy(\.isNumber) {
+                throw TagImageError(.invalidValue, field: "can", "\"\(can)\" is not a card access number (1-10 digits)")
+            }
+        }
         guard personalNumber.count <= 14, isMRZText(personalNumber) else {
             throw TagImageError(.invalidValue, field: "personalNumber", "\"\(personalNumber)\" is not up to 14 characters of 0-9, A-Z")
         }

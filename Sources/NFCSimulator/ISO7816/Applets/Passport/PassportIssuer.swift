@@ -23,7 +23,7 @@ public enum PassportIssuer {
             files.append(PassportApplet.File(identifier: 0x011D, content: signed.sod))
             return PassportApplet(
                 documentNumber: holder.documentNumber, dateOfBirth: holder.dateOfBirth, dateOfExpiry: holder.dateOfExpiry,
-                requiresBAC: holder.requiresBAC, files: files, cscaCertificate: signed.csca)
+                bac: holder.bac, pace: holder.pace, files: files, cscaCertificate: signed.csca)
         } catch {
             throw TagImageError(.invalidValue, field: "", "signing EF.SOD failed: \(error)")
         }
