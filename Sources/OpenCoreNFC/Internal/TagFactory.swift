@@ -36,7 +36,9 @@ enum TagFactory {
     ///   "Missing required entitlement" (`readerErrorSecurityViolation`), as iOS does
     ///   (capawesome-team/capacitor-nfc-demo#12);
     /// - a PACE session delivers only ISO 7816 cards with an EF.CardAccess (ICAO 9303-11 §4.4:
-    ///   a chip that supports PACE stores its parameters there), and nothing else;
+    ///   a chip that supports PACE stores its parameters there), and nothing else; every ISO 7816
+    ///   card is asked for EF.CardAccess (under the MF, before any AID is selected) and its tag
+    ///   says whether it has one (`supportsPACE`, iOS 26.4);
     /// - a FeliCa card is delivered only when it answers Polling for one of the app's system codes.
     static func discover(_ target: TargetInfo, generation: Int, session: NFCTagReaderSession) async -> Discovery {
         let pace = session.pollsPACE
@@ -61,12 +63,14 @@ enum TagFactory {
             tag.selection.withLock { $0 = (Data(idm), Data([UInt8(code >> 8), UInt8(code & 0xFF)])) }
             return .deliver(.feliCa(tag))
         case .type4:
-            if pace, await !hasCardAccess(target: target, generation: generation, session: session) { return .skip }
+            let offersPACE = await hasCardAccess(target: target, generation: generation, session: session)
+            if pace, !offersPACE { return .skip }
             if let aid = await selectFirstAID(target: target, generation: generation, session: session) {
                 return .deliver(
                     .iso7816(
                         ISO7816TagObject(
-                            target: target, generation: generation, session: session, requiresConnection: true, selectedAID: aid)))
+                            target: target, generation: generation, session: session, requiresConnection: true, selectedAID: aid,
+                            supportsPACE: offersPACE)))
             }
             if !pace, !session.deliversOnlyISO7816, isNXPMiFare(target) {
                 return .deliver(

@@ -15,6 +15,10 @@ public protocol NFCISO7816Tag: NFCNDEFTag, __NFCTag {
     var applicationData: Data? { get }
     /// Whether the ATQB's application data is proprietary (Type B).
     var proprietaryApplicationDataCoding: Bool { get }
+    /// Whether the card supports PACE (iOS 26.4): here, whether it has an EF.CardAccess under
+    /// the MF, where a PACE chip lists its protocols (ICAO Doc 9303 Part 11 §4.4, Part 10 §3.11.3).
+    @available(iOS 26.4, *)
+    var supportsPACE: Bool { get }
 
     /// Sends an APDU and returns the response data and status word.
     func sendCommand(apdu: NFCISO7816APDU, completionHandler: @escaping (Data, UInt8, UInt8, (any Error)?) -> Void)
@@ -27,9 +31,14 @@ public protocol NFCISO7816Tag: NFCNDEFTag, __NFCTag {
 @available(iOS 13.0, *)
 final class ISO7816TagObject: NFCTagObject, NFCISO7816Tag, __NFCTag, @unchecked Sendable {
     let initialSelectedAID: String
+    let supportsPACE: Bool
 
-    init(target: TargetInfo, generation: Int, session: NFCReaderSession, requiresConnection: Bool, selectedAID: String) {
+    init(
+        target: TargetInfo, generation: Int, session: NFCReaderSession, requiresConnection: Bool, selectedAID: String,
+        supportsPACE: Bool = false
+    ) {
         self.initialSelectedAID = selectedAID
+        self.supportsPACE = supportsPACE
         super.init(target: target, generation: generation, session: session, requiresConnection: requiresConnection)
     }
 

@@ -121,9 +121,15 @@ enum APDURelay {
     /// A SELECT by DF name (interindustry class, `INS A4`, `P1 04`, ISO/IEC 7816-4 §11.2.2) may
     /// name only an AID the app declares and that is not a payment AID: iOS refuses any other
     /// with `readerErrorSecurityViolation` before it reaches the card
-    /// (revtel/react-native-nfc-manager#272, nfcim/flutter_nfc_kit#172).
+    /// (revtel/react-native-nfc-manager#272, nfcim/flutter_nfc_kit#172). A SELECT under secure
+    /// messaging (class bits b4–b3, or b6 for classes `4x`–`7x`, ISO/IEC 7816-4 §5.4.1) carries
+    /// the name enciphered in `DO'87'`, which no reader can check; passport apps select the
+    /// eMRTD application that way after PACE (ICAO Doc 9303 Part 11 §4.4), so it passes.
     static func checkSelect(_ apdu: NFCISO7816APDU, allowingPayment: Bool) throws(NFCReaderError) {
         guard apdu.instructionClass & 0x80 == 0, apdu.instructionCode == 0xA4, apdu.p1Parameter == 0x04 else { return }
+        let cla = apdu.instructionClass
+        let secureMessaging = cla < 0x40 ? cla & 0x0C != 0 : cla & 0x20 != 0
+        guard !secureMessaging else { return }
         let aid = [UInt8](apdu.data ?? Data())
         guard let configuration = AppRules.configuration else { throw AppRules.missing }
         if let violation = configuration.checkCanSelect(aid: aid, allowingPayment: allowingPayment) { throw AppRules.error(violation) }

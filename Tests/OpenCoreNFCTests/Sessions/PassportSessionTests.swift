@@ -49,5 +49,58 @@ extension SessionTests {
             }
             session.invalidate()
         }
+
+        /// Apple's `PollingOption.pace` (iOS 16): only PACE-capable ISO 7816 cards are delivered —
+        /// here a passport with PACE among an NTAG and a BAC-only passport — and the tag says
+        /// `supportsPACE`; the app then runs PACE with the CAN over `sendCommand(apdu:)`.
+        @Test func aPACESessionDeliversOnlyThePACEChip() async throws {
+            var configuration = Self.configuration
+            configuration.readerSessionFormatValues = ["TAG", "PACE"]
+            let paceChip = try PassportIssuer.issue(
+                PassportHolder(documentNumber: "P4C3", pace: PassportApplet.PACESettings(can: "500540")))
+            let bacOnly = try PassportIssuer.issue(PassportHolder(pace: nil))
+            let bench = await SessionBench(
+                [try VirtualTagKind.ntag213.make(), PassportApplet.card(bacOnly, uid: [0x08, 1, 2, 3]), PassportApplet.card(paceChip)],
+                configuration: configuration)
+            _ = bench
+            let delegate = TagReaderDelegate()
+            let session = try #require(NFCTagReaderSession(pollingOption: .pace, delegate: delegate, queue: nil))
+            session.begin()
+            guard case .tags(let tags)? = await delegate.log.nextSignificant(), case .iso7816(let chip) = tags.first else {
+                Issue.record("expected one ISO 7816 tag")
+                session.invalidate()
+                return
+            }
+            #expect(tags.count == 1)
+            #expect(chip.supportsPACE)
+            try await session.connect(to: tags[0])
+            do {
+                let reading = try await PassportReader(transmitter: NFCISO7816TagTransmitter(tag: chip, supportsExtendedLength: true))
+                    .read(access: .pace(.can("500540")), files: [.dataGroup(1)])
+                #expect(reading.accessProtocol == .pace && reading.mrz.documentNumber == "P4C3")
+            } catch {
+                session.invalidate()
+                throw error
+            }
+            session.invalidate()
+        }
+
+        /// In an ISO 14443 session a BAC-only passport's tag does not claim PACE.
+        @Test func aBACOnlyChipDoesNotSupportPACE() async throws {
+            let bench = await SessionBench(
+                [PassportApplet.card(try PassportIssuer.issue(PassportHolder(pace: nil)))], configuration: Self.configuration)
+            _ = bench
+            let delegate = TagReaderDelegate()
+            let session = try #require(NFCTagReaderSession(pollingOption: .iso14443, delegate: delegate, queue: nil))
+            session.begin()
+            guard case .tags(let tags)? = await delegate.log.nextSignificant(), case .iso7816(let chip) = tags.first else {
+                Issue.record("expected the passport")
+                session.invalidate()
+                return
+            }
+            #expect(!chip.supportsPACE)
+            #expect(chip.initialSelectedAID == "A0000002471001")
+            session.invalidate()
+        }
     }
 }
