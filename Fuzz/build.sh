@@ -7,7 +7,7 @@
 # targets link the objects SwiftPM already built in $CRYPTO_BUILD (default .build/debug; `swift
 # build` first). That code is not instrumented — coverage and ASan checks cover our modules,
 # which is what we fuzz. See docs/fuzzing.md.
-#   Fuzz/build.sh [TARGET...]   (default: all; targets: ndef cbor apdu pcsc pn532 tags applets desfire images config)
+#   Fuzz/build.sh [TARGET...]   (default: all; targets: ndef cbor apdu pcsc pn532 tags applets desfire images config emrtd)
 # FUZZ_OPT picks the optimization level (default -O, into Fuzz/build/O/). CI's smoke run uses
 # -Onone (Fuzz/build/Onone/): it compiles in less than half the time, and 10 seconds per target
 # are about reaching the code with the corpus, not about executions per second.
@@ -40,14 +40,14 @@ use_crypto() {
     echo "no swift-crypto build in $crypto_build: run 'swift build' first (or set CRYPTO_BUILD)" >&2; exit 1
   fi
   mkdir -p "$out/crypto"
-  for m in Crypto _CryptoExtras CryptoBoringWrapper SwiftASN1 CryptoExtras X509 _CertificateInternals; do
+  for m in Crypto _CryptoExtras CryptoBoringWrapper SwiftASN1 CryptoExtras X509 _CertificateInternals BigInt; do
     [[ -e $crypto_build/Modules/$m.swiftmodule ]] && cp -f "$crypto_build/Modules/$m.swiftmodule" "$out/crypto/"
   done
   crypto_flags=(-I "$out/crypto")
   for map in $(find "$crypto_build" -maxdepth 4 -name module.modulemap -path "*Crypto*"); do
     crypto_flags+=(-Xcc -fmodule-map-file="$map")
   done
-  for dir in CCryptoBoringSSL CCryptoBoringSSLShims CryptoBoringWrapper Crypto _CryptoExtras CXKCP CXKCPShims SwiftASN1 CryptoExtras X509 _CertificateInternals; do
+  for dir in CCryptoBoringSSL CCryptoBoringSSLShims CryptoBoringWrapper Crypto _CryptoExtras CXKCP CXKCPShims SwiftASN1 CryptoExtras X509 _CertificateInternals BigInt; do
     [[ -d $crypto_build/$dir.build ]] || continue
     while IFS= read -r object; do crypto_objects+=("$object"); done \
       < <(find "$crypto_build/$dir.build" -name "*.o" ! -name "*.swiftmodule.o" | sort)
@@ -91,15 +91,18 @@ build() {
           link pcsc PCSC NFCPCSC NFCTransport ISO7816 NFCBytes ;;
     pn532) module NFCBytes; module NFCTransport; module NFCPN532; link pn532 PN532 NFCPN532 NFCTransport NFCBytes ;;
     tags|images) use_crypto; module NFCBytes; module NDEF; module ISO7816; module NFCTransport; module NFCCBOR
-          module NFCCommandSets; module NFCTags; module NFCJSON; module NFCTripleDES; module NFCSimulator
-          if [[ $1 == tags ]]; then link tags Tags NFCTags NFCCommandSets NFCSimulator NFCTripleDES NFCJSON NFCCBOR NFCTransport NDEF ISO7816 NFCBytes
-          else link images Images NFCSimulator NFCTripleDES NFCJSON NFCCBOR NFCTransport ISO7816 NFCBytes; fi ;;
+          module NFCCommandSets; module NFCTags; module NFCJSON; module NFCTripleDES; module NFCEllipticCurves; module NFCSimulator
+          if [[ $1 == tags ]]; then link tags Tags NFCTags NFCCommandSets NFCSimulator NFCEllipticCurves NFCTripleDES NFCJSON NFCCBOR NFCTransport NDEF ISO7816 NFCBytes
+          else link images Images NFCSimulator NFCEllipticCurves NFCTripleDES NFCJSON NFCCBOR NFCTransport ISO7816 NFCBytes; fi ;;
     applets) use_crypto; module NFCBytes; module ISO7816; module NFCTransport; module NFCCBOR
-          module NFCOATH; module NFCPIV; module NFCFIDO; module NFCJSON; module NFCTripleDES; module NFCSimulator
-          link applets Applets NFCOATH NFCPIV NFCFIDO NFCSimulator NFCTripleDES NFCJSON NFCCBOR NFCTransport ISO7816 NFCBytes ;;
+          module NFCOATH; module NFCPIV; module NFCFIDO; module NFCJSON; module NFCTripleDES; module NFCEllipticCurves; module NFCSimulator
+          link applets Applets NFCOATH NFCPIV NFCFIDO NFCSimulator NFCEllipticCurves NFCTripleDES NFCJSON NFCCBOR NFCTransport ISO7816 NFCBytes ;;
     desfire) use_crypto; module NFCBytes; module NDEF; module ISO7816; module NFCTransport; module NFCCBOR; module NFCJSON
-          module NFCTripleDES; module NFCSimulator; module NFCDESFire
-          link desfire DESFire NFCDESFire NFCSimulator NFCTripleDES NFCJSON NFCCBOR NFCTransport NDEF ISO7816 NFCBytes ;;
+          module NFCTripleDES; module NFCEllipticCurves; module NFCSimulator; module NFCDESFire
+          link desfire DESFire NFCDESFire NFCSimulator NFCEllipticCurves NFCTripleDES NFCJSON NFCCBOR NFCTransport NDEF ISO7816 NFCBytes ;;
+    emrtd) use_crypto; module NFCBytes; module ISO7816; module NFCTransport; module NFCCBOR; module NFCJSON
+          module NFCTripleDES; module NFCEllipticCurves; module NFCSimulator; module NFCeMRTD
+          link emrtd EMRTD NFCeMRTD NFCSimulator NFCEllipticCurves NFCTripleDES NFCJSON NFCCBOR NFCTransport ISO7816 NFCBytes ;;
     config) module NFCBytes; module NDEF; module ISO7816; module NFCTransport; module NFCCommandSets; module NFCTags
           # OpenCoreNFC without the simulator and PC/SC traits (NFCReaders compiled without -D): no swift-crypto
           module NFCReaders; module OpenCoreNFC; module NFCBackgroundConfiguration
@@ -109,5 +112,5 @@ build() {
 }
 
 targets=("$@")
-[[ ${#targets[@]} -eq 0 ]] && targets=(ndef cbor apdu pcsc pn532 tags applets desfire images config)
+[[ ${#targets[@]} -eq 0 ]] && targets=(ndef cbor apdu pcsc pn532 tags applets desfire images config emrtd)
 for t in "${targets[@]}"; do build "$t"; done

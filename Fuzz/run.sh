@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-10}
 shift || true
 targets=("$@")
-[[ ${#targets[@]} -eq 0 ]] && targets=(ndef cbor apdu pcsc pn532 tags applets desfire images config)
+[[ ${#targets[@]} -eq 0 ]] && targets=(ndef cbor apdu pcsc pn532 tags applets desfire images config emrtd)
 opt=${FUZZ_OPT:--O}
 bin=Fuzz/build/${opt#-}
 FUZZ_OPT=$opt Fuzz/build.sh "${targets[@]}" 2>&1 | grep -v "ld.gold: warning: Cannot export local symbol"
