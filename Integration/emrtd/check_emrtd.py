@@ -17,8 +17,14 @@ way is done and checked here:
 4. EF.SOD: OpenSSL (`openssl cms -verify`) verifies its signature and the Document Signer's
    chain to the CSCA `nfc` wrote; the data-group hashes of the LDSSecurityObject equal SHA-256 of
    the groups read here.
-5. `nfc passport read --reader pcsc:… --csca` on the same card reports passive authentication
-   passed, the same MRZ, and exports byte-identical files.
+5. `nfc passport read --reader pcsc:… --mrz … --csca` on the same card runs PACE with the MRZ,
+   reports passive authentication passed and the same MRZ, and exports byte-identical files.
+6. PACE (Part 11 §4.4, Appendix G's procedure): EF.CardAccess read plainly from the MF, then
+   MSE:Set AT with the CAN and the four General Authenticate steps done here — nonce decrypted with
+   AES, the generic mapping and the key agreement on brainpoolP256r1 computed with affine point
+   arithmetic written here, both tokens checked with AES-CMAC; the eMRTD application is then
+   selected and DG1 read under AES secure messaging; a wrong CAN is refused (6300); and
+   `nfc passport read --can` reads the same card through pcscd.
 
 Every check is counted; the exit status is 1 when one fails or fewer than EXPECTED_CHECKS ran.
 Needs pcscd with Integration/pcsc/vpcd-readers.conf (Integration/pcsc/pcscd.sh start).
@@ -34,7 +40,8 @@ import sys
 import tempfile
 import warnings
 
-from cryptography.hazmat.primitives.ciphers import Cipher, modes
+from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+from cryptography.hazmat.primitives.cmac import CMAC
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pcsc"))
 import checks  # noqa: E402
@@ -49,13 +56,13 @@ with warnings.catch_warnings():
     except ImportError:  # cryptography before 43
         from cryptography.hazmat.primitives.ciphers.algorithms import TripleDES
 
-EXPECTED_CHECKS = 17
+EXPECTED_CHECKS = 23
 
 NFC = os.environ.get("NFC", ".build/debug/nfc")
 READER = os.environ.get("EMRTD_READER", "Virtual PCD C 00 00")
 PORT = os.environ.get("EMRTD_VPCD_PORT", "35967")
 HOLDER = {"number": "X4K7Q2M9", "birth": "851103", "expiry": "310214", "surname": "MUSTERMANN", "given": "ERIKA", "sex": "F",
-          "state": "D<<"}
+          "state": "D<<", "can": "918273"}
 
 
 # --- ICAO Doc 9303 Part 3 §4.9, Part 11 §9.7 and ISO/IEC 9797-1 -----------------------------------
@@ -216,6 +223,133 @@ def authenticate(card, number, birth, expiry):
     return Session(derive(seed, 1), derive(seed, 2), int.from_bytes(rnd_ic[4:] + rnd_ifd[4:], "big"))
 
 
+# --- PACE: ECDH generic mapping on brainpoolP256r1, AES-128 (Part 11 §4.4, §9.8.6.2) -----------
+
+P = 0xA9FB57DBA1EEA9BC3E660A909D838D726E3BF623D52620282013481D1F6E5377
+A = 0x7D5A0975FC2C3057EEF67530417AFFE7FB8055C126DC5C6CE94A4B44F330B5D9
+G = (0x8BD2AEB9CB7E57CB2C4B482FFC81B7AFB9DE27E1E3BD23C23A4453BD9ACE3262,
+     0x547EF835C3DAC4FD97F8461A14611DC9C27745132DED8E545C1D54C72F046997)
+N = 0xA9FB57DBA1EEA9BC3E660A909D838D718C397AA3B561A6F7901E0E82974856A7
+PACE_OID = bytes.fromhex("04007F00070202040202")
+
+
+def ec_add(p1, p2):
+    if p1 is None:
+        return p2
+    if p2 is None:
+        return p1
+    if p1[0] == p2[0] and (p1[1] + p2[1]) % P == 0:
+        return None
+    if p1 == p2:
+        slope = (3 * p1[0] * p1[0] + A) * pow(2 * p1[1], -1, P) % P
+    else:
+        slope = (p2[1] - p1[1]) * pow(p2[0] - p1[0], -1, P) % P
+    x = (slope * slope - p1[0] - p2[0]) % P
+    return x, (slope * (p1[0] - x) - p1[1]) % P
+
+
+def ec_mul(k, point):
+    result = None
+    while k:
+        if k & 1:
+            result = ec_add(result, point)
+        point = ec_add(point, point)
+        k >>= 1
+    return result
+
+
+def encode(point):
+    return b"\x04" + point[0].to_bytes(32, "big") + point[1].to_bytes(32, "big")
+
+
+def decode(data):
+    return int.from_bytes(data[1:33], "big"), int.from_bytes(data[33:65], "big")
+
+
+def aes(key, data, iv=bytes(16), decrypt=False):
+    cipher = Cipher(algorithms.AES(key), modes.CBC(iv))
+    op = cipher.decryptor() if decrypt else cipher.encryptor()
+    return op.update(data) + op.finalize()
+
+
+def cmac(key, data):
+    mac = CMAC(algorithms.AES(key))
+    mac.update(data)
+    return mac.finalize()
+
+
+def pad16(data):
+    data += b"\x80"
+    return data + bytes(-len(data) % 16)
+
+
+def kdf_aes(secret, counter):
+    return hashlib.sha1(secret + counter.to_bytes(4, "big")).digest()[:16]
+
+
+def token(kmac, point):
+    inner = tlv(0x06, PACE_OID) + tlv(0x86, point)
+    return cmac(kmac, b"\x7F\x49" + bytes([len(inner)]) + inner)[:8]
+
+
+def general_authenticate(card, inner, last=False):
+    body = tlv(0x7C, inner)
+    answer, sw = card.transmit(bytes([0x00 if last else 0x10, 0x86, 0x00, 0x00, len(body)]) + body + b"\x00")
+    if sw != 0x9000:
+        return None, sw
+    return dict(parse_tlvs(dict(parse_tlvs(answer))[0x7C])), sw
+
+
+class AESSession:
+    def __init__(self, kenc, kmac):
+        self.kenc, self.kmac, self.ssc = kenc, kmac, 0
+
+    def send(self, card, ins, p1, p2, data=b"", le=None):
+        header = bytes([0x0C, ins, p1, p2])
+        self.ssc += 1
+        counter = self.ssc.to_bytes(16, "big")
+        iv = aes(self.kenc, counter)
+        objects = tlv(0x87, b"\x01" + aes(self.kenc, pad16(data), iv)) if data else b""
+        if le is not None:
+            objects += tlv(0x97, bytes([le & 0xFF]))
+        objects += tlv(0x8E, cmac(self.kmac, pad16(counter + pad16(header) + objects))[:8])
+        answer, sw = card.transmit(header + bytes([len(objects)]) + objects + b"\x00")
+        if not answer:
+            raise RuntimeError("plain answer %04X" % sw)
+        self.ssc += 1
+        counter = self.ssc.to_bytes(16, "big")
+        found = dict(parse_tlvs(answer))
+        covered = b"".join(tlv(t, v) for t, v in parse_tlvs(answer) if t != 0x8E)
+        if cmac(self.kmac, pad16(counter + covered))[:8] != found.get(0x8E):
+            raise RuntimeError("the answer's MAC does not verify")
+        plain = unpad(aes(self.kenc, found[0x87][1:], aes(self.kenc, counter), decrypt=True)) if 0x87 in found else b""
+        return plain, int.from_bytes(found[0x99], "big")
+
+
+def pace(card, can):
+    """PACE with the CAN; an AESSession, or the SW that refused it."""
+    card.transmit(bytes.fromhex("0022C1A40F800A") + PACE_OID + bytes.fromhex("830102"))
+    k_pi = kdf_aes(can.encode(), 3)
+    found, sw = general_authenticate(card, b"")
+    nonce = int.from_bytes(aes(k_pi, found[0x80], decrypt=True), "big")
+    sk_map = int.from_bytes(os.urandom(32), "big") % N
+    found, sw = general_authenticate(card, tlv(0x81, encode(ec_mul(sk_map, G))))
+    shared = ec_mul(sk_map, decode(found[0x82]))
+    mapped = ec_add(ec_mul(nonce, G), shared)
+    sk = int.from_bytes(os.urandom(32), "big") % N
+    ours = encode(ec_mul(sk, mapped))
+    found, sw = general_authenticate(card, tlv(0x83, ours))
+    theirs = found[0x84]
+    secret = ec_mul(sk, decode(theirs))[0].to_bytes(32, "big")
+    kenc, kmac = kdf_aes(secret, 1), kdf_aes(secret, 2)
+    found, sw = general_authenticate(card, tlv(0x85, token(kmac, theirs)), last=True)
+    if found is None:
+        return sw
+    if found.get(0x86) != token(kmac, ours):
+        raise RuntimeError("the chip's token T_IC does not verify")
+    return AESSession(kenc, kmac)
+
+
 def lds_hashes(lds):
     """LDSSecurityObject: {group number: hash} (a hand DER walk: SEQUENCE { version, algorithm, SEQUENCE OF })."""
     def items(data):
@@ -244,7 +378,7 @@ def main():
     image, csca = os.path.join(work, "passport.json"), os.path.join(work, "csca.pem")
     made = nfc("tag", "new", "passport", "-o", image, "--csca-out", csca, "--document-number", HOLDER["number"],
                "--birth", HOLDER["birth"], "--expiry", HOLDER["expiry"], "--name", HOLDER["surname"] + ", " + HOLDER["given"],
-               "--nationality", HOLDER["state"])
+               "--nationality", HOLDER["state"], "--can", HOLDER["can"])
     if made.returncode != 0:
         print("nfc tag new passport failed: " + made.stderr)
         return 1
@@ -306,14 +440,42 @@ def main():
                      ",".join([HOLDER["number"], HOLDER["birth"], HOLDER["expiry"]]), "--csca", csca, "--export", export, "--json")
         report = json.loads(result.stdout) if result.returncode == 0 else {}
         passive = report.get("passiveAuthentication", {})
-        check("nfc passport read over pcscd: BAC, passive authentication passed with the CSCA",
-              passive.get("verdict", {}).get("result") == "passed" and report.get("accessProtocol") == "BAC",
+        check("nfc passport read --mrz over pcscd: PACE with the MRZ (the chip offers it), passive authentication passed",
+              passive.get("verdict", {}).get("result") == "passed" and report.get("accessProtocol") == "PACE",
               result.stderr.strip() or json.dumps(passive))
         check("nfc passport read: the same MRZ", "".join(report.get("document", {}).get("mrz", [])) == expected_mrz(),
               json.dumps(report.get("document")))
         same = all(os.path.exists(os.path.join(export, f)) and open(os.path.join(export, f), "rb").read() == read[n]
                    for n, f in [("EF.COM", "EF_COM.bin"), ("DG1", "DG1.bin"), ("DG2", "DG2.bin"), ("EF.SOD", "EF_SOD.bin")])
         check("nfc passport read --export: files byte-identical to those read here", same)
+
+        card = Card(READER)
+        try:
+            access = b""
+            _, sw = card.transmit(bytes.fromhex("00A4020C02011C"))
+            if sw == 0x9000:
+                access, sw = card.transmit(bytes.fromhex("00B0000016"))
+            check("EF.CardAccess from the MF, plainly: PACE-ECDH-GM-AES-128 on brainpoolP256r1 (parameter 13)",
+                  access == bytes.fromhex("31143012060A04007F0007020204020202010202010D"), access.hex())
+            refused = pace(card, "000000")
+            check("PACE with a wrong CAN: the chip refuses the terminal's token (6300)", refused == 0x6300, repr(refused))
+            session = pace(card, HOLDER["can"])
+            check("PACE with the CAN: mapping, key agreement and both tokens computed here verify",
+                  isinstance(session, AESSession), repr(session))
+            _, sw = session.send(card, 0xA4, 0x04, 0x0C, bytes.fromhex("A0000002471001"))
+            check("the eMRTD application selected under AES secure messaging", sw == 0x9000, "%04X" % sw)
+            _, sw = session.send(card, 0xA4, 0x02, 0x0C, bytes.fromhex("0101"))
+            head, _ = session.send(card, 0xB0, 0, 0, le=4)
+            rest, _ = session.send(card, 0xB0, 0, 4, le=head[1] + 2 - 4)
+            check("DG1 read under AES secure messaging holds the same MRZ", (head + rest)[5:].decode() == expected_mrz(),
+                  (head + rest).hex())
+        finally:
+            card.close()
+        by_can = nfc("passport", "read", "--reader", "pcsc:" + READER, "--can", HOLDER["can"], "--csca", csca, "--json")
+        report = json.loads(by_can.stdout) if by_can.returncode == 0 else {}
+        check("nfc passport read --can over pcscd: PACE, passive authentication passed",
+              report.get("accessProtocol") == "PACE" and report.get("passiveAuthentication", {}).get("verdict", {}).get("result") == "passed",
+              by_can.stderr.strip() or json.dumps(report.get("passiveAuthentication")))
     shutil.rmtree(work, ignore_errors=True)
     return checks.finish(EXPECTED_CHECKS)
 
