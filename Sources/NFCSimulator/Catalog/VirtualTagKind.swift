@@ -194,7 +194,14 @@ public enum VirtualTagKind: String, Sendable, Hashable, CaseIterable, CustomStri
             }
         case is MIFAREPlusCard: self = .mifarePlus
         case let tag as Type4Tag: self = tag.card.typeB == nil ? .type4 : .type4b
-        case is ISO7816Card: self = .iso7816
+        case let card as ISO7816Card:
+            guard let passport = card.applets.first as? PassportApplet else {
+                self = .iso7816
+                return
+            }
+            // DG1's MRZ: 90 characters (TD1) on an ID card.
+            let dg1 = passport.files.first { $0.identifier == 0x0101 }?.content.count ?? 0
+            self = dg1 == 5 + 90 ? .idCard : .passport
         case is FeliCaLiteSTag: self = .felicaLiteS
         case is FeliCaStandardTag: self = .felica
         default: return nil

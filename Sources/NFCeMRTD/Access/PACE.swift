@@ -63,9 +63,12 @@ public enum PACE {
     /// Runs PACE over `transmitter` (the MF current, before the eMRTD application is selected).
     ///
     /// - Parameters:
+    ///   - password: the MRZ or the CAN.
     ///   - info: the protocol to run, from EF.CardAccess.
     ///   - offered: how many PACEInfos EF.CardAccess lists: with more than one, MSE:Set AT names
     ///     the domain parameters (`84`).
+    ///   - transmitter: the link to the chip.
+    ///   - keys: the terminal's private keys (random unless a test replays an exchange).
     /// - Returns: the AES secure-messaging session.
     /// - Throws: ``EMRTDError`` `.unsupportedAlgorithm` for a protocol ``supports(_:)`` refuses,
     ///   `.accessDenied` when the chip refuses the password, `.authenticationFailed` when its

@@ -28,9 +28,13 @@ public struct SecurityObject: Sendable {
 
     /// The hash algorithms RFC 5754 and ICAO Doc 9303 name that swift-crypto computes.
     public enum HashAlgorithm: String, Sendable, Hashable {
+        /// SHA-1 (FIPS 180-4), still found on older passports.
         case sha1 = "SHA-1"
+        /// SHA-256.
         case sha256 = "SHA-256"
+        /// SHA-384.
         case sha384 = "SHA-384"
+        /// SHA-512.
         case sha512 = "SHA-512"
 
         init?(oid: ASN1ObjectIdentifier) {
