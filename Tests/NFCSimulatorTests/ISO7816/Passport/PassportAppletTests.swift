@@ -63,6 +63,16 @@ import Testing
         #expect(try send(&card, "0CA4020C158709016375432908C044F68E08BF8B92D635FF24F800") == "6988")
     }
 
+    @Test("a plain command after BAC ends the session: the chip forgets the keys (Part 11 §9.8.4)")
+    func plainCommandEndsSession() throws {
+        var card = try Self.appendixDCard()
+        _ = try send(&card, "00A4040C07A0000002471001")
+        _ = try send(&card, "0084000008")
+        _ = try send(&card, "008200002872C29C2371CC9BDB65B779B8E8D37B29ECC154AA56A8799FAE2F498F76ED92F25F1448EEA8AD90A728")
+        #expect(try send(&card, "00B0000004") == "6982", "plain READ BINARY: no session, no access")
+        #expect(try send(&card, "0CA4020C158709016375432908C044F68E08BF8B92D635FF24F800") == "6988", "the session is gone")
+    }
+
     @Test("before BAC: READ BINARY 6982; EXTERNAL AUTHENTICATE without a challenge 6985")
     func beforeBAC() throws {
         var card = try Self.appendixDCard()
