@@ -66,7 +66,13 @@ public struct PACEInfo: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         let cipher = aesKeyLength.map { "AES-\($0 * 8)" } ?? "3DES"
-        let parameters = parameterIdentifier.map { ", parameters \($0)" } ?? ""
+        let parameters: String =
+            switch parameterIdentifier {
+            case nil: ""
+            case 12: " on P-256"
+            case 13: " on brainpoolP256r1"
+            case let other?: ", domain parameters \(other)"
+            }
         return "PACE-\(isECDH ? "ECDH" : "DH")-\(mapping?.rawValue ?? "?")-\(cipher)\(parameters)"
     }
 

@@ -46,6 +46,20 @@ public struct PassiveAuthentication: Sendable, Hashable {
         return .passed("data group hashes, EF.SOD's signature and the Document Signer's chain")
     }
 
+    /// An algorithm as people write it (`ECDSA with SHA-256`).
+    static func name(of algorithm: Certificate.SignatureAlgorithm) -> String {
+        switch algorithm {
+        case .ecdsaWithSHA256: "ECDSA with SHA-256"
+        case .ecdsaWithSHA384: "ECDSA with SHA-384"
+        case .ecdsaWithSHA512: "ECDSA with SHA-512"
+        case .sha1WithRSAEncryption: "RSA PKCS #1 v1.5 with SHA-1"
+        case .sha256WithRSAEncryption: "RSA PKCS #1 v1.5 with SHA-256"
+        case .sha384WithRSAEncryption: "RSA PKCS #1 v1.5 with SHA-384"
+        case .sha512WithRSAEncryption: "RSA PKCS #1 v1.5 with SHA-512"
+        default: "\(algorithm)"
+        }
+    }
+
     /// Checks `files` (the data groups read) against `securityObject`, and its signer against `trustAnchors`.
     public init(securityObject: SecurityObject, dataGroups files: [Int: [UInt8]], trustAnchors: [Certificate]) {
         var matches: [Int: Bool] = [:]
@@ -83,7 +97,7 @@ public struct PassiveAuthentication: Sendable, Hashable {
                         .invalidSignature, file: "EF.SOD",
                         "the signature does not verify with the Document Signer's key (\(signer.subject))"))
             } else {
-                signature = .passed("\(algorithm) by \(signer.subject)")
+                signature = .passed("\(Self.name(of: algorithm)) by \(signer.subject)")
             }
         } else {
             signature = .notChecked("EF.SOD's signature algorithm is not one this build verifies")

@@ -4,7 +4,7 @@ import ArgumentParser
 struct PassportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "passport",
-        abstract: "Read passports and ID cards (ICAO 9303 eMRTDs): BAC, the data groups, passive authentication.",
+        abstract: "Read passports and ID cards (ICAO 9303 eMRTDs): PACE or BAC, the data groups, passive authentication.",
         discussion: """
             Works on the simulator's passport and id-card images (nfc tag new passport) and on real \
             documents through a PC/SC reader. docs/emrtd.md says what is covered.

@@ -15,7 +15,8 @@ enum PassportReadingText {
         var document = "document: \(e(mrz.documentCode)) \(e(mrz.issuingState)) \(e(mrz.documentNumber)), expires \(e(mrz.dateOfExpiry))"
         if !mrz.optionalData.isEmpty { document += ", optional data \(e(mrz.optionalData))" }
         Output.line(document)
-        Output.line("LDS \(e(reading.common.ldsVersion)): \(reading.common.dataGroups.map(\.description).joined(separator: " "))")
+        Output.line(
+            "LDS \(e(Self.version(reading.common.ldsVersion))): \(reading.common.dataGroups.map(\.description).joined(separator: " "))")
         Output.line("read: " + reading.contents.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value.count) B" }.joined(separator: ", "))
         for (file, error) in reading.refused.sorted(by: { $0.key < $1.key }) {
             Output.line("refused: \(file): \(error.reason)")
@@ -45,6 +46,12 @@ enum PassportReadingText {
     }
 
     static func e(_ text: String) -> String { TerminalText.escape(text) }
+
+    /// EF.COM's `0107` as `1.7` (Part 10 §4.6.1: two digits of major, two of minor version).
+    static func version(_ text: String) -> String {
+        guard text.count == 4, let major = Int(text.prefix(2)), let minor = Int(text.suffix(2)) else { return text }
+        return "\(major).\(minor)"
+    }
 }
 
 /// `nfc passport read --json`.
