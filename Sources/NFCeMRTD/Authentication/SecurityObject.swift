@@ -137,7 +137,10 @@ public struct SecurityObject: Sendable {
         }
         guard let digest else { throw Self.malformed("the signed attributes lack messageDigest") }
         messageDigest = digest
-        let signatureOID = try ASN1ObjectIdentifier(derEncoded: try Self.children(signer[4], "signatureAlgorithm")[0])
+        guard let signatureNode = try Self.children(signer[4], "signatureAlgorithm").first else {
+            throw Self.malformed("the signature algorithm identifier is empty")
+        }
+        let signatureOID = try ASN1ObjectIdentifier(derEncoded: signatureNode)
         signatureAlgorithm = Self.signatureAlgorithm(signatureOID, digest: digestAlgorithm)
         guard signer.count >= 6 else { throw Self.malformed("SignerInfo has no signature") }
         signature = Array(try ASN1OctetString(derEncoded: signer[5]).bytes)
@@ -163,7 +166,8 @@ public struct SecurityObject: Sendable {
     }
 
     private static func hashAlgorithm(_ node: ASN1Node) throws -> HashAlgorithm {
-        let oid = try ASN1ObjectIdentifier(derEncoded: try children(node, "AlgorithmIdentifier")[0])
+        guard let first = try children(node, "AlgorithmIdentifier").first else { throw malformed("an AlgorithmIdentifier is empty") }
+        let oid = try ASN1ObjectIdentifier(derEncoded: first)
         guard let algorithm = HashAlgorithm(oid: oid) else {
             throw EMRTDError(.unsupportedAlgorithm, file: "EF.SOD", "hash algorithm \(oid) is not SHA-1, SHA-256, SHA-384 or SHA-512")
         }

@@ -43,8 +43,7 @@ public struct MRZKey: Sendable, Hashable, CustomStringConvertible {
     /// each field's check digit verified.
     /// - Throws: ``EMRTDError`` `.invalidMRZ` for another shape or a wrong check digit.
     public init(mrz text: String) throws(EMRTDError) {
-        let zone = try MachineReadableZone(text)
-        self = zone.key
+        self = try MachineReadableZone(text).key
     }
 
     /// MRZ_information: each field followed by its check digit (Part 11 §9.7.2).

@@ -39,10 +39,12 @@ public struct MachineReadableZone: Sendable, Hashable {
     /// The optional data fields, fillers removed (TD3: the personal number).
     public let optionalData: String
 
-    /// The BAC key the zone gives.
+    /// The BAC and PACE key the zone gives.
+    /// - Throws: ``EMRTDError`` `.invalidMRZ` when a field is not what a key takes (an empty document number).
     public var key: MRZKey {
-        // Fields were checked as MRZ text when parsing: this cannot fail.
-        (try? MRZKey(documentNumber: documentNumber, dateOfBirth: dateOfBirth, dateOfExpiry: dateOfExpiry))!
+        get throws(EMRTDError) {
+            try MRZKey(documentNumber: documentNumber, dateOfBirth: dateOfBirth, dateOfExpiry: dateOfExpiry)
+        }
     }
 
     /// Parses the lines (separated by line breaks, or concatenated as DG1 stores them).
@@ -65,9 +67,11 @@ public struct MachineReadableZone: Sendable, Hashable {
             (primaryIdentifier, secondaryIdentifier) = Self.names(field(0, 44, 5..<44))
             documentNumber = Self.clean(try Self.checked(field(1, 44, 0..<9), digit: field(1, 44, 9..<10), name: "document number"))
             nationality = Self.clean(field(1, 44, 10..<13))
-            dateOfBirth = try Self.checked(field(1, 44, 13..<19), digit: field(1, 44, 19..<20), name: "date of birth")
+            dateOfBirth = try Self.date(
+                try Self.checked(field(1, 44, 13..<19), digit: field(1, 44, 19..<20), name: "date of birth"), name: "date of birth")
             sex = field(1, 44, 20..<21)
-            dateOfExpiry = try Self.checked(field(1, 44, 21..<27), digit: field(1, 44, 27..<28), name: "date of expiry")
+            dateOfExpiry = try Self.date(
+                try Self.checked(field(1, 44, 21..<27), digit: field(1, 44, 27..<28), name: "date of expiry"), name: "date of expiry")
             optionalData = Self.clean(
                 try Self.checked(field(1, 44, 28..<42), digit: field(1, 44, 42..<43), name: "personal number", fillerAllowed: true))
             _ = try Self.checked(
@@ -80,9 +84,11 @@ public struct MachineReadableZone: Sendable, Hashable {
             (primaryIdentifier, secondaryIdentifier) = Self.names(field(0, 36, 5..<36))
             documentNumber = Self.clean(try Self.checked(field(1, 36, 0..<9), digit: field(1, 36, 9..<10), name: "document number"))
             nationality = Self.clean(field(1, 36, 10..<13))
-            dateOfBirth = try Self.checked(field(1, 36, 13..<19), digit: field(1, 36, 19..<20), name: "date of birth")
+            dateOfBirth = try Self.date(
+                try Self.checked(field(1, 36, 13..<19), digit: field(1, 36, 19..<20), name: "date of birth"), name: "date of birth")
             sex = field(1, 36, 20..<21)
-            dateOfExpiry = try Self.checked(field(1, 36, 21..<27), digit: field(1, 36, 27..<28), name: "date of expiry")
+            dateOfExpiry = try Self.date(
+                try Self.checked(field(1, 36, 21..<27), digit: field(1, 36, 27..<28), name: "date of expiry"), name: "date of expiry")
             optionalData = Self.clean(field(1, 36, 28..<35))
             _ = try Self.checked(
                 field(1, 36, 0..<10) + field(1, 36, 13..<20) + field(1, 36, 21..<35), digit: field(1, 36, 35..<36), name: "composite")
@@ -103,9 +109,11 @@ public struct MachineReadableZone: Sendable, Hashable {
                 documentNumber = Self.clean(try Self.checked(field(0, 30, 5..<14), digit: field(0, 30, 14..<15), name: "document number"))
                 optionalData = Self.clean(optional1 + field(1, 30, 18..<29))
             }
-            dateOfBirth = try Self.checked(field(1, 30, 0..<6), digit: field(1, 30, 6..<7), name: "date of birth")
+            dateOfBirth = try Self.date(
+                try Self.checked(field(1, 30, 0..<6), digit: field(1, 30, 6..<7), name: "date of birth"), name: "date of birth")
             sex = field(1, 30, 7..<8)
-            dateOfExpiry = try Self.checked(field(1, 30, 8..<14), digit: field(1, 30, 14..<15), name: "date of expiry")
+            dateOfExpiry = try Self.date(
+                try Self.checked(field(1, 30, 8..<14), digit: field(1, 30, 14..<15), name: "date of expiry"), name: "date of expiry")
             nationality = Self.clean(field(1, 30, 15..<18))
             (primaryIdentifier, secondaryIdentifier) = Self.names(field(2, 30, 0..<30))
             _ = try Self.checked(
@@ -115,6 +123,14 @@ public struct MachineReadableZone: Sendable, Hashable {
             throw EMRTDError(
                 .invalidMRZ, "\(characters.count) characters: an MRZ has 90 (TD1, 3 × 30), 72 (TD2, 2 × 36) or 88 (TD3, 2 × 44)")
         }
+    }
+
+    /// `field` when it is a date, `YYMMDD` (`<` where the MRZ leaves a part unknown).
+    private static func date(_ field: String, name: String) throws(EMRTDError) -> String {
+        guard field.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) || $0 == "<" }) else {
+            throw EMRTDError(.invalidMRZ, "the \(name) \(field) is not a date YYMMDD")
+        }
+        return field
     }
 
     /// `field` when `digit` is its check digit.
