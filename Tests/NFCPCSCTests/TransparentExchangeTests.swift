@@ -197,6 +197,24 @@ import Testing
         #expect(target.identifier.isEmpty)
     }
 
+    /// Found by `fuzz-pcsc` (its crash input `AxQ7gIABAQCgAP…`): an ISO-DEP ATR with fewer than
+    /// 8 historical bytes, from a reader that fails GET DATA for the ATS, was read as Type B and
+    /// sliced past its end.
+    @Test func shortISODEPHistoricalBytesAreTypeAEvenWhenGetDataFails() throws {
+        let identification = TargetIdentification { apdu throws(TransportError) in
+            guard apdu == hexBytes("ffca000000") else { throw TransportError(.timeout, "no answer") }
+            return hexBytes("0102030405069000")
+        }
+        let (target, _) = try identification.identify(atr: hexBytes("3b82800101a0a2"), handle: 4)
+        #expect(target.parameters == .iso14443A(.init(atqa: 0x0004, sak: 0x20, ats: AnswerToSelect(historicalBytes: [0x01, 0xA0]))))
+    }
+
+    @Test func eightHistoricalBytesAndNoATSAreTypeB() throws {
+        let identification = Self.reader(["ffca000000": "0102030405069000"])
+        let (target, _) = try identification.identify(atr: hexBytes("3b888001" + "11223344" + "556677" + "00" + "09"), handle: 5)
+        #expect(target.parameters == .iso14443B(.init(applicationData: hexBytes("11223344"), protocolInfo: hexBytes("556677"))))
+    }
+
     @Test func feliCaPMmComesFromPollingInATransparentSession() throws {
         // The answer frame as on the air: LEN (20), response code 01, IDm, PMm, system code.
         let idm = "0116010203040506"

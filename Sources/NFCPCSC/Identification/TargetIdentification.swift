@@ -39,7 +39,11 @@ struct TargetIdentification {
         case .contactCard(let historical):
             parameters = .iso14443A(.init(atqa: 0x0004, sak: 0x20, ats: AnswerToSelect(historicalBytes: historical)))
         case .isoDEP(let historical):
-            if let ats = try? answer(PseudoAPDU.getATSHistoricalBytes), ats.sw == 0x9000 || historical.count != 8 {
+            // A Type B card's ATR carries 8 bytes in place of historical bytes (PC/SC Part 3
+            // §3.1.3.2.3.2: application data, protocol info, MBLI); a card whose reader answers
+            // GET DATA for the ATS is Type A, and so is any other length.
+            let atsAnswered = (try? answer(PseudoAPDU.getATSHistoricalBytes))?.sw == 0x9000
+            if atsAnswered || historical.count != 8 {
                 parameters = .iso14443A(.init(atqa: 0x0004, sak: 0x20, ats: AnswerToSelect(historicalBytes: historical)))
             } else {
                 parameters = .iso14443B(.init(applicationData: Array(historical[0..<4]), protocolInfo: Array(historical[4..<7])))
