@@ -28,14 +28,23 @@ public struct EllipticCurve: Sendable, Hashable, CustomStringConvertible {
 
     /// A curve from its domain parameters (hex, big-endian).
     public init(name: String, p: String, a: String, b: String, x: String, y: String, order: String, cofactor: UInt = 1) {
+        self.init(
+            name: name, p: BigUInt(p, radix: 16) ?? 0, a: BigUInt(a, radix: 16) ?? 0, b: BigUInt(b, radix: 16) ?? 0,
+            generator: .affine(x: BigUInt(x, radix: 16) ?? 0, y: BigUInt(y, radix: 16) ?? 0), order: BigUInt(order, radix: 16) ?? 0,
+            cofactor: BigUInt(cofactor))
+    }
+
+    /// A curve from its domain parameters as integers, as explicit ECParameters carry them
+    /// (SEC 1 v2 §C.2; ICAO Doc 9303 Part 11 §9.1: DG14 and DG15 often spell the curve out).
+    public init(name: String, p: BigUInt, a: BigUInt, b: BigUInt, generator: ECPoint, order: BigUInt, cofactor: BigUInt = 1) {
         self.name = name
-        self.p = BigUInt(p, radix: 16) ?? 0
-        self.a = BigUInt(a, radix: 16) ?? 0
-        self.b = BigUInt(b, radix: 16) ?? 0
-        generator = .affine(x: BigUInt(x, radix: 16) ?? 0, y: BigUInt(y, radix: 16) ?? 0)
-        self.order = BigUInt(order, radix: 16) ?? 0
-        self.cofactor = BigUInt(cofactor)
-        byteCount = (p.count + 1) / 2
+        self.p = p
+        self.a = a % max(p, 1)
+        self.b = b % max(p, 1)
+        self.generator = generator
+        self.order = order
+        self.cofactor = cofactor
+        byteCount = (p.bitWidth - p.leadingZeroBitCount + 7) / 8
     }
 
     public var description: String { name }

@@ -3,8 +3,9 @@ import X509
 
 /// Reads an eMRTD (passport or ID card, ICAO Doc 9303 Parts 10 and 11) over any
 /// `APDUTransmitter`: selects the application, opens Basic Access Control from the MRZ, reads
-/// EF.COM, the data groups it lists and EF.SOD (PACE first when EF.CardAccess offers it), parses DG1, DG2, DG11 and DG12, and runs passive
-/// authentication against the CSCA certificates given.
+/// EF.COM, the data groups it lists and EF.SOD (PACE first when EF.CardAccess offers it), parses
+/// DG1, DG2, DG11 and DG12, runs chip authentication (DG14) before reading the rest and active
+/// authentication (DG15) after, and passive authentication against the CSCA certificates given.
 public struct PassportReader: Sendable {
     /// How the reader gains access to the chip.
     public enum Access: Sendable, Hashable {
@@ -51,7 +52,7 @@ public struct PassportReader: Sendable {
             guard let info = infos.first(where: PACE.supports) else {
                 throw EMRTDError(
                     .unsupportedAlgorithm, file: "EF.CardAccess",
-                    "the chip offers \(infos.map(\.description).joined(separator: ", ")); this build runs ECDH generic mapping with AES on P-256 or brainpoolP256r1"
+                    "the chip offers \(infos.map(\.description).joined(separator: ", ")); this build runs ECDH generic mapping with AES and ECDH integrated mapping with AES-128, on P-256 or brainpoolP256r1"
                 )
             }
             channel.secureMessaging = try await PACE.establish(password: password, info: info, offered: infos.count, over: transmitter)
@@ -82,8 +83,7 @@ public struct PassportReader: Sendable {
         let common = try CommonData(comBytes)
         var contents: [LDSFile: [UInt8]] = [.com: comBytes]
         var refused: [LDSFile: EMRTDError] = [:]
-        let wanted = (files ?? common.dataGroups).filter { if case .dataGroup = $0 { true } else { false } }
-        for file in Set(wanted + [.dataGroup(1)]).sorted() {
+        func readOptional(_ file: LDSFile) async throws(EMRTDError) {
             do {
                 contents[file] = try await channel.read(file)
             } catch  where [.securityStatusNotSatisfied, .fileNotFound, .malformedFile, .unexpectedStatus].contains(error.code) {
@@ -91,11 +91,89 @@ public struct PassportReader: Sendable {
                 refused[file] = error
             }
         }
+
+        // Chip authentication first, when DG14 offers it: the rest is then read under its keys (Part 11 §6.2).
+        var chipAuthentication = AuthenticationOutcome.notOffered
+        if common.dataGroups.contains(.dataGroup(14)) {
+            try await readOptional(.dataGroup(14))
+            chipAuthentication = try await authenticateChip(contents[.dataGroup(14)], refusal: refused[.dataGroup(14)], channel: &channel)
+        }
+        let wanted = (files ?? common.dataGroups).filter { if case .dataGroup = $0 { true } else { false } }
+        for file in Set(wanted + [.dataGroup(1)]).sorted() where contents[file] == nil && refused[file] == nil {
+            try await readOptional(file)
+        }
+        var activeAuthentication = AuthenticationOutcome.notOffered
+        if common.dataGroups.contains(.dataGroup(15)) {
+            if contents[.dataGroup(15)] == nil && refused[.dataGroup(15)] == nil { try await readOptional(.dataGroup(15)) }
+            activeAuthentication = await authenticateActively(contents, refusal: refused[.dataGroup(15)], channel: &channel)
+        }
         let sodBytes = try await channel.read(.sod)
         contents[.sod] = sodBytes
         return try PassportReading(
-            accessProtocol: accessProtocol, pace: paceInfo, common: common, contents: contents, refused: refused, trustAnchors: trustAnchors
-        )
+            accessProtocol: accessProtocol, pace: paceInfo, common: common, contents: contents, refused: refused, trustAnchors: trustAnchors,
+            chipAuthentication: chipAuthentication, activeAuthentication: activeAuthentication)
+    }
+
+    /// Chip authentication with DG14's key. A chip that cannot answer under the agreed keys
+    /// throws (`.authenticationFailed`): nothing more can be read from it, and it is not the
+    /// chip DG14 was issued for.
+    func authenticateChip(
+        _ dataGroup14: [UInt8]?, refusal: EMRTDError?, channel: inout PassportChannel
+    ) async throws(EMRTDError) -> AuthenticationOutcome {
+        guard let dataGroup14 else { return .failed(refusal ?? EMRTDError(.fileNotFound, file: "DG14", "DG14 could not be read")) }
+        let infos: ChipSecurityInfos
+        do { infos = try ChipSecurityInfos(dataGroup14: dataGroup14) } catch { return .failed(error) }
+        guard !infos.chipAuthentication.isEmpty else { return .notOffered }
+        do {
+            return .verified(try await ChipAuthentication.run(infos: infos, channel: &channel).description)
+        } catch  where error.code == .unsupportedAlgorithm {
+            return .unsupported(error)
+        }
+    }
+
+    /// Active authentication with DG15's key and DG14's signature algorithm; its failure is an outcome, not an error.
+    func authenticateActively(
+        _ contents: [LDSFile: [UInt8]], refusal: EMRTDError?, channel: inout PassportChannel
+    ) async -> AuthenticationOutcome {
+        guard let dataGroup15 = contents[.dataGroup(15)] else {
+            return .failed(refusal ?? EMRTDError(.fileNotFound, file: "DG15", "DG15 could not be read"))
+        }
+        do {
+            let key = try ActiveAuthentication.publicKey(dataGroup15: dataGroup15)
+            let algorithm = try contents[.dataGroup(14)].map { bytes throws(EMRTDError) in
+                try ChipSecurityInfos(dataGroup14: bytes).activeAuthenticationSignature
+            }
+            let verified = try await ActiveAuthentication.run(key: key, algorithm: algorithm ?? nil, channel: &channel)
+            return .verified("\(verified) on \(key.curve)")
+        } catch  where error.code == .unsupportedAlgorithm {
+            return .unsupported(error)
+        } catch {
+            return .failed(error)
+        }
+    }
+}
+
+/// What chip or active authentication concluded.
+public enum AuthenticationOutcome: Sendable, CustomStringConvertible {
+    /// The document does not offer it (no DG14 / DG15, or no protocol in DG14).
+    case notOffered
+    /// It offers it with an algorithm this build does not run.
+    case unsupported(EMRTDError)
+    /// The chip proved it holds the key; the protocol run, in words.
+    case verified(String)
+    /// It did not verify, or its file could not be read or parsed.
+    case failed(EMRTDError)
+
+    /// Whether the chip proved it holds the key.
+    public var isVerified: Bool { if case .verified = self { true } else { false } }
+
+    public var description: String {
+        switch self {
+        case .notOffered: "not offered"
+        case .unsupported(let error): "not checked: \(error.reason)"
+        case .verified(let detail): "verified (\(detail))"
+        case .failed(let error): "FAILED: \(error.reason)"
+        }
     }
 }
 
@@ -133,15 +211,23 @@ public struct PassportReading: Sendable {
     public let securityObject: SecurityObject
     /// Passive authentication's outcome.
     public let passiveAuthentication: PassiveAuthentication
+    /// Chip authentication's outcome (DG14). Its key is only as trustworthy as DG14's hash in
+    /// EF.SOD: read it together with ``passiveAuthentication``.
+    public let chipAuthentication: AuthenticationOutcome
+    /// Active authentication's outcome (DG15), to be read with ``passiveAuthentication`` too.
+    public let activeAuthentication: AuthenticationOutcome
 
     /// Whether every file asked for was read.
     public var isComplete: Bool { refused.isEmpty }
 
     init(
         accessProtocol: AccessProtocol, pace: PACEInfo?, common: CommonData, contents: [LDSFile: [UInt8]],
-        refused: [LDSFile: EMRTDError], trustAnchors: [Certificate]
+        refused: [LDSFile: EMRTDError], trustAnchors: [Certificate], chipAuthentication: AuthenticationOutcome = .notOffered,
+        activeAuthentication: AuthenticationOutcome = .notOffered
     ) throws(EMRTDError) {
         var refused = refused
+        self.chipAuthentication = chipAuthentication
+        self.activeAuthentication = activeAuthentication
         self.accessProtocol = accessProtocol
         self.pace = pace
         self.common = common

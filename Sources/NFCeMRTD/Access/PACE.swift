@@ -35,10 +35,11 @@ public enum PACEPassword: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// PACE with generic mapping on an elliptic curve and AES secure messaging (ICAO Doc 9303 Part 11
-/// §4.4, §9.2 and Appendix G; BSI TR-03110 Part 2 §3.2): MSE:Set AT, then four General
-/// Authenticate steps — the encrypted nonce, the mapping to a new generator Ĝ = s·G + H, the key
-/// agreement on Ĝ, and the exchange of authentication tokens.
+/// PACE on an elliptic curve with AES secure messaging (ICAO Doc 9303 Part 11 §4.4, §9.2 and
+/// Appendices G and H; BSI TR-03110 Part 2 §3.2): MSE:Set AT, then four General Authenticate
+/// steps — the encrypted nonce, the mapping to a new generator (generic: Ĝ = s·G + H;
+/// integrated: Ĝ = f_G(R(s, t)), ``IntegratedMapping``), the key agreement on Ĝ, and the
+/// exchange of authentication tokens.
 public enum PACE {
     /// The terminal's private keys, for replaying a published exchange; fresh random ones otherwise.
     public struct TerminalKeys: Sendable {
@@ -46,18 +47,27 @@ public enum PACE {
         public var mapping: [UInt8]?
         /// SK_DH,IFD.
         public var agreement: [UInt8]?
+        /// The integrated mapping's nonce t (16 bytes).
+        public var mappingNonce: [UInt8]?
 
         /// Keys as given (`nil`: random).
-        public init(mapping: [UInt8]? = nil, agreement: [UInt8]? = nil) {
+        public init(mapping: [UInt8]? = nil, agreement: [UInt8]? = nil, mappingNonce: [UInt8]? = nil) {
             self.mapping = mapping
             self.agreement = agreement
+            self.mappingNonce = mappingNonce
         }
     }
 
-    /// Whether this build runs `info`: ECDH generic mapping with AES on a curve it has.
+    /// Whether this build runs `info`: ECDH generic mapping with AES, or ECDH integrated
+    /// mapping with AES-128, on a curve it has.
     public static func supports(_ info: PACEInfo) -> Bool {
-        info.isECDH && info.mapping == .generic && info.aesKeyLength != nil
-            && info.parameterIdentifier.flatMap(EllipticCurve.standardized) != nil
+        guard info.isECDH, let keyLength = info.aesKeyLength, info.parameterIdentifier.flatMap(EllipticCurve.standardized) != nil
+        else { return false }
+        switch info.mapping {
+        case .generic: return true
+        case .integrated: return keyLength == 16
+        case .chipAuthentication, nil: return false
+        }
     }
 
     /// Runs PACE over `transmitter` (the MF current, before the eMRTD application is selected).
@@ -100,17 +110,11 @@ public enum PACE {
         let nonce = try SecureMessagingCipher.aesCBC(
             encryptedNonce, key: SymmetricKey(data: passwordKey), iv: [UInt8](repeating: 0, count: 16), decrypt: true)
 
-        // Step 2: generic mapping, Ĝ = s·G + SK_map,IFD · PK_map,IC.
-        let mappingKey = curve.scalar(keys.mapping ?? randomBytes(curve.byteCount))
-        let mappingPublic = curve.multiply(curve.generator, by: mappingKey)
-        let mapAnswer = try await generalAuthenticate(
-            BERTLV(tag: 0x81, value: curve.encode(mappingPublic)).encoded, step: "2 (map nonce)", last: false, over: transmitter)
-        guard let chipMapping = curve.decode(try field(0x82, of: mapAnswer, step: "2 (map nonce)")), chipMapping != mappingPublic else {
-            throw EMRTDError(.authenticationFailed, "the chip's mapping key is not a valid point of \(curve)")
-        }
-        let shared = curve.multiply(chipMapping, by: mappingKey)
-        guard shared != .infinity else { throw EMRTDError(.authenticationFailed, "the mapping's shared point is at infinity") }
-        let mapped = curve.add(curve.multiply(curve.generator, by: curve.scalar(nonce)), shared)
+        // Step 2: the mapping to Ĝ.
+        let mapped =
+            info.mapping == .integrated
+            ? try await mapIntegrated(nonce: nonce, curve: curve, keys: keys, over: transmitter)
+            : try await mapGeneric(nonce: nonce, curve: curve, keys: keys, over: transmitter)
 
         // Step 3: key agreement on Ĝ.
         let agreementKey = curve.scalar(keys.agreement ?? randomBytes(curve.byteCount))
@@ -143,6 +147,36 @@ public enum PACE {
             throw EMRTDError(.authenticationFailed, "the chip's authentication token T_IC does not verify")
         }
         return try SecureMessaging(aesEncryptionKey: encryptionKey, macKey: macKey)
+    }
+
+    /// Generic mapping (§4.4.3.3.1): Ĝ = s·G + SK_map,IFD · PK_map,IC.
+    static func mapGeneric(
+        nonce: [UInt8], curve: EllipticCurve, keys: TerminalKeys, over transmitter: any APDUTransmitter
+    ) async throws(EMRTDError) -> ECPoint {
+        let mappingKey = curve.scalar(keys.mapping ?? randomBytes(curve.byteCount))
+        let mappingPublic = curve.multiply(curve.generator, by: mappingKey)
+        let mapAnswer = try await generalAuthenticate(
+            BERTLV(tag: 0x81, value: curve.encode(mappingPublic)).encoded, step: "2 (map nonce)", last: false, over: transmitter)
+        guard let chipMapping = curve.decode(try field(0x82, of: mapAnswer, step: "2 (map nonce)")), chipMapping != mappingPublic else {
+            throw EMRTDError(.authenticationFailed, "the chip's mapping key is not a valid point of \(curve)")
+        }
+        let shared = curve.multiply(chipMapping, by: mappingKey)
+        guard shared != .infinity else { throw EMRTDError(.authenticationFailed, "the mapping's shared point is at infinity") }
+        return curve.add(curve.multiply(curve.generator, by: curve.scalar(nonce)), shared)
+    }
+
+    /// Integrated mapping (§4.4.3.3.2): the terminal's nonce t goes in `81`; the chip answers
+    /// with empty mapping data; Ĝ = f_G(R(s, t)).
+    static func mapIntegrated(
+        nonce: [UInt8], curve: EllipticCurve, keys: TerminalKeys, over transmitter: any APDUTransmitter
+    ) async throws(EMRTDError) -> ECPoint {
+        let terminalNonce = keys.mappingNonce ?? randomBytes(16)
+        let answer = try await generalAuthenticate(
+            BERTLV(tag: 0x81, value: terminalNonce).encoded, step: "2 (map nonce)", last: false, over: transmitter)
+        guard (try? BERTLV.parseAll(answer).first(tag: 0x7C)) != nil else {
+            throw EMRTDError(.authenticationFailed, "General Authenticate step 2 (map nonce) answered without 7C")
+        }
+        return try IntegratedMapping.generator(nonce: nonce, terminalNonce: terminalNonce, curve: curve)
     }
 
     /// KDF of §9.7.1 for AES: SHA-1 for 128-bit keys, SHA-256 for 192 and 256, truncated.

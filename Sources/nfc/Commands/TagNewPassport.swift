@@ -45,6 +45,18 @@ struct PassportOptions: ParsableArguments {
     @Option(name: .long, help: "passport, id-card: PACE's curve, brainpoolP256r1 (default) or P-256.")
     var paceCurve: String?
 
+    @Option(name: .long, help: "passport, id-card: PACE's mapping, GM (generic, default) or IM (integrated).")
+    var paceMapping: String?
+
+    @Flag(name: .long, help: "passport, id-card: a chip without chip authentication (no chip key in DG14).")
+    var noChipAuthentication = false
+
+    @Option(name: .long, help: "passport, id-card: the secure messaging chip authentication moves to, AES-128 (default) or 3DES.")
+    var chipAuthenticationCipher: String?
+
+    @Flag(name: .long, help: "passport, id-card: a chip without active authentication (no DG15).")
+    var noActiveAuthentication = false
+
     @Option(name: .long, help: "passport, id-card: also write the test CSCA's certificate (PEM) here, for --csca of nfc passport read.")
     var cscaOut: String?
 
@@ -52,7 +64,8 @@ struct PassportOptions: ParsableArguments {
     var isGiven: Bool {
         documentNumber != nil || personalNumber != nil || birth != nil || expiry != nil || name != nil || sex != nil || nationality != nil
             || face != nil || noBac
-            || noPace || can != nil || paceCurve != nil || cscaOut != nil
+            || noPace || can != nil || paceCurve != nil || cscaOut != nil || paceMapping != nil || noChipAuthentication
+            || chipAuthenticationCipher != nil || noActiveAuthentication
     }
 
     /// The holder the options describe.
@@ -87,7 +100,9 @@ struct PassportOptions: ParsableArguments {
         }
         holder.bac = !noBac
         if noPace {
-            guard can == nil, paceCurve == nil else { throw CLIError(.usage, "--can and --pace-curve need PACE; drop --no-pace") }
+            guard can == nil, paceCurve == nil, paceMapping == nil else {
+                throw CLIError(.usage, "--can, --pace-curve and --pace-mapping need PACE; drop --no-pace")
+            }
             holder.pace = nil
         } else {
             var pace = PassportApplet.PACESettings()
@@ -97,8 +112,26 @@ struct PassportOptions: ParsableArguments {
             case "p-256", "p256", "secp256r1": pace.parameterIdentifier = 12
             default: throw CLIError(.usage, "--pace-curve is brainpoolP256r1 or P-256, not \(TerminalText.escape(paceCurve ?? ""))")
             }
+            switch paceMapping?.uppercased() {
+            case nil, "GM": pace.integratedMapping = false
+            case "IM": pace.integratedMapping = true
+            default: throw CLIError(.usage, "--pace-mapping is GM or IM, not \(TerminalText.escape(paceMapping ?? ""))")
+            }
             holder.pace = pace
         }
+        if noChipAuthentication {
+            guard chipAuthenticationCipher == nil else {
+                throw CLIError(.usage, "--chip-authentication-cipher needs chip authentication; drop --no-chip-authentication")
+            }
+            holder.chipAuthentication = nil
+        } else if let chipAuthenticationCipher {
+            guard let cipher = PassportHolder.ChipAuthenticationCipher.allCases.first(where: { $0.rawValue.caseInsensitiveCompare(chipAuthenticationCipher) == .orderedSame })
+            else {
+                throw CLIError(.usage, "--chip-authentication-cipher is AES-128 or 3DES, not \(TerminalText.escape(chipAuthenticationCipher))")
+            }
+            holder.chipAuthentication = cipher
+        }
+        holder.activeAuthentication = !noActiveAuthentication
         return holder
     }
 }
@@ -110,9 +143,12 @@ extension TagNewCommand {
         if holder.bac { parts.append("BAC") }
         if let pace = holder.pace {
             let curve = pace.parameterIdentifier == 12 ? "P-256" : "brainpoolP256r1"
-            parts.append("PACE (\(curve)\(pace.can.map { ", CAN \($0)" } ?? ""))")
+            parts.append("PACE-\(pace.integratedMapping ? "IM" : "GM") (\(curve)\(pace.can.map { ", CAN \($0)" } ?? ""))")
         }
-        return parts.isEmpty ? ", no access control" : ", " + parts.joined(separator: " and ")
+        var summary = parts.isEmpty ? ", no access control" : ", " + parts.joined(separator: " and ")
+        if let cipher = holder.chipAuthentication { summary += ", chip authentication (\(cipher.rawValue))" }
+        if holder.activeAuthentication { summary += ", active authentication (ECDSA P-256)" }
+        return summary
     }
 
     /// A passport or ID card for the holder the options give, and its CSCA certificate when asked.

@@ -36,12 +36,8 @@ enum PassportReadingText {
         Output.line("  data group hashes: \(passive.hashes)")
         Output.line("  EF.SOD signature: \(passive.signature)")
         Output.line("  Document Signer chain: \(passive.chain)")
-        Output.line(
-            "chip authentication: not checked: \(reading.common.dataGroups.contains(.dataGroup(14)) ? "not built yet" : "the document has no DG14")"
-        )
-        Output.line(
-            "active authentication: not checked: \(reading.common.dataGroups.contains(.dataGroup(15)) ? "not built yet" : "the document has no DG15")"
-        )
+        Output.line("chip authentication: \(e(reading.chipAuthentication.description))")
+        Output.line("active authentication: \(e(reading.activeAuthentication.description))")
         if let exportDirectory { Output.line("exported \(reading.contents.count) files to \(exportDirectory)") }
     }
 
@@ -110,7 +106,20 @@ enum PassportReadingJSON {
                     ),
                 ])
             ))
+        members.append(("chipAuthentication", outcome(reading.chipAuthentication)))
+        members.append(("activeAuthentication", outcome(reading.activeAuthentication)))
         return .object(members)
+    }
+
+    static func outcome(_ outcome: AuthenticationOutcome) -> JSONValue {
+        switch outcome {
+        case .notOffered: .object([("result", .string("notOffered"))])
+        case .unsupported(let error):
+            .object([("result", .string("notChecked")), ("code", .string(error.code.name)), ("detail", .string(error.reason))])
+        case .verified(let text): .object([("result", .string("verified")), ("detail", .string(text))])
+        case .failed(let error):
+            .object([("result", .string("failed")), ("code", .string(error.code.name)), ("detail", .string(error.reason))])
+        }
     }
 
     static func outcome(_ outcome: PassiveAuthentication.Outcome) -> JSONValue {

@@ -1,3 +1,8 @@
+import BigInt
+import Crypto
+import Foundation
+import NFCEllipticCurves
+
 extension PassportApplet {
     /// The persistent state of an eMRTD application.
     ///
@@ -6,9 +11,14 @@ extension PassportApplet {
     ///
     /// ```json
     /// {"applet": "passport", "documentNumber": "L898902C<", "dateOfBirth": "690806",
-    ///  "dateOfExpiry": "940623", "bac": true, "pace": {"parameterId": 13, "can": "123456"},
+    ///  "dateOfExpiry": "940623", "bac": true, "pace": {"parameterId": 13, "can": "123456", "mapping": "GM"},
+    ///  "chipAuthentication": {"parameterId": 13, "key": "…", "cipher": "AES-128"},
+    ///  "activeAuthenticationKey": "…",
     ///  "eacFiles": ["0103", "0104"], "files": [{"id": "011e", "data": "60…"}, …], "csca": "3082…"}
     /// ```
+    ///
+    /// The chip- and active-authentication private keys are test keys, kept in the image as a
+    /// chip keeps them in its secure memory.
     public struct Image: Codable, Sendable, Hashable {
         /// PACE as offered: the standardized domain parameters and the CAN.
         public struct PACEImage: Codable, Sendable, Hashable {
@@ -16,6 +26,18 @@ extension PassportApplet {
             public var parameterId: Int
             /// The card access number, when PACE accepts one.
             public var can: String?
+            /// `GM` (generic, the default) or `IM` (integrated).
+            public var mapping: String?
+        }
+
+        /// Chip authentication's static key.
+        public struct ChipAuthenticationImage: Codable, Sendable, Hashable {
+            /// 13 (brainpoolP256r1) or 12 (P-256).
+            public var parameterId: Int
+            /// The private key.
+            public var key: HexBytes
+            /// `AES-128` (the default) or `3DES`.
+            public var cipher: String?
         }
 
         /// One file.
@@ -42,18 +64,26 @@ extension PassportApplet {
         public var files: [FileImage]
         /// The test CSCA's certificate, DER.
         public var csca: HexBytes
+        /// Chip authentication, when offered.
+        public var chipAuthentication: ChipAuthenticationImage?
+        /// Active authentication's P-256 private key, when offered.
+        public var activeAuthenticationKey: HexBytes?
     }
 
     /// The applet's image.
     public var image: Image {
         Image(
             documentNumber: documentNumber, dateOfBirth: dateOfBirth, dateOfExpiry: dateOfExpiry, bac: bac,
-            pace: pace.map { Image.PACEImage(parameterId: $0.parameterIdentifier, can: $0.can) },
+            pace: pace.map { Image.PACEImage(parameterId: $0.parameterIdentifier, can: $0.can, mapping: $0.integratedMapping ? "IM" : nil) },
             eacFiles: eacFiles.sorted().map { HexBytes([UInt8($0 >> 8), UInt8($0 & 0xFF)]) },
             files: files.map {
                 Image.FileImage(id: HexBytes([UInt8($0.identifier >> 8), UInt8($0.identifier & 0xFF)]), data: HexBytes($0.content))
             },
-            csca: HexBytes(cscaCertificate))
+            csca: HexBytes(cscaCertificate),
+            chipAuthentication: chipAuthentication.map {
+                Image.ChipAuthenticationImage(parameterId: $0.parameterIdentifier, key: HexBytes($0.privateKey), cipher: $0.tripleDES ? "3DES" : nil)
+            },
+            activeAuthenticationKey: activeAuthenticationKey.map(HexBytes.init))
     }
 
     /// The applet an image describes.
@@ -77,6 +107,24 @@ extension PassportApplet {
             if let can = pace.can, can.isEmpty || !can.allSatisfy(\.isNumber) {
                 throw TagImageError(.invalidValue, field: "pace.can", "\"\(can)\" is not a card access number (digits)")
             }
+            if let mapping = pace.mapping, !["GM", "IM"].contains(mapping) {
+                throw TagImageError(.invalidValue, field: "pace.mapping", "\"\(mapping)\" is not GM or IM")
+            }
+        }
+        if let chip = image.chipAuthentication {
+            guard let curve = EllipticCurve.standardized(chip.parameterId), [12, 13].contains(chip.parameterId) else {
+                throw TagImageError(
+                    .invalidValue, field: "chipAuthentication.parameterId", "\(chip.parameterId) is not 12 (P-256) or 13 (brainpoolP256r1)")
+            }
+            guard chip.key.bytes.count == curve.byteCount, curve.scalar(chip.key.bytes) == BigUInt(Data(chip.key.bytes)) else {
+                throw TagImageError(.invalidValue, field: "chipAuthentication.key", "not a private key of \(curve) (\(curve.byteCount) bytes below its order)")
+            }
+            if let cipher = chip.cipher, !["AES-128", "3DES"].contains(cipher) {
+                throw TagImageError(.invalidValue, field: "chipAuthentication.cipher", "\"\(cipher)\" is not AES-128 or 3DES")
+            }
+        }
+        if let key = image.activeAuthenticationKey, (try? P256.Signing.PrivateKey(rawRepresentation: key.bytes)) == nil {
+            throw TagImageError(.invalidValue, field: "activeAuthenticationKey", "not a P-256 private key (32 bytes)")
         }
         var files: [File] = []
         for (index, file) in image.files.enumerated() {
@@ -98,7 +146,12 @@ extension PassportApplet {
         }
         self.init(
             documentNumber: image.documentNumber, dateOfBirth: image.dateOfBirth, dateOfExpiry: image.dateOfExpiry,
-            bac: image.bac, pace: image.pace.map { PACESettings(parameterIdentifier: $0.parameterId, can: $0.can) }, files: files,
-            eacFiles: eac, cscaCertificate: image.csca.bytes)
+            bac: image.bac,
+            pace: image.pace.map { PACESettings(parameterIdentifier: $0.parameterId, can: $0.can, integratedMapping: $0.mapping == "IM") },
+            files: files, eacFiles: eac, cscaCertificate: image.csca.bytes,
+            chipAuthentication: image.chipAuthentication.map {
+                ChipAuthenticationSettings(parameterIdentifier: $0.parameterId, privateKey: $0.key.bytes, tripleDES: $0.cipher == "3DES")
+            },
+            activeAuthenticationKey: image.activeAuthenticationKey?.bytes)
     }
 }

@@ -59,7 +59,9 @@ extension PassportApplet {
         }
         body += Object(tag: 0x99, value: answer.status.bytes).encoded
         body += Object(tag: 0x8E, value: open.mac(open.counterBlock + body)).encoded
-        session = open
+        // Chip authentication's answer went out under the old keys; the new ones start now.
+        session = nextSession ?? open
+        nextSession = nil
         return SimResponseAPDU(
             data: body, status: answer.status, additionalProcessingTime: Self.secureMessagingTime + answer.additionalProcessingTime)
     }

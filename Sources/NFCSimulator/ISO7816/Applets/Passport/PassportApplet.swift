@@ -51,6 +51,11 @@ public struct PassportApplet: ISO7816Applet {
     /// The test CSCA certificate (DER) that signed the Document Signer: not on a real chip, carried
     /// so a reader under test can be given its trust anchor.
     public var cscaCertificate: [UInt8]
+    /// The chip-authentication key DG14 announces, when the chip offers chip authentication.
+    public var chipAuthentication: ChipAuthenticationSettings?
+    /// The P-256 private key (32 bytes) whose public half DG15 holds, when the chip offers
+    /// active authentication.
+    public var activeAuthenticationKey: [UInt8]?
 
     /// Whether the files need BAC or PACE first (a chip offering neither is open to anyone).
     public var requiresAccessControl: Bool { bac || pace != nil }
@@ -64,6 +69,10 @@ public struct PassportApplet: ISO7816Applet {
     var session: PassportSMSession?
     /// A PACE run in progress.
     var paceRun: PACERun?
+    /// Chip authentication's MSE:Set AT was accepted; General Authenticate may follow.
+    var chipAuthenticationArmed = false
+    /// The session chip authentication agreed, taken up once the current answer is wrapped.
+    var nextSession: PassportSMSession?
     /// The selected EF: an index into ``files``, or -1 for EF.CardAccess.
     var currentFile: Int?
     /// Random bytes a test scripted (BAC: RND.IC, then K.IC; PACE: s, then the two private keys),
@@ -73,8 +82,11 @@ public struct PassportApplet: ISO7816Applet {
     /// An application with its MRZ fields, access protocols and files.
     public init(
         documentNumber: String, dateOfBirth: String, dateOfExpiry: String, bac: Bool = true, pace: PACESettings? = nil,
-        files: [File], eacFiles: Set<UInt16> = [0x0103, 0x0104], cscaCertificate: [UInt8] = []
+        files: [File], eacFiles: Set<UInt16> = [0x0103, 0x0104], cscaCertificate: [UInt8] = [],
+        chipAuthentication: ChipAuthenticationSettings? = nil, activeAuthenticationKey: [UInt8]? = nil
     ) {
+        self.chipAuthentication = chipAuthentication
+        self.activeAuthenticationKey = activeAuthenticationKey
         var number = documentNumber
         while number.count < 9 { number += "<" }
         self.documentNumber = number
@@ -98,6 +110,8 @@ public struct PassportApplet: ISO7816Applet {
         session = nil
         paceRun = nil
         currentFile = nil
+        chipAuthenticationArmed = false
+        nextSession = nil
     }
 
     public var ownsCard: Bool { true }
@@ -126,16 +140,23 @@ public struct PassportApplet: ISO7816Applet {
         case 0x22: return setAuthenticationTemplate(command)
         case 0x86: return generalAuthenticate(command)
         case 0xB0, 0xB1: return readBinary(command)
+        case 0x88 where !requiresAccessControl: return internalAuthenticate(command)
         default: return SimResponseAPDU(.instructionNotSupported)
         }
     }
 
     /// A command that came inside secure messaging, once unwrapped.
     mutating func answerInside(_ command: SimCommandAPDU) -> SimResponseAPDU {
+        if command.ins != 0x86 { chipAuthenticationArmed = false }
         switch command.ins {
         case 0xA4: return select(command)
         case 0xB0, 0xB1: return readBinary(command)
         case 0x84: return getChallenge(command)
+        case 0x22 where command.p1 == 0x41 && command.p2 == 0xA4: return setChipAuthenticationTemplate(command)
+        case 0x22 where command.p1 == 0x41 && command.p2 == 0xA6: return setKeyAgreementTemplate(command)
+        case 0x22: return SimResponseAPDU(.incorrectP1P2)
+        case 0x86: return chipAuthenticate(command)
+        case 0x88: return internalAuthenticate(command)
         default: return SimResponseAPDU(.instructionNotSupported)
         }
     }

@@ -40,14 +40,29 @@ public struct PassportHolder: Sendable, Hashable {
     public var bac: Bool
     /// PACE as the chip offers it (`nil`: a BAC-only chip).
     public var pace: PassportApplet.PACESettings?
+    /// Chip authentication (DG14), and with which secure messaging: `nil` none, else 3DES or AES-128.
+    public var chipAuthentication: ChipAuthenticationCipher?
+    /// Active authentication (DG15, an ECDSA P-256 key).
+    public var activeAuthentication: Bool
+
+    /// The secure messaging chip authentication moves to.
+    public enum ChipAuthenticationCipher: String, Sendable, Hashable, CaseIterable {
+        /// id-CA-ECDH-AES-CBC-CMAC-128.
+        case aes128 = "AES-128"
+        /// id-CA-ECDH-3DES-CBC-CBC, as on BAC-era passports.
+        case tripleDES = "3DES"
+    }
 
     /// A holder; every field defaults to the ICAO specimen.
     public init(
         kind: DocumentKind = .passport, documentNumber: String = "L898902C3", dateOfBirth: String = "740812",
         dateOfExpiry: String = "120415", surname: String = "ERIKSSON", givenNames: String = "ANNA MARIA", nationality: String = "UTO",
         issuingState: String = "UTO", sex: String = "F", personalNumber: String = "ZE184226B", placeOfBirth: String = "ZENITH",
-        face: [UInt8]? = nil, bac: Bool = true, pace: PassportApplet.PACESettings? = PassportApplet.PACESettings()
+        face: [UInt8]? = nil, bac: Bool = true, pace: PassportApplet.PACESettings? = PassportApplet.PACESettings(),
+        chipAuthentication: ChipAuthenticationCipher? = .aes128, activeAuthentication: Bool = true
     ) {
+        self.chipAuthentication = chipAuthentication
+        self.activeAuthentication = activeAuthentication
         self.kind = kind
         self.documentNumber = documentNumber
         self.dateOfBirth = dateOfBirth

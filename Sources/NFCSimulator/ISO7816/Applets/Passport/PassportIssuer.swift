@@ -13,17 +13,21 @@ public enum PassportIssuer {
     /// - Throws: ``TagImageError`` `.invalidValue` naming a field of `holder` that an MRZ cannot hold.
     public static func issue(_ holder: PassportHolder, now: Date = Date()) throws(TagImageError) -> PassportApplet {
         try holder.validate()
-        let groups: [(Int, [UInt8])] = [
+        var groups: [(Int, [UInt8])] = [
             (1, dataGroup1(holder)), (2, dataGroup2(holder)), (3, dataGroup3()), (11, dataGroup11(holder)), (12, dataGroup12(now: now)),
         ]
+        let chipKeys = ChipKeys(holder)
         do {
+            if let group14 = try chipKeys.dataGroup14() { groups.append((14, group14)) }
+            if let group15 = chipKeys.dataGroup15() { groups.append((15, group15)) }
             let signed = try securityObject(groups, now: now)
             var files = [PassportApplet.File(identifier: 0x011E, content: com(groups.map(\.0)))]
             files += groups.map { PassportApplet.File(identifier: 0x0100 + UInt16($0.0), content: $0.1) }
             files.append(PassportApplet.File(identifier: 0x011D, content: signed.sod))
             return PassportApplet(
                 documentNumber: holder.documentNumber, dateOfBirth: holder.dateOfBirth, dateOfExpiry: holder.dateOfExpiry,
-                bac: holder.bac, pace: holder.pace, files: files, cscaCertificate: signed.csca)
+                bac: holder.bac, pace: holder.pace, files: files, cscaCertificate: signed.csca,
+                chipAuthentication: chipKeys.chipAuthentication, activeAuthenticationKey: chipKeys.activeAuthentication.map { Array($0.rawRepresentation) })
         } catch {
             throw TagImageError(.invalidValue, field: "", "signing EF.SOD failed: \(error)")
         }

@@ -1,0 +1,31 @@
+import BigInt
+import Foundation
+
+extension EllipticCurve {
+    /// Whether (`r`, `s`) is an ECDSA signature of `digest` under `publicKey` (SEC 1 v2
+    /// §4.1.4): with e the digest's leftmost bits (as many as the order has), u₁ = e·s⁻¹ and
+    /// u₂ = r·s⁻¹ mod n, the signature holds when the x-coordinate of u₁·G + u₂·Q is r mod n.
+    /// Active authentication signs this way on whatever curve the chip's DG15 names (ICAO Doc
+    /// 9303 Part 11 §6.1), which is why it is here and not only in swift-crypto's P-256.
+    public func verifyECDSA(digest: [UInt8], r: BigUInt, s: BigUInt, publicKey: ECPoint) -> Bool {
+        guard order > 1, (1..<order).contains(r), (1..<order).contains(s), publicKey != .infinity, contains(publicKey),
+            multiply(publicKey, by: order) == .infinity, let inverse = s.inverse(order)
+        else { return false }
+        var e = BigUInt(Data(digest))
+        let orderBits = order.bitWidth - order.leadingZeroBitCount
+        if digest.count * 8 > orderBits { e >>= digest.count * 8 - orderBits }
+        let u1 = e % order * inverse % order
+        let u2 = r * inverse % order
+        let sum = add(multiply(generator, by: u1), multiply(publicKey, by: u2))
+        guard let x = sum.x else { return false }
+        return x % order == r
+    }
+
+    /// An ECDSA signature in the plain format of BSI TR-03111 §5.2.1 (r ‖ s, each as long as
+    /// the order), split; `nil` when its length is odd.
+    public static func splitPlainSignature(_ bytes: [UInt8]) -> (r: BigUInt, s: BigUInt)? {
+        guard !bytes.isEmpty, bytes.count % 2 == 0 else { return nil }
+        let half = bytes.count / 2
+        return (BigUInt(Data(bytes[..<half])), BigUInt(Data(bytes[half...])))
+    }
+}
