@@ -25,6 +25,11 @@ way is done and checked here:
    arithmetic written here, both tokens checked with AES-CMAC; the eMRTD application is then
    selected and DG1 read under AES secure messaging; a wrong CAN is refused (6300); and
    `nfc passport read --can` reads the same card through pcscd.
+7. Active authentication (Part 11 §6.1): under BAC, DG15's P-256 key is loaded by
+   `cryptography`, an 8-byte challenge chosen here goes in INTERNAL AUTHENTICATE, and the chip's
+   r ‖ s answer is verified as ECDSA with SHA-256 (DG14's ActiveAuthenticationInfo names
+   ecdsa-plain-SHA256) — and fails for another challenge. `nfc passport read` reports chip and
+   active authentication verified.
 
 Every check is counted; the exit status is 1 when one fails or fewer than EXPECTED_CHECKS ran.
 Needs pcscd with Integration/pcsc/vpcd-readers.conf (Integration/pcsc/pcscd.sh start).
@@ -40,6 +45,8 @@ import sys
 import tempfile
 import warnings
 
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec, utils
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from cryptography.hazmat.primitives.cmac import CMAC
 
@@ -56,7 +63,7 @@ with warnings.catch_warnings():
     except ImportError:  # cryptography before 43
         from cryptography.hazmat.primitives.ciphers.algorithms import TripleDES
 
-EXPECTED_CHECKS = 23
+EXPECTED_CHECKS = 27
 
 NFC = os.environ.get("NFC", ".build/debug/nfc")
 READER = os.environ.get("EMRTD_READER", "Virtual PCD C 00 00")
@@ -396,12 +403,28 @@ def main():
             session = authenticate(card, HOLDER["number"], HOLDER["birth"], HOLDER["expiry"])
             check("BAC: the chip's M_IC and RND.IC ‖ RND.IFD verify", isinstance(session, Session), repr(session))
             for name, fid in [("EF.COM", 0x011E), ("DG1", 0x0101), ("DG2", 0x0102), ("DG11", 0x010B), ("DG12", 0x010C),
-                              ("EF.SOD", 0x011D)]:
+                              ("DG14", 0x010E), ("DG15", 0x010F), ("EF.SOD", 0x011D)]:
                 read[name], _ = session.read_file(card, fid)
-            check("secure messaging: six files read, every answer's MAC verified", all(read.values()))
+            check("secure messaging: eight files read, every answer's MAC verified", all(read.values()))
             com = dict(parse_tlvs(parse_tlvs(read["EF.COM"])[0][1]))
-            check("EF.COM lists DG1, DG2, DG3, DG11, DG12 (5C 61 75 63 6B 6C)",
-                  com.get(0x5C) == bytes.fromhex("6175636B6C"), com.get(0x5C, b"").hex())
+            check("EF.COM lists DG1, DG2, DG3, DG11, DG12, DG14, DG15 (5C 61 75 63 6B 6C 6E 6F)",
+                  com.get(0x5C) == bytes.fromhex("6175636B6C6E6F"), com.get(0x5C, b"").hex())
+            # Active authentication: DG15's SubjectPublicKeyInfo, DG14's ecdsa-plain-SHA256 (0.4.0.127.0.7.1.1.4.1.3).
+            aa_key = serialization.load_der_public_key(parse_tlvs(read["DG15"])[0][1])
+            check("DG14 names ecdsa-plain-SHA256 for active authentication",
+                  bytes.fromhex("060A04007F00070101040103") in read["DG14"], read["DG14"].hex())
+            challenge = os.urandom(8)
+            answer, sw = session.send(card, 0x88, 0x00, 0x00, challenge, le=256)
+            def aa_verifies(message):
+                try:
+                    aa_key.verify(utils.encode_dss_signature(int.from_bytes(answer[:32], "big"), int.from_bytes(answer[32:], "big")),
+                                  message, ec.ECDSA(hashes.SHA256()))
+                    return True
+                except Exception:
+                    return False
+            check("INTERNAL AUTHENTICATE: the chip's r ‖ s is an ECDSA signature of our challenge under DG15's key",
+                  sw == 0x9000 and len(answer) == 64 and aa_verifies(challenge), "%04X %s" % (sw, answer.hex()))
+            check("...and not of another challenge", not aa_verifies(bytes(8)))
             mrz = read["DG1"][5:].decode()
             check("DG1 holds the MRZ computed here, check digits included", mrz == expected_mrz(), "%s vs %s" % (mrz, expected_mrz()))
             jpeg_start = read["DG2"].find(b"\xFF\xD8\xFF")
@@ -430,8 +453,8 @@ def main():
         check("openssl cms -verify: EF.SOD's signature and the Document Signer's chain to the CSCA",
               verified.returncode == 0, verified.stderr.strip())
         hashes = lds_hashes(open(lds_path, "rb").read()) if verified.returncode == 0 else {}
-        ours = {1: read["DG1"], 2: read["DG2"], 11: read["DG11"], 12: read["DG12"]}
-        check("LDSSecurityObject: SHA-256 of DG1, DG2, DG11, DG12 as read here",
+        ours = {1: read["DG1"], 2: read["DG2"], 11: read["DG11"], 12: read["DG12"], 14: read["DG14"], 15: read["DG15"]}
+        check("LDSSecurityObject: SHA-256 of DG1, DG2, DG11, DG12, DG14, DG15 as read here",
               all(hashes.get(n) == hashlib.sha256(b).digest() for n, b in ours.items()), repr(sorted(hashes)))
         check("LDSSecurityObject lists DG3 as well (present, though not readable without EAC)", 3 in hashes, repr(sorted(hashes)))
 
@@ -443,6 +466,10 @@ def main():
         check("nfc passport read --mrz over pcscd: PACE with the MRZ (the chip offers it), passive authentication passed",
               passive.get("verdict", {}).get("result") == "passed" and report.get("accessProtocol") == "PACE",
               result.stderr.strip() or json.dumps(passive))
+        check("nfc passport read: chip authentication and active authentication verified",
+              report.get("chipAuthentication", {}).get("result") == "verified"
+              and report.get("activeAuthentication", {}).get("result") == "verified",
+              json.dumps([report.get("chipAuthentication"), report.get("activeAuthentication")]))
         check("nfc passport read: the same MRZ", "".join(report.get("document", {}).get("mrz", [])) == expected_mrz(),
               json.dumps(report.get("document")))
         same = all(os.path.exists(os.path.join(export, f)) and open(os.path.join(export, f), "rb").read() == read[n]

@@ -110,7 +110,8 @@ public struct PassportReader: Sendable {
         let sodBytes = try await channel.read(.sod)
         contents[.sod] = sodBytes
         return try PassportReading(
-            accessProtocol: accessProtocol, pace: paceInfo, common: common, contents: contents, refused: refused, trustAnchors: trustAnchors,
+            accessProtocol: accessProtocol, pace: paceInfo, common: common, contents: contents, refused: refused,
+            trustAnchors: trustAnchors,
             chipAuthentication: chipAuthentication, activeAuthentication: activeAuthentication)
     }
 

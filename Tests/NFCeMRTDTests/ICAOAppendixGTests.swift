@@ -90,7 +90,7 @@ import Testing
         "protocols this build does not run are refused before any command",
         arguments: [
             PACEInfo(protocolIdentifier: [0, 4, 0, 127, 0, 7, 2, 2, 4, 1, 2], parameterIdentifier: 0),  // DH generic mapping
-            PACEInfo(protocolIdentifier: [0, 4, 0, 127, 0, 7, 2, 2, 4, 4, 2], parameterIdentifier: 13),  // ECDH integrated mapping
+            PACEInfo(protocolIdentifier: [0, 4, 0, 127, 0, 7, 2, 2, 4, 4, 4], parameterIdentifier: 13),  // ECDH integrated mapping, AES-256
             PACEInfo(protocolIdentifier: [0, 4, 0, 127, 0, 7, 2, 2, 4, 2, 1], parameterIdentifier: 13),  // 3DES
             PACEInfo(protocolIdentifier: [0, 4, 0, 127, 0, 7, 2, 2, 4, 2, 2], parameterIdentifier: 16),  // brainpoolP384r1
         ])

@@ -26,7 +26,10 @@ import X509
         #expect(reading.mrz.secondaryIdentifier == "ANNA MARIA")
         #expect(reading.mrz.documentNumber == "L898902C3")
         #expect(reading.mrz.optionalData == "ZE184226B")
-        #expect(reading.common.dataGroups == [.dataGroup(1), .dataGroup(2), .dataGroup(3), .dataGroup(11), .dataGroup(12)])
+        #expect(
+            reading.common.dataGroups == [
+                .dataGroup(1), .dataGroup(2), .dataGroup(3), .dataGroup(11), .dataGroup(12), .dataGroup(14), .dataGroup(15),
+            ])
         let face = try #require(reading.face)
         #expect(face.format == .jpeg)
         #expect((face.width, face.height) == (30, 40))
@@ -37,7 +40,7 @@ import X509
         #expect(reading.refused[.dataGroup(3)]?.code == .securityStatusNotSatisfied)
         #expect(!reading.isComplete)
         #expect(reading.passiveAuthentication.verdict.passed, "\(reading.passiveAuthentication.verdict)")
-        #expect(reading.passiveAuthentication.dataGroupHashes == [1: true, 2: true, 11: true, 12: true])
+        #expect(reading.passiveAuthentication.dataGroupHashes == [1: true, 2: true, 11: true, 12: true, 14: true, 15: true])
     }
 
     @Test("short APDUs only: files over 223 bytes are read in several protected READ BINARYs")

@@ -47,7 +47,7 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: face)) == Data(jpeg))
         #expect(try FileManager.default.attributesOfItem(atPath: face)[.posixPermissions] as? Int == 0o600)
         let exported = try FileManager.default.contentsOfDirectory(atPath: export).sorted()
-        #expect(exported == ["DG1.bin", "DG11.bin", "DG12.bin", "DG2.bin", "EF_COM.bin", "EF_SOD.bin"])
+        #expect(exported == ["DG1.bin", "DG11.bin", "DG12.bin", "DG14.bin", "DG15.bin", "DG2.bin", "EF_COM.bin", "EF_SOD.bin"])
 
         let lines = try await run([
             "passport", "read", "--reader", "sim:" + image, "--mrz-line", "P<NLDDOE<<JOHN<Q<<<<<<<<<<<<<<<<<<<<<<<<<<<<",
@@ -74,7 +74,7 @@ import Testing
         let image = temporary("pace.json")
         defer { try? FileManager.default.removeItem(atPath: image) }
         let made = try await run(["tag", "new", "passport", "-o", image, "--can", "4711", "--pace-curve", "P-256"])
-        #expect(made.stdout.contains("BAC and PACE (P-256, CAN 4711)"), "\(made.stdout)")
+        #expect(made.stdout.contains("BAC and PACE-GM (P-256, CAN 4711)"), "\(made.stdout)")
         let byCAN = try await run(["passport", "read", "--reader", "sim:" + image, "--can", "4711"])
         #expect(byCAN.stdout.contains("access: PACE (PACE-ECDH-GM-AES-128 on P-256)"), "\(byCAN.stdout)")
         let byMRZ = try await run(["passport", "read", "--reader", "sim:" + image, "--json"] + Self.specimen)

@@ -57,11 +57,11 @@ public enum ActiveAuthentication {
         }
         let node: ASN1Node
         do { node = try DER.parse(first.value) } catch { throw EMRTDError(.malformedFile, file: file, "\(error)") }
-        do {
-            return try ChipPublicKey(subjectPublicKeyInfo: node, file: file)
-        } catch  where error.code == .unsupportedAlgorithm && error.reason.contains("1.2.840.113549.1.1.1") {
-            throw EMRTDError(.unsupportedAlgorithm, file: file, "RSA active authentication (ISO/IEC 9796-2) is not implemented in this build")
+        if ChipPublicKey.algorithm(of: node) == ChipPublicKey.rsaEncryption {
+            throw EMRTDError(
+                .unsupportedAlgorithm, file: file, "RSA active authentication (ISO/IEC 9796-2) is not implemented in this build")
         }
+        return try ChipPublicKey(subjectPublicKeyInfo: node, file: file)
     }
 
     /// Whether `signature` is the chip's ECDSA signature of `challenge` under `key`.
@@ -86,12 +86,14 @@ public enum ActiveAuthentication {
     ) async throws(EMRTDError) -> SignatureAlgorithm {
         guard let algorithm else {
             throw EMRTDError(
-                .unsupportedAlgorithm, file: "DG14", "DG15 holds an elliptic-curve key but DG14 names no ActiveAuthenticationInfo signature algorithm")
+                .unsupportedAlgorithm, file: "DG14",
+                "DG15 holds an elliptic-curve key but DG14 names no ActiveAuthenticationInfo signature algorithm")
         }
         let random = challenge ?? PACE.randomBytes(8)
         let answer = try await channel.send(CommandAPDU(ins: 0x88, data: random, expectedLength: CommandAPDU.maximumShortExpectedLength))
         guard answer.statusWord == .success else {
-            throw EMRTDError(.unexpectedStatus, statusWord: answer.statusWord, "active authentication: the chip refused INTERNAL AUTHENTICATE")
+            throw EMRTDError(
+                .unexpectedStatus, statusWord: answer.statusWord, "active authentication: the chip refused INTERNAL AUTHENTICATE")
         }
         guard verify(signature: answer.data, challenge: random, key: key, algorithm: algorithm) else {
             throw EMRTDError(

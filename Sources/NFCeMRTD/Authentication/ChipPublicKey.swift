@@ -24,6 +24,8 @@ public struct ChipPublicKey: Sendable, Hashable {
 
     /// id-ecPublicKey (RFC 5480 §2.1.1).
     static let ecPublicKey: ASN1ObjectIdentifier = [1, 2, 840, 10045, 2, 1]
+    /// rsaEncryption (RFC 8017 §A.1): DG15 of many passports holds an RSA key.
+    static let rsaEncryption: ASN1ObjectIdentifier = [1, 2, 840, 113_549, 1, 1, 1]
     /// id-PK-ECDH (BSI TR-03110 Part 3 §A.1.1.2): chip-authentication keys may name this instead.
     static let pkECDH: ASN1ObjectIdentifier = [0, 4, 0, 127, 0, 7, 2, 2, 1, 2]
     /// BSI's standardized domain parameters (TR-03110 Part 3 §A.2.1.1), followed by an INTEGER.
@@ -64,6 +66,14 @@ public struct ChipPublicKey: Sendable, Hashable {
         }
     }
 
+    /// A SubjectPublicKeyInfo's algorithm identifier, or `nil` when the structure is not one.
+    static func algorithm(of node: ASN1Node) -> ASN1ObjectIdentifier? {
+        guard case .constructed(let fields) = node.content, let algorithm = fields.first(where: { _ in true }),
+            case .constructed(let algorithmFields) = algorithm.content, let oid = algorithmFields.first(where: { _ in true })
+        else { return nil }
+        return try? ASN1ObjectIdentifier(derEncoded: oid)
+    }
+
     /// The curve a key's parameters name: a named curve, standardized domain parameters, or explicit ECParameters.
     static func curve(_ parameters: ASN1Node, file: String) throws -> EllipticCurve {
         if parameters.identifier == .objectIdentifier {
@@ -80,7 +90,8 @@ public struct ChipPublicKey: Sendable, Hashable {
         {
             let identifier = try Int(derEncoded: nodes[1])
             guard let curve = EllipticCurve.standardized(identifier) else {
-                throw EMRTDError(.unsupportedAlgorithm, file: file, "standardized domain parameters \(identifier) are not a curve this build knows")
+                throw EMRTDError(
+                    .unsupportedAlgorithm, file: file, "standardized domain parameters \(identifier) are not a curve this build knows")
             }
             return curve
         }

@@ -85,7 +85,8 @@ public struct ChipSecurityInfos: Sendable, Hashable {
                 }
                 if arcs.count == 11, Array(arcs.prefix(9)) == Self.caPrefix, nodes[1].identifier == .integer {
                     protocols.append(
-                        ChipAuthenticationInfo(protocolIdentifier: arcs, version: try Int(derEncoded: nodes[1]), keyIdentifier: try optionalInteger(2)))
+                        ChipAuthenticationInfo(
+                            protocolIdentifier: arcs, version: try Int(derEncoded: nodes[1]), keyIdentifier: try optionalInteger(2)))
                 } else if arcs.count == 10, Array(arcs.prefix(9)) == Self.pkPrefix {
                     guard arcs[9] == 2 else { continue }  // id-PK-DH: no DH chip authentication in this build
                     keys.append(

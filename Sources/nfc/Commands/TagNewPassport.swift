@@ -125,9 +125,13 @@ struct PassportOptions: ParsableArguments {
             }
             holder.chipAuthentication = nil
         } else if let chipAuthenticationCipher {
-            guard let cipher = PassportHolder.ChipAuthenticationCipher.allCases.first(where: { $0.rawValue.caseInsensitiveCompare(chipAuthenticationCipher) == .orderedSame })
+            guard
+                let cipher = PassportHolder.ChipAuthenticationCipher.allCases.first(where: {
+                    $0.rawValue.caseInsensitiveCompare(chipAuthenticationCipher) == .orderedSame
+                })
             else {
-                throw CLIError(.usage, "--chip-authentication-cipher is AES-128 or 3DES, not \(TerminalText.escape(chipAuthenticationCipher))")
+                throw CLIError(
+                    .usage, "--chip-authentication-cipher is AES-128 or 3DES, not \(TerminalText.escape(chipAuthenticationCipher))")
             }
             holder.chipAuthentication = cipher
         }

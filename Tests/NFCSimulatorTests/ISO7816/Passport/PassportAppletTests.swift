@@ -98,7 +98,9 @@ import Testing
             PassportHolder(bac: false, pace: PassportApplet.PACESettings(parameterIdentifier: 12, can: "31415")))
         let back = try PassportApplet(image: applet.image)
         #expect(back.image == applet.image)
-        #expect(back.files.map(\.identifier) == [0x011E, 0x0101, 0x0102, 0x0103, 0x010B, 0x010C, 0x011D])
+        #expect(back.files.map(\.identifier) == [0x011E, 0x0101, 0x0102, 0x0103, 0x010B, 0x010C, 0x010E, 0x010F, 0x011D])
+        #expect(back.chipAuthentication == applet.chipAuthentication && back.chipAuthentication != nil)
+        #expect(back.activeAuthenticationKey == applet.activeAuthenticationKey && back.activeAuthenticationKey?.count == 32)
         #expect(!back.bac && back.eacFiles == [0x0103, 0x0104])
         #expect(back.pace == PassportApplet.PACESettings(parameterIdentifier: 12, can: "31415"))
     }
@@ -106,7 +108,9 @@ import Testing
     @Test(
         "image fields that cannot be: a bad date, a duplicate file, unknown curve, a CAN with letters",
         arguments: [
-            ("date", "dateOfBirth"), ("duplicate", "files[7].id"), ("curve", "pace.parameterId"), ("can", "pace.can"),
+            ("date", "dateOfBirth"), ("duplicate", "files[9].id"), ("curve", "pace.parameterId"), ("can", "pace.can"),
+            ("mapping", "pace.mapping"), ("caCurve", "chipAuthentication.parameterId"), ("caKey", "chipAuthentication.key"),
+            ("caCipher", "chipAuthentication.cipher"), ("aaKey", "activeAuthenticationKey"),
         ])
     func badImage(_ fault: String, _ field: String) throws {
         var image = try PassportIssuer.issue(PassportHolder()).image
@@ -114,6 +118,11 @@ import Testing
         case "date": image.dateOfBirth = "7408"
         case "duplicate": image.files.append(image.files[0])
         case "curve": image.pace?.parameterId = 16
+        case "mapping": image.pace?.mapping = "CAM"
+        case "caCurve": image.chipAuthentication?.parameterId = 0
+        case "caKey": image.chipAuthentication?.key = HexBytes([UInt8](repeating: 0xFF, count: 32))
+        case "caCipher": image.chipAuthentication?.cipher = "AES-256"
+        case "aaKey": image.activeAuthenticationKey = HexBytes([1, 2, 3])
         default: image.pace?.can = "12A4"
         }
         let error = #expect(throws: TagImageError.self) { try PassportApplet(image: image) }

@@ -36,7 +36,8 @@ extension PassportApplet {
     /// MSE:Set AT for chip authentication (`41 A4`): the protocol must be DG14's.
     mutating func setChipAuthenticationTemplate(_ command: SimCommandAPDU) -> SimResponseAPDU {
         guard let chipAuthentication, !chipAuthentication.tripleDES else { return SimResponseAPDU(.conditionsNotSatisfied) }
-        guard let objects = Self.dataObjects(command.data), objects.first(where: { $0.tag == 0x80 })?.value == chipAuthentication.protocolIdentifier
+        guard let objects = Self.dataObjects(command.data),
+            objects.first(where: { $0.tag == 0x80 })?.value == chipAuthentication.protocolIdentifier
         else { return SimResponseAPDU(.incorrectData) }
         chipAuthenticationArmed = true
         return SimResponseAPDU(.success)
@@ -69,7 +70,8 @@ extension PassportApplet {
         nextSession =
             chipAuthentication.tripleDES
             ? PassportSMSession(
-                encryptionKey: PassportSMSession.derive(seed: secret, counter: 1), macKey: PassportSMSession.derive(seed: secret, counter: 2),
+                encryptionKey: PassportSMSession.derive(seed: secret, counter: 1),
+                macKey: PassportSMSession.derive(seed: secret, counter: 2),
                 aes: false, counter: 0)
             : PassportSMSession(
                 encryptionKey: PassportSMSession.deriveAES(seed: secret, counter: 1, length: 16),

@@ -74,14 +74,17 @@ extension PassportApplet {
     public var image: Image {
         Image(
             documentNumber: documentNumber, dateOfBirth: dateOfBirth, dateOfExpiry: dateOfExpiry, bac: bac,
-            pace: pace.map { Image.PACEImage(parameterId: $0.parameterIdentifier, can: $0.can, mapping: $0.integratedMapping ? "IM" : nil) },
+            pace: pace.map {
+                Image.PACEImage(parameterId: $0.parameterIdentifier, can: $0.can, mapping: $0.integratedMapping ? "IM" : nil)
+            },
             eacFiles: eacFiles.sorted().map { HexBytes([UInt8($0 >> 8), UInt8($0 & 0xFF)]) },
             files: files.map {
                 Image.FileImage(id: HexBytes([UInt8($0.identifier >> 8), UInt8($0.identifier & 0xFF)]), data: HexBytes($0.content))
             },
             csca: HexBytes(cscaCertificate),
             chipAuthentication: chipAuthentication.map {
-                Image.ChipAuthenticationImage(parameterId: $0.parameterIdentifier, key: HexBytes($0.privateKey), cipher: $0.tripleDES ? "3DES" : nil)
+                Image.ChipAuthenticationImage(
+                    parameterId: $0.parameterIdentifier, key: HexBytes($0.privateKey), cipher: $0.tripleDES ? "3DES" : nil)
             },
             activeAuthenticationKey: activeAuthenticationKey.map(HexBytes.init))
     }
@@ -117,7 +120,9 @@ extension PassportApplet {
                     .invalidValue, field: "chipAuthentication.parameterId", "\(chip.parameterId) is not 12 (P-256) or 13 (brainpoolP256r1)")
             }
             guard chip.key.bytes.count == curve.byteCount, curve.scalar(chip.key.bytes) == BigUInt(Data(chip.key.bytes)) else {
-                throw TagImageError(.invalidValue, field: "chipAuthentication.key", "not a private key of \(curve) (\(curve.byteCount) bytes below its order)")
+                throw TagImageError(
+                    .invalidValue, field: "chipAuthentication.key",
+                    "not a private key of \(curve) (\(curve.byteCount) bytes below its order)")
             }
             if let cipher = chip.cipher, !["AES-128", "3DES"].contains(cipher) {
                 throw TagImageError(.invalidValue, field: "chipAuthentication.cipher", "\"\(cipher)\" is not AES-128 or 3DES")

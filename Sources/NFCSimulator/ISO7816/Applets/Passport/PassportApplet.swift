@@ -127,13 +127,23 @@ public struct PassportApplet: ISO7816Applet {
             session = nil
             currentFile = nil
         }
-        return answerPlain(command)
+        let answer = answerPlain(command)
+        // Chip authentication on a chip without access control opens secure messaging.
+        if let next = nextSession {
+            session = next
+            nextSession = nil
+        }
+        return answer
     }
 
     /// A command sent without secure messaging.
     mutating func answerPlain(_ command: SimCommandAPDU) -> SimResponseAPDU {
         if command.ins != 0x86 { paceRun = nil }
+        if command.ins != 0x86 { chipAuthenticationArmed = false }
         switch command.ins {
+        case 0x22 where command.p1 == 0x41 && !requiresAccessControl && command.p2 == 0xA4: return setChipAuthenticationTemplate(command)
+        case 0x22 where command.p1 == 0x41 && !requiresAccessControl && command.p2 == 0xA6: return setKeyAgreementTemplate(command)
+        case 0x86 where chipAuthenticationArmed: return chipAuthenticate(command)
         case 0xA4: return select(command)
         case 0x84: return getChallenge(command)
         case 0x82: return externalAuthenticate(command)

@@ -27,7 +27,8 @@ public enum PassportIssuer {
             return PassportApplet(
                 documentNumber: holder.documentNumber, dateOfBirth: holder.dateOfBirth, dateOfExpiry: holder.dateOfExpiry,
                 bac: holder.bac, pace: holder.pace, files: files, cscaCertificate: signed.csca,
-                chipAuthentication: chipKeys.chipAuthentication, activeAuthenticationKey: chipKeys.activeAuthentication.map { Array($0.rawRepresentation) })
+                chipAuthentication: chipKeys.chipAuthentication,
+                activeAuthenticationKey: chipKeys.activeAuthentication.map { Array($0.rawRepresentation) })
         } catch {
             throw TagImageError(.invalidValue, field: "", "signing EF.SOD failed: \(error)")
         }
