@@ -5,11 +5,13 @@ import NFCTransport
 import NFCeMRTD
 
 /// libFuzzer target for passports: the client's parsers of outside bytes (EF.SOD's CMS and
-/// LDSSecurityObject, MRZ text, DG2's facial record, EF.CardAccess, EF.COM, DG1, DG11/DG12, a
-/// protected answer under 3DES and AES secure messaging), `PassportReader` talking to a hostile
+/// LDSSecurityObject, MRZ text, DG2's facial record, EF.CardAccess, EF.COM, DG1, DG11/DG12,
+/// DG14's SecurityInfos and DG15's key (explicit curves included), a protected answer under 3DES and AES secure messaging), `PassportReader` talking to a hostile
 /// chip, and the virtual chip answering hostile commands.
 ///
-/// Input: `[selector] bytes…`. Selectors `00`–`07` feed one parser the bytes; `40`–`7F` send
+/// Input: `[selector] bytes…`. Selectors `00`–`3F` feed one parser the bytes (selector mod 10:
+/// EF.SOD, MRZ, DG2, EF.CardAccess, EF.COM, DG1, DG11, secure messaging, DG14, DG15 and an
+/// active-authentication signature under it); `40`–`7F` send
 /// the bytes (``AnswerScript`` framing, one command per answer slot) to a virtual passport (bit 0:
 /// with PACE, bit 1: after BAC); `80`–`FF` run `PassportReader` (BAC, MRZ or CAN access by
 /// selector) against a chip that answers from the script. Asserts: every failure is a thrown
@@ -19,7 +21,7 @@ import NFCeMRTD
 let specimen = try! MRZKey(documentNumber: "L898902C3", dateOfBirth: "740812", dateOfExpiry: "120415")
 
 func parse(_ selector: Int, _ bytes: [UInt8]) {
-    switch selector % 8 {
+    switch selector % 10 {
     case 0: _ = try? SecurityObject(bytes)
     case 1: _ = try? MachineReadableZone(String(decoding: bytes, as: UTF8.self))
     case 2: _ = try? FaceImage(dataGroup2: bytes)
@@ -27,6 +29,15 @@ func parse(_ selector: Int, _ bytes: [UInt8]) {
     case 4: _ = try? CommonData(bytes)
     case 5: _ = try? DataGroup1.parse(bytes)
     case 6: _ = try? AdditionalDetails(bytes, file: .dataGroup(11))
+    case 8:
+        if let infos = try? ChipSecurityInfos(dataGroup14: bytes) { _ = ChipAuthentication.choose(from: infos) }
+    case 9:
+        // DG15 up to its end, then the rest as a signature over a fixed challenge.
+        let split = min(bytes.count, 2 + Int(bytes.count > 1 ? bytes[1] : 0))
+        if let key = try? ActiveAuthentication.publicKey(dataGroup15: Array(bytes[..<split])) {
+            _ = ActiveAuthentication.verify(
+                signature: Array(bytes[split...]), challenge: [1, 2, 3, 4, 5, 6, 7, 8], key: key, algorithm: .ecdsaPlain(.sha256))
+        }
     default:
         let key = [UInt8](repeating: 0x11, count: 16)
         if var tripleDES = try? SecureMessaging(encryptionKey: key, macKey: key, sendSequenceCounter: 1) {
@@ -106,6 +117,8 @@ public func initialize(
     write("com", [0x04] + file(0x011E))
     write("dg1", [0x05] + file(0x0101))
     write("dg11", [0x06] + file(0x010B))
+    write("dg14", [0x08] + file(0x010E))
+    write("dg15", [0x09] + file(0x010F))
     write(
         "chip-bac",
         [0x40] + AnswerScript.encode([[0x00, 0xA4, 0x04, 0x0C, 0x07] + LDSFile.applicationIdentifier, [0x00, 0x84, 0x00, 0x00, 0x08]]))

@@ -93,6 +93,46 @@ import Testing
         #expect(badCurve.status == 64 && badCurve.stderr.contains("brainpoolP256r1 or P-256"), "\(badCurve.stderr)")
     }
 
+    @Test("chip and active authentication: --pace-mapping IM, --chip-authentication-cipher 3DES, and a chip with neither")
+    func chipChecks() async throws {
+        let image = temporary("im.json")
+        let plain = temporary("plain.json")
+        defer { for path in [image, plain] { try? FileManager.default.removeItem(atPath: path) } }
+        let made = try await run(["tag", "new", "passport", "-o", image, "--pace-mapping", "IM", "--chip-authentication-cipher", "3DES"])
+        #expect(
+            made.stdout.contains("PACE-IM (brainpoolP256r1, CAN 123456), chip authentication (3DES), active authentication (ECDSA P-256)"),
+            "\(made.stdout)")
+        let read = try await run(["passport", "read", "--reader", "sim:" + image, "--can", "123456"])
+        #expect(read.stdout.contains("access: PACE (PACE-ECDH-IM-AES-128 on brainpoolP256r1)"), "\(read.stdout)")
+        #expect(read.stdout.contains("chip authentication: verified (CA-ECDH-3DES on brainpoolP256r1)"), "\(read.stdout)")
+        #expect(read.stdout.contains("active authentication: verified (ECDSA-SHA-256 on secp256r1)"), "\(read.stdout)")
+        let json = try await run(["passport", "read", "--reader", "sim:" + image, "--json"] + Self.specimen)
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        #expect((object?["chipAuthentication"] as? [String: Any])?["result"] as? String == "verified")
+        #expect((object?["activeAuthentication"] as? [String: Any])?["result"] as? String == "verified")
+
+        _ = try await run(["tag", "new", "passport", "-o", plain, "--no-chip-authentication", "--no-active-authentication"])
+        let neither = try await run(["passport", "read", "--reader", "sim:" + plain] + Self.specimen)
+        #expect(neither.stdout.contains("chip authentication: not offered"), "\(neither.stdout)")
+        #expect(neither.stdout.contains("active authentication: not offered"), "\(neither.stdout)")
+        #expect(!neither.stdout.contains("DG14"), "\(neither.stdout)")
+
+        let badMapping = try await NFCTool.run(["tag", "new", "passport", "-o", temporary("m.json"), "--pace-mapping", "CAM"])
+        #expect(badMapping.status == 64 && badMapping.stderr.contains("GM or IM"), "\(badMapping.stderr)")
+        let badCipher = try await NFCTool.run([
+            "tag", "new", "passport", "-o", temporary("c.json"), "--chip-authentication-cipher", "AES-256",
+        ])
+        #expect(badCipher.status == 64 && badCipher.stderr.contains("AES-128 or 3DES"), "\(badCipher.stderr)")
+        let contradiction = try await NFCTool.run([
+            "tag", "new", "passport", "-o", temporary("n.json"), "--no-chip-authentication", "--chip-authentication-cipher", "3DES",
+        ])
+        #expect(contradiction.status == 64, "\(contradiction.stderr)")
+        let mappingWithoutPACE = try await NFCTool.run([
+            "tag", "new", "passport", "-o", temporary("q.json"), "--no-pace", "--pace-mapping", "IM",
+        ])
+        #expect(mappingWithoutPACE.status == 64, "\(mappingWithoutPACE.stderr)")
+    }
+
     @Test("failures: wrong MRZ (4), another CSCA (1), no access option (64), bad MRZ text (64), not an eMRTD (3)")
     func failures() async throws {
         let image = temporary("p.json")

@@ -43,6 +43,8 @@ extension SessionTests {
                 #expect(reading.mrz.primaryIdentifier == "ERIKSSON")
                 #expect(reading.face?.format == .jpeg)
                 #expect(reading.passiveAuthentication.verdict.passed, "\(reading.passiveAuthentication.verdict)")
+                #expect(reading.chipAuthentication.isVerified, "\(reading.chipAuthentication)")
+                #expect(reading.activeAuthentication.isVerified, "\(reading.activeAuthentication)")
             } catch {
                 session.invalidate()
                 throw error
@@ -52,12 +54,13 @@ extension SessionTests {
 
         /// Apple's `PollingOption.pace` (iOS 16): only PACE-capable ISO 7816 cards are delivered —
         /// here a passport with PACE among an NTAG and a BAC-only passport — and the tag says
-        /// `supportsPACE`; the app then runs PACE with the CAN over `sendCommand(apdu:)`.
+        /// `supportsPACE`; the app then runs PACE (integrated mapping) with the CAN over
+        /// `sendCommand(apdu:)`, then chip and active authentication.
         @Test func aPACESessionDeliversOnlyThePACEChip() async throws {
             var configuration = Self.configuration
             configuration.readerSessionFormatValues = ["TAG", "PACE"]
             let paceChip = try PassportIssuer.issue(
-                PassportHolder(documentNumber: "P4C3", pace: PassportApplet.PACESettings(can: "500540")))
+                PassportHolder(documentNumber: "P4C3", pace: PassportApplet.PACESettings(can: "500540", integratedMapping: true)))
             let bacOnly = try PassportIssuer.issue(PassportHolder(pace: nil))
             let bench = await SessionBench(
                 [try VirtualTagKind.ntag213.make(), PassportApplet.card(bacOnly, uid: [0x08, 1, 2, 3]), PassportApplet.card(paceChip)],
@@ -78,6 +81,8 @@ extension SessionTests {
                 let reading = try await PassportReader(transmitter: NFCISO7816TagTransmitter(tag: chip, supportsExtendedLength: true))
                     .read(access: .pace(.can("500540")), files: [.dataGroup(1)])
                 #expect(reading.accessProtocol == .pace && reading.mrz.documentNumber == "P4C3")
+                #expect(reading.pace?.mapping == .integrated)
+                #expect(reading.chipAuthentication.isVerified && reading.activeAuthentication.isVerified)
             } catch {
                 session.invalidate()
                 throw error
