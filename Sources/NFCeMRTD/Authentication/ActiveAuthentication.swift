@@ -76,6 +76,7 @@ public enum ActiveAuthentication {
     /// - Parameters:
     ///   - key: DG15's key.
     ///   - algorithm: DG14's ActiveAuthenticationInfo (required for an ECDSA key).
+    ///   - channel: the open channel (under secure messaging once access control ran).
     ///   - challenge: the 8 bytes to sign (random unless a test fixes them).
     /// - Returns: the algorithm that verified.
     /// - Throws: ``EMRTDError`` `.unsupportedAlgorithm` without a signature algorithm,
