@@ -45,7 +45,7 @@ import sys
 import tempfile
 import warnings
 
-from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives import hashes as digests, serialization
 from cryptography.hazmat.primitives.asymmetric import ec, utils
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from cryptography.hazmat.primitives.cmac import CMAC
@@ -418,7 +418,7 @@ def main():
             def aa_verifies(message):
                 try:
                     aa_key.verify(utils.encode_dss_signature(int.from_bytes(answer[:32], "big"), int.from_bytes(answer[32:], "big")),
-                                  message, ec.ECDSA(hashes.SHA256()))
+                                  message, ec.ECDSA(digests.SHA256()))
                     return True
                 except Exception:
                     return False
