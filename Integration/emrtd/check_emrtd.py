@@ -30,6 +30,8 @@ way is done and checked here:
    r ‖ s answer is verified as ECDSA with SHA-256 (DG14's ActiveAuthenticationInfo names
    ecdsa-plain-SHA256) — and fails for another challenge. `nfc passport read` reports chip and
    active authentication verified.
+8. A CSCA master list (Part 12 §9) built here and signed by `openssl cms -sign` with the master
+   list's content type: `nfc passport read --csca list.ml` chains the Document Signer to it.
 
 Every check is counted; the exit status is 1 when one fails or fewer than EXPECTED_CHECKS ran.
 Needs pcscd with Integration/pcsc/vpcd-readers.conf (Integration/pcsc/pcscd.sh start).
@@ -63,7 +65,7 @@ with warnings.catch_warnings():
     except ImportError:  # cryptography before 43
         from cryptography.hazmat.primitives.ciphers.algorithms import TripleDES
 
-EXPECTED_CHECKS = 27
+EXPECTED_CHECKS = 28
 
 NFC = os.environ.get("NFC", ".build/debug/nfc")
 READER = os.environ.get("EMRTD_READER", "Virtual PCD C 00 00")
@@ -503,6 +505,25 @@ def main():
         check("nfc passport read --can over pcscd: PACE, passive authentication passed",
               report.get("accessProtocol") == "PACE" and report.get("passiveAuthentication", {}).get("verdict", {}).get("result") == "passed",
               by_can.stderr.strip() or json.dumps(report.get("passiveAuthentication")))
+
+        # A CSCA master list made by OpenSSL (ICAO Doc 9303 Part 12 §9): CscaMasterList { 0, SET OF
+        # Certificate } signed as CMS with eContentType id-icao-cscaMasterList (2.23.136.1.1.2).
+        cert = subprocess.run(["openssl", "x509", "-in", csca, "-outform", "DER"], capture_output=True).stdout
+        listing, signer_key, signer_cert, master_list = (os.path.join(work, n) for n in ("list.der", "ml.key", "ml.pem", "utopia.ml"))
+        with open(listing, "wb") as f:
+            f.write(tlv(0x30, bytes.fromhex("020100") + tlv(0x31, cert)))
+        made_signer = subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+                                      "-keyout", signer_key, "-out", signer_cert, "-subj", "/C=UT/CN=Master List Signer", "-days", "2"],
+                                     capture_output=True, text=True)
+        signed = subprocess.run(["openssl", "cms", "-sign", "-in", listing, "-binary", "-nodetach", "-econtent_type", "2.23.136.1.1.2",
+                                 "-signer", signer_cert, "-inkey", signer_key, "-outform", "DER", "-out", master_list],
+                                capture_output=True, text=True)
+        by_list = nfc("passport", "read", "--reader", "pcsc:" + READER, "--can", HOLDER["can"], "--csca", master_list, "--json")
+        report = json.loads(by_list.stdout) if by_list.returncode == 0 else {}
+        check("nfc passport read --csca with a master list OpenSSL signed: the Document Signer chains to the CSCA inside",
+              made_signer.returncode == 0 and signed.returncode == 0
+              and report.get("passiveAuthentication", {}).get("chain", {}).get("result") == "passed",
+              (made_signer.stderr + signed.stderr + by_list.stderr).strip() or json.dumps(report.get("passiveAuthentication")))
     shutil.rmtree(work, ignore_errors=True)
     return checks.finish(EXPECTED_CHECKS)
 

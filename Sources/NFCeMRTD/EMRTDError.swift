@@ -18,6 +18,9 @@ public struct EMRTDError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let accessDenied = Code("accessDenied")
         /// An answer's cryptogram or MAC did not verify: wrong keys or a tampered exchange.
         public static let authenticationFailed = Code("authenticationFailed")
+        /// Chip or active authentication failed: the chip does not hold the private key DG14 or
+        /// DG15 names — not the chip the document was issued with (a clone, or a substituted chip).
+        public static let chipNotGenuine = Code("chipNotGenuine")
         /// A secure-messaging answer was malformed, or its MAC did not verify.
         public static let secureMessaging = Code("secureMessaging")
         /// The chip refused to read a file without further access rights (`6982`).

@@ -116,8 +116,9 @@ public struct PassportReader: Sendable {
     }
 
     /// Chip authentication with DG14's key. A chip that cannot answer under the agreed keys
-    /// throws (`.authenticationFailed`): nothing more can be read from it, and it is not the
-    /// chip DG14 was issued for.
+    /// throws (`.chipNotGenuine`): nothing more can be read from it, and it is not the chip DG14
+    /// was issued for. A chip that refuses the commands leaves the session as it was: the
+    /// outcome is `failed` and reading goes on.
     func authenticateChip(
         _ dataGroup14: [UInt8]?, refusal: EMRTDError?, channel: inout PassportChannel
     ) async throws(EMRTDError) -> AuthenticationOutcome {
@@ -129,6 +130,8 @@ public struct PassportReader: Sendable {
             return .verified(try await ChipAuthentication.run(infos: infos, channel: &channel).description)
         } catch  where error.code == .unsupportedAlgorithm {
             return .unsupported(error)
+        } catch  where error.code == .unexpectedStatus {
+            return .failed(error)
         }
     }
 

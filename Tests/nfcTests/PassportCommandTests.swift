@@ -57,7 +57,7 @@ import Testing
         #expect(!lines.stdout.contains("\"face\""), "--files DG1 reads DG1 only, no DG2: \(lines.stdout)")
     }
 
-    @Test("an ID card without BAC, read with --no-bac; a CSCA directory")
+    @Test("an ID card without BAC, read with --no-bac; a CSCA directory, then a master list in it")
     func idCardWithoutBAC() async throws {
         let image = temporary("id.json")
         let directory = temporary("cscas")
@@ -67,6 +67,36 @@ import Testing
         let read = try await run(["passport", "read", "--reader", "sim:" + image, "--no-bac", "--csca", directory])
         #expect(read.stdout.contains("identity document (TD1 MRZ), access: none"), "\(read.stdout)")
         #expect(read.stdout.contains("passive authentication: passed"), "\(read.stdout)")
+
+        // The same CSCA inside a master list (ICAO Doc 9303 Part 12 §9), alone in the directory.
+        let pem = try String(contentsOfFile: directory + "/utopia.pem", encoding: .utf8)
+        let body = pem.split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined()
+        let certificate = [UInt8](try #require(Data(base64Encoded: body)))
+        try FileManager.default.removeItem(atPath: directory + "/utopia.pem")
+        try Data(Self.masterList([certificate])).write(to: URL(fileURLWithPath: directory + "/utopia.ml"))
+        let viaList = try await run(["passport", "read", "--reader", "sim:" + image, "--no-bac", "--csca", directory])
+        #expect(viaList.stdout.contains("Document Signer chain: passed"), "\(viaList.stdout)")
+        try Data([0x30, 0x03, 0x02, 0x01, 0x00]).write(to: URL(fileURLWithPath: directory + "/broken.ml"))
+        let broken = try await NFCTool.run(["passport", "read", "--reader", "sim:" + image, "--no-bac", "--csca", directory])
+        #expect(broken.status == 2 && broken.stderr.contains("broken.ml"), "\(broken.stderr)")
+    }
+
+    /// A DER object (X.690 §8.1: short or long definite length).
+    static func der(_ tag: UInt8, _ value: [UInt8]) -> [UInt8] {
+        if value.count < 0x80 { return [tag, UInt8(value.count)] + value }
+        let length = value.count < 0x100 ? [UInt8(value.count)] : [UInt8(value.count >> 8), UInt8(value.count & 0xFF)]
+        return [tag, 0x80 | UInt8(length.count)] + length + value
+    }
+
+    /// A CSCA master list: ContentInfo { signedData, [0] { SignedData { 3, {}, { id-icao-cscaMasterList,
+    /// [0] OCTET STRING { SEQUENCE { 0, SET OF Certificate } } }, {} } } }, unsigned.
+    static func masterList(_ certificates: [[UInt8]]) -> [UInt8] {
+        let list = der(0x30, [0x02, 0x01, 0x00] + der(0x31, certificates.flatMap { $0 }))
+        let masterListType: [UInt8] = [0x06, 0x06, 0x67, 0x81, 0x08, 0x01, 0x01, 0x02]
+        let signedDataType: [UInt8] = [0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x07, 0x02]
+        let encapsulated = der(0x30, masterListType + der(0xA0, der(0x04, list)))
+        let signedData = der(0x30, [0x02, 0x01, 0x03, 0x31, 0x00] + encapsulated + [0x31, 0x00])
+        return der(0x30, signedDataType + der(0xA0, signedData))
     }
 
     @Test("PACE: --can and --pace-curve on the chip, --can and --bac on the reader")
@@ -116,6 +146,21 @@ import Testing
         #expect(neither.stdout.contains("chip authentication: not offered"), "\(neither.stdout)")
         #expect(neither.stdout.contains("active authentication: not offered"), "\(neither.stdout)")
         #expect(!neither.stdout.contains("DG14"), "\(neither.stdout)")
+
+        // A clone: the same files on a chip holding another chip-authentication key.
+        var root = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: image))) as? [String: Any])
+        var tag = try #require(root["tag"] as? [String: Any])
+        var applets = try #require(tag["applets"] as? [[String: Any]])
+        var chip = try #require(applets[0]["chipAuthentication"] as? [String: Any])
+        chip["key"] = String(repeating: "0", count: 62) + "2a"
+        applets[0]["chipAuthentication"] = chip
+        tag["applets"] = applets
+        root["tag"] = tag
+        try JSONSerialization.data(withJSONObject: root).write(to: URL(fileURLWithPath: plain))
+        let clone = try await NFCTool.run(["passport", "read", "--reader", "sim:" + plain] + Self.specimen)
+        #expect(
+            clone.status == 1 && clone.stderr.contains("chipNotGenuine") && clone.stderr.contains("does not hold that key"),
+            "\(clone.stderr)")
 
         let badMapping = try await NFCTool.run(["tag", "new", "passport", "-o", temporary("m.json"), "--pace-mapping", "CAM"])
         #expect(badMapping.status == 64 && badMapping.stderr.contains("GM or IM"), "\(badMapping.stderr)")

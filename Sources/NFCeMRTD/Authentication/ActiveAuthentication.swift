@@ -80,8 +80,8 @@ public enum ActiveAuthentication {
     ///   - challenge: the 8 bytes to sign (random unless a test fixes them).
     /// - Returns: the algorithm that verified.
     /// - Throws: ``EMRTDError`` `.unsupportedAlgorithm` without a signature algorithm,
-    ///   `.unexpectedStatus` when the chip refuses, `.authenticationFailed` when the signature
-    ///   does not verify.
+    ///   `.unexpectedStatus` when the chip refuses, `.chipNotGenuine` when the signature does
+    ///   not verify.
     public static func run(
         key: ChipPublicKey, algorithm: SignatureAlgorithm?, channel: inout PassportChannel, challenge: [UInt8]? = nil
     ) async throws(EMRTDError) -> SignatureAlgorithm {
@@ -98,7 +98,7 @@ public enum ActiveAuthentication {
         }
         guard verify(signature: answer.data, challenge: random, key: key, algorithm: algorithm) else {
             throw EMRTDError(
-                .authenticationFailed, file: "DG15",
+                .chipNotGenuine, file: "DG15",
                 "active authentication failed: the chip's \(answer.data.count)-byte answer is not a \(algorithm) signature of the challenge under DG15's key"
             )
         }

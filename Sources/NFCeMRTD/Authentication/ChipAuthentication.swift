@@ -39,8 +39,8 @@ public enum ChipAuthentication {
     ///   - channel: the open channel; on success its secure messaging uses the new keys.
     ///   - terminalKey: the ephemeral private key (random unless a test replays an exchange).
     /// - Throws: ``EMRTDError`` `.unsupportedAlgorithm` when DG14 offers nothing this build runs,
-    ///   `.unexpectedStatus` when the chip refuses a command, `.authenticationFailed` when the
-    ///   chip cannot answer under the agreed keys (it does not hold DG14's key).
+    ///   `.unexpectedStatus` when the chip refuses a command, `.chipNotGenuine` when the chip
+    ///   cannot answer under the agreed keys (it does not hold DG14's key).
     public static func run(
         infos: ChipSecurityInfos, channel: inout PassportChannel, terminalKey: [UInt8]? = nil
     ) async throws(EMRTDError) -> Result {
@@ -86,7 +86,7 @@ public enum ChipAuthentication {
             try await channel.selectApplication()
         } catch  where error.code == .secureMessaging {
             throw EMRTDError(
-                .authenticationFailed, file: "DG14",
+                .chipNotGenuine, file: "DG14",
                 "chip authentication failed: the chip cannot answer under the keys agreed with DG14's key, so it does not hold that key (\(error.reason))"
             )
         }

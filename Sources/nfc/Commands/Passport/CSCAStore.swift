@@ -1,8 +1,10 @@
 import Foundation
+import NFCeMRTD
 import X509
 
-/// Country Signing CA certificates from files: PEM (one or more certificates) or DER, or every
-/// `.pem`, `.crt`, `.cer` and `.der` file of a directory.
+/// Country Signing CA certificates from files: PEM (one or more certificates), DER, or a CSCA
+/// master list (ICAO Doc 9303 Part 12 §9, `.ml`), or every `.pem`, `.crt`, `.cer`, `.der` and
+/// `.ml` file of a directory.
 enum CSCAStore {
     static func load(_ paths: [String]) throws -> [Certificate] {
         var certificates: [Certificate] = []
@@ -13,7 +15,8 @@ enum CSCAStore {
             }
             if isDirectory.boolValue {
                 let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-                let files = names.filter { ["pem", "crt", "cer", "der"].contains(($0 as NSString).pathExtension.lowercased()) }.sorted()
+                let files = names.filter { ["pem", "crt", "cer", "der", "ml"].contains(($0 as NSString).pathExtension.lowercased()) }
+                    .sorted()
                 for name in files { certificates += try read((path as NSString).appendingPathComponent(name)) }
             } else {
                 certificates += try read(path)
@@ -41,10 +44,17 @@ enum CSCAStore {
             }
             return found
         }
+        if CSCAMasterList.isMasterList(bytes) {
+            do {
+                return try CSCAMasterList.certificates(bytes)
+            } catch {
+                throw CLIError(.badInput, "\(path): \(error.reason)", file: path)
+            }
+        }
         do {
             return [try Certificate(derEncoded: bytes)]
         } catch {
-            throw CLIError(.badInput, "\(path): neither PEM nor DER X.509 certificates", file: path)
+            throw CLIError(.badInput, "\(path): neither PEM nor DER X.509 certificates nor a CSCA master list", file: path)
         }
     }
 }

@@ -18,7 +18,8 @@ struct PassportReadCommand: AsyncParsableCommand {
             Passive authentication checks every data group read against EF.SOD, EF.SOD's signature, and, \
             with --csca, that the Document Signer is certified by one of the CSCA certificates given. \
             Exit status: 0 read (a file the chip refuses, such as DG3 without extended access control, \
-            is listed as refused), 4 wrong MRZ, 3 no eMRTD, 1 passive authentication failed.
+            is listed as refused), 4 wrong MRZ, 3 no eMRTD, 1 passive, chip or active authentication \
+            failed (the chip does not hold the key DG14 or DG15 names).
             """)
 
     @OptionGroup var readerOptions: ReaderOptions
@@ -38,7 +39,11 @@ struct PassportReadCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Read without access control (a chip without BAC or PACE).")
     var noBac = false
 
-    @Option(name: .long, help: "A CSCA certificate (PEM or DER) or a directory of them, to verify the Document Signer; repeatable.")
+    @Option(
+        name: .long,
+        help:
+            "A CSCA certificate (PEM or DER), a CSCA master list (.ml), or a directory of them, to verify the Document Signer; repeatable."
+    )
     var csca: [String] = []
 
     @Option(name: .long, help: "Data groups to read, e.g. DG1,DG2,DG11 (default: every one EF.COM lists).")
@@ -90,6 +95,9 @@ struct PassportReadCommand: AsyncParsableCommand {
         if case .failed(let error) = reading.passiveAuthentication.verdict {
             throw CLIError(.failure, "passive authentication failed (\(error.code)): \(error.reason)")
         }
+        if case .failed(let error) = reading.activeAuthentication, error.code == .chipNotGenuine {
+            throw CLIError(.failure, "active authentication failed (\(error.code)): \(error.reason)")
+        }
     }
 
     /// BAC's key, or none.
@@ -129,6 +137,7 @@ struct PassportReadCommand: AsyncParsableCommand {
 
     static func exitCode(_ error: EMRTDError) -> CLIError.Code {
         switch error.code {
+        case .chipNotGenuine: .failure
         case .accessDenied, .securityStatusNotSatisfied, .authenticationFailed: .permission
         case .notAPassport, .fileNotFound: .notFound
         case .invalidMRZ: .usage
