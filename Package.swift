@@ -206,7 +206,7 @@ let package = Package(
             name: "NFCeMRTDTests",
             dependencies: [
                 "NFCeMRTD", "NFCBytes", "ISO7816", "NFCTripleDES", "NFCEllipticCurves", "NFCSimulator", "NFCTestSupport",
-                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"), .product(name: "SwiftASN1", package: "swift-asn1"),
             ]),
         .testTarget(

@@ -30,7 +30,10 @@ way is done and checked here:
    r ‖ s answer is verified as ECDSA with SHA-256 (DG14's ActiveAuthenticationInfo names
    ecdsa-plain-SHA256) — and fails for another challenge. `nfc passport read` reports chip and
    active authentication verified.
-8. A CSCA master list (Part 12 §9) built here and signed by `openssl cms -sign` with the master
+8. An older chip — BAC only, chip authentication to 3DES, an RSA-1024 active-authentication key:
+   the chip's INTERNAL AUTHENTICATE answer is opened with DG15's key here and checked as
+   ISO/IEC 9796-2 scheme 1 with SHA-1; `nfc passport read` reports both verified.
+9. A CSCA master list (Part 12 §9) built here and signed by `openssl cms -sign` with the master
    list's content type: `nfc passport read --csca list.ml` chains the Document Signer to it.
 
 Every check is counted; the exit status is 1 when one fails or fewer than EXPECTED_CHECKS ran.
@@ -65,7 +68,7 @@ with warnings.catch_warnings():
     except ImportError:  # cryptography before 43
         from cryptography.hazmat.primitives.ciphers.algorithms import TripleDES
 
-EXPECTED_CHECKS = 28
+EXPECTED_CHECKS = 32
 
 NFC = os.environ.get("NFC", ".build/debug/nfc")
 READER = os.environ.get("EMRTD_READER", "Virtual PCD C 00 00")
@@ -359,6 +362,17 @@ def pace(card, can):
     return AESSession(kenc, kmac)
 
 
+def iso9796_verifies(n, e, signature, challenge):
+    """ISO/IEC 9796-2 scheme 1, partial recovery, SHA-1 trailer BC (ICAO Doc 9303 Part 11 §6.1.2)."""
+    k = (n.bit_length() + 7) // 8
+    if len(signature) != k:
+        return False
+    block = pow(int.from_bytes(signature, "big"), e, n).to_bytes(k, "big")
+    if block[0] != 0x6A or block[-1] != 0xBC:
+        return False
+    return hashlib.sha1(block[1:k - 21] + challenge).digest() == block[k - 21:k - 1]
+
+
 def lds_hashes(lds):
     """LDSSecurityObject: {group number: hash} (a hand DER walk: SEQUENCE { version, algorithm, SEQUENCE OF })."""
     def items(data):
@@ -524,6 +538,35 @@ def main():
               made_signer.returncode == 0 and signed.returncode == 0
               and report.get("passiveAuthentication", {}).get("chain", {}).get("result") == "passed",
               (made_signer.stderr + signed.stderr + by_list.stderr).strip() or json.dumps(report.get("passiveAuthentication")))
+    # An older chip: BAC only, chip authentication moving to 3DES (MSE:Set KAT), RSA active
+    # authentication verified here with ISO/IEC 9796-2 written from the standard's layout.
+    rsa_image = os.path.join(work, "rsa.json")
+    made_rsa = nfc("tag", "new", "passport", "-o", rsa_image, "--document-number", HOLDER["number"], "--birth", HOLDER["birth"],
+                   "--expiry", HOLDER["expiry"], "--no-pace", "--chip-authentication-cipher", "3DES",
+                   "--active-authentication-algorithm", "RSA")
+    check("nfc tag new passport --active-authentication-algorithm RSA", made_rsa.returncode == 0, made_rsa.stderr.strip())
+    with emulation.emulated(NFC, rsa_image, READER, "--vpcd", "127.0.0.1:" + PORT):
+        card = Card(READER)
+        try:
+            card.transmit(bytes.fromhex("00A4040C07A0000002471001"))
+            session = authenticate(card, HOLDER["number"], HOLDER["birth"], HOLDER["expiry"])
+            dg15, _ = session.read_file(card, 0x010F)
+            numbers = serialization.load_der_public_key(parse_tlvs(dg15)[0][1]).public_numbers()
+            challenge = os.urandom(8)
+            answer, sw = session.send(card, 0x88, 0x00, 0x00, challenge, le=256)
+            check("RSA active authentication: the chip's answer opens with DG15's public key to 6A ‖ M1 ‖ SHA-1(M1 ‖ challenge) ‖ BC",
+                  sw == 0x9000 and iso9796_verifies(numbers.n, numbers.e, answer, challenge), "%04X %s" % (sw, answer.hex()))
+            check("...and not for another challenge", not iso9796_verifies(numbers.n, numbers.e, answer, bytes(8)))
+        finally:
+            card.close()
+        by_rsa = nfc("passport", "read", "--reader", "pcsc:" + READER, "--mrz",
+                      ",".join([HOLDER["number"], HOLDER["birth"], HOLDER["expiry"]]), "--json")
+        report = json.loads(by_rsa.stdout) if by_rsa.returncode == 0 else {}
+        check("nfc passport read: BAC, chip authentication with 3DES and RSA active authentication verified",
+              report.get("accessProtocol") == "BAC" and report.get("chipAuthentication", {}).get("result") == "verified"
+              and report.get("activeAuthentication", {}).get("result") == "verified",
+              by_rsa.stderr.strip() or json.dumps([report.get("chipAuthentication"), report.get("activeAuthentication")]))
+
     shutil.rmtree(work, ignore_errors=True)
     return checks.finish(EXPECTED_CHECKS)
 

@@ -8,15 +8,16 @@ extension EllipticCurve {
     /// Active authentication signs this way on whatever curve the chip's DG15 names (ICAO Doc
     /// 9303 Part 11 §6.1), which is why it is here and not only in swift-crypto's P-256.
     public func verifyECDSA(digest: [UInt8], r: BigUInt, s: BigUInt, publicKey: ECPoint) -> Bool {
+        // With cofactor 1 a point on the curve has the order n; other curves also check n·Q = O.
         guard order > 1, (1..<order).contains(r), (1..<order).contains(s), publicKey != .infinity, contains(publicKey),
-            multiply(publicKey, by: order) == .infinity, let inverse = s.inverse(order)
+            cofactor == 1 || multiply(publicKey, by: order) == .infinity, let inverse = s.inverse(order)
         else { return false }
         var e = BigUInt(Data(digest))
-        let orderBits = order.bitWidth - order.leadingZeroBitCount
+        let orderBits = order.bitWidth
         if digest.count * 8 > orderBits { e >>= digest.count * 8 - orderBits }
         let u1 = e % order * inverse % order
         let u2 = r * inverse % order
-        let sum = add(multiply(generator, by: u1), multiply(publicKey, by: u2))
+        let sum = multiplyAndAdd(generator, u1, publicKey, u2)
         guard let x = sum.x else { return false }
         return x % order == r
     }

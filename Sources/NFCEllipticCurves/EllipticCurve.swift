@@ -44,7 +44,7 @@ public struct EllipticCurve: Sendable, Hashable, CustomStringConvertible {
         self.generator = generator
         self.order = order
         self.cofactor = cofactor
-        byteCount = (p.bitWidth - p.leadingZeroBitCount + 7) / 8
+        byteCount = (p.bitWidth + 7) / 8
     }
 
     public var description: String { name }
@@ -65,11 +65,31 @@ public struct EllipticCurve: Sendable, Hashable, CustomStringConvertible {
         guard case .affine = point else { return .infinity }
         var result = Jacobian.infinity
         let base = Jacobian(point)
-        let bits = k.bitWidth
-        var index = bits - 1
+        var index = k.bitWidth - 1
         while index >= 0 {
             result = double(result)
-            if k[bitAt: index] { result = add(result, base) }
+            if k[bitAt: index] { result = addAffine(result, base) }
+            index -= 1
+        }
+        return affine(result)
+    }
+
+    /// `k1`·`p1` + `k2`·`p2` in one pass of doublings (Shamir's trick, as in ECDSA verification:
+    /// SEC 1 §4.1.4 step 5), adding p1, p2 or their sum at each bit.
+    public func multiplyAndAdd(_ p1: ECPoint, _ k1: BigUInt, _ p2: ECPoint, _ k2: BigUInt) -> ECPoint {
+        let first = Jacobian(p1)
+        let second = Jacobian(p2)
+        let both = add(first, second)
+        var result = Jacobian.infinity
+        var index = max(k1.bitWidth, k2.bitWidth) - 1
+        while index >= 0 {
+            result = double(result)
+            switch (k1[bitAt: index], k2[bitAt: index]) {
+            case (true, true): result = add(result, both)
+            case (true, false): result = add(result, first)
+            case (false, true): result = add(result, second)
+            case (false, false): break
+            }
             index -= 1
         }
         return affine(result)
@@ -164,6 +184,25 @@ public struct EllipticCurve: Sendable, Hashable, CustomStringConvertible {
         let x = sub(sub(r * r % p, hhh), 2 * u1hh % p)
         let y = sub(r * sub(u1hh, x) % p, s1 * hhh % p)
         let z = h * (first.z * second.z % p) % p
+        return Jacobian(x: x, y: y, z: z)
+    }
+
+    /// `first` + `second` where `second` has Z = 1 (mixed addition: Z₂² and Z₂³ are 1).
+    func addAffine(_ first: Jacobian, _ second: Jacobian) -> Jacobian {
+        if first.z == 0 { return second }
+        if second.z == 0 { return first }
+        let z1z1 = first.z * first.z % p
+        let u2 = second.x * z1z1 % p
+        let s2 = second.y * (first.z * z1z1 % p) % p
+        if first.x == u2 { return first.y == s2 ? double(first) : .infinity }
+        let h = sub(u2, first.x)
+        let r = sub(s2, first.y)
+        let hh = h * h % p
+        let hhh = h * hh % p
+        let u1hh = first.x * hh % p
+        let x = sub(sub(r * r % p, hhh), 2 * u1hh % p)
+        let y = sub(r * sub(u1hh, x) % p, first.y * hhh % p)
+        let z = h * first.z % p
         return Jacobian(x: x, y: y, z: z)
     }
 

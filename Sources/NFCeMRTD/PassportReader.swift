@@ -148,7 +148,7 @@ public struct PassportReader: Sendable {
                 try ChipSecurityInfos(dataGroup14: bytes).activeAuthenticationSignature
             }
             let verified = try await ActiveAuthentication.run(key: key, algorithm: algorithm ?? nil, channel: &channel)
-            return .verified("\(verified) on \(key.curve)")
+            return .verified("\(verified) on \(key)")
         } catch  where error.code == .unsupportedAlgorithm {
             return .unsupported(error)
         } catch {

@@ -43,6 +43,18 @@ import Testing
         #expect(curve.encodeToPoint(5) == nil)
     }
 
+    @Test("a small explicit curve: its length, order and Shamir's sum (y² = x³ + 2x + 3 over F₉₇, G = (3, 6) of order 5)")
+    func smallCurve() {
+        let curve = EllipticCurve(name: "toy", p: 97, a: 2, b: 3, generator: .affine(x: 3, y: 6), order: 5, cofactor: 1)
+        #expect(curve.byteCount == 1)
+        #expect(curve.contains(curve.generator))
+        #expect(curve.multiply(curve.generator, by: 5) == .infinity)
+        #expect(curve.multiply(curve.generator, by: 6) == curve.generator)
+        #expect(curve.multiply(curve.generator, by: 2) == curve.add(curve.generator, curve.generator))
+        #expect(curve.multiplyAndAdd(curve.generator, 2, curve.generator, 3) == .infinity)
+        #expect(curve.multiplyAndAdd(curve.generator, 1, curve.generator, 3) == curve.multiply(curve.generator, by: 4))
+    }
+
     static let rfc6979Key = ECPoint.affine(
         x: BigUInt(Data(hex("60FED4BA255A9D31C961EB74C6356D68C049B8923B61FA6CE669622E60F29FB6"))),
         y: BigUInt(Data(hex("7903FE1008B8BC99A41AE9E95628BC64F2F1B20C2D7E9F5177A3C294D4462299"))))

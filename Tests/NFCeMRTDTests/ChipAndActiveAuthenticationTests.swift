@@ -7,6 +7,7 @@ import NFCeMRTD
 import SwiftASN1
 import Testing
 import X509
+import _CryptoExtras
 
 /// Chip authentication (DG14) and active authentication (DG15) against virtual passports, PACE's
 /// integrated mapping end to end, and each way they fail: a cloned chip, a chip that signs with
@@ -170,7 +171,61 @@ import X509
         #expect(throws: EMRTDError.self) { try ActiveAuthentication.publicKey(dataGroup15: notAPoint) }
     }
 
-    @Test("an RSA key in DG15 is reported as unsupported, not as a failure")
+    @Test("RSA active authentication (ISO/IEC 9796-2, SHA-1): verified; DG14 then carries no ActiveAuthenticationInfo")
+    func rsaActiveAuthentication() async throws {
+        var holder = PassportHolder()
+        holder.activeAuthenticationAlgorithm = .rsa
+        let reading = try await Self.read(holder)
+        #expect(reading.activeAuthentication.description == "verified (ISO/IEC 9796-2 with SHA-1 on RSA-1024)")
+        #expect(reading.chipAuthentication.isVerified)
+        let other = try await Self.read(holder) { applet in
+            applet.activeAuthenticationRSAKey = Array(try! _RSA.Signing.PrivateKey(unsafeKeySize: .init(bitCount: 1024)).derRepresentation)
+        }
+        guard case .failed(let error) = other.activeAuthentication else {
+            Issue.record("expected a failure, got \(other.activeAuthentication)")
+            return
+        }
+        #expect(error.code == .chipNotGenuine && error.reason.contains("RSA-1024"))
+    }
+
+    /// An ISO/IEC 9796-2 scheme 1 block signed with the raw RSA operation.
+    static func iso9796(_ block: [UInt8], with key: _RSA.BlindSigning.PrivateKey<SHA384>) throws -> [UInt8] {
+        Array(try key.blindSignature(for: block).rawRepresentation)
+    }
+
+    @Test("ISO/IEC 9796-2 trailers: BC (SHA-1) and 34 CC (SHA-256) verify; a changed nonce, header or challenge does not")
+    func iso9796Trailers() throws {
+        let signing = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+        let raw = try _RSA.BlindSigning.PrivateKey<SHA384>(unsafeDERRepresentation: signing.derRepresentation)
+        let node = try DER.parse(Array(signing.publicKey.derRepresentation))
+        let spki = Array(node.encodedBytes)
+        let key = try ActiveAuthentication.publicKey(dataGroup15: [0x6F, 0x82, UInt8(spki.count >> 8), UInt8(spki.count & 0xFF)] + spki)
+        guard case .rsa(let rsa) = key else {
+            Issue.record("not an RSA key: \(key)")
+            return
+        }
+        #expect(rsa.bitCount == 2048 && rsa.exponent == 65_537)
+        let challenge: [UInt8] = [9, 8, 7, 6, 5, 4, 3, 2]
+        let nonce1 = [UInt8](repeating: 0x5A, count: 256 - 22)
+        let sha1 = [0x6A] + nonce1 + Array(Insecure.SHA1.hash(data: nonce1 + challenge)) + [0xBC]
+        #expect(ActiveAuthentication.verifyISO9796(signature: try Self.iso9796(sha1, with: raw), challenge: challenge, key: rsa) == .sha1)
+        let nonce256 = [UInt8](repeating: 0xA5, count: 256 - 35)
+        let sha256 = [0x6A] + nonce256 + Array(SHA256.hash(data: nonce256 + challenge)) + [0x34, 0xCC]
+        let signature = try Self.iso9796(sha256, with: raw)
+        #expect(ActiveAuthentication.verifyISO9796(signature: signature, challenge: challenge, key: rsa) == .sha256)
+        #expect(ActiveAuthentication.verify(signature: signature, challenge: challenge, key: key, algorithm: nil) == .iso9796(.sha256))
+        #expect(ActiveAuthentication.verifyISO9796(signature: signature, challenge: challenge.reversed(), key: rsa) == nil)
+        var changed = sha256
+        changed[5] ^= 1
+        #expect(ActiveAuthentication.verifyISO9796(signature: try Self.iso9796(changed, with: raw), challenge: challenge, key: rsa) == nil)
+        changed = sha256
+        changed[0] = 0x4A
+        #expect(ActiveAuthentication.verifyISO9796(signature: try Self.iso9796(changed, with: raw), challenge: challenge, key: rsa) == nil)
+        #expect(ActiveAuthentication.verifyISO9796(signature: Array(signature.dropFirst()), challenge: challenge, key: rsa) == nil)
+        #expect(ActiveAuthentication.verifyISO9796(signature: [UInt8](repeating: 0xFF, count: 256), challenge: challenge, key: rsa) == nil)
+    }
+
+    @Test("a toy RSA key in DG15 (a 7-bit modulus) is a malformed file, not a key")
     func rsaKey() async throws {
         // SEQUENCE { SEQUENCE { rsaEncryption, NULL }, BIT STRING { SEQUENCE { n, e } } } with a toy modulus.
         let rsa: [UInt8] = [
@@ -178,8 +233,7 @@ import X509
             0x30, 0x06, 0x02, 0x01, 0x77, 0x02, 0x01, 0x03,
         ]
         let error = #expect(throws: EMRTDError.self) { try ActiveAuthentication.publicKey(dataGroup15: [0x6F, UInt8(rsa.count)] + rsa) }
-        #expect(error?.code == .unsupportedAlgorithm)
-        #expect(error?.reason.contains("RSA") == true)
+        #expect(error?.code == .malformedFile && error?.file == "DG15")
     }
 
     @Test("an EC key in DG15 but no ActiveAuthenticationInfo: unsupported")
@@ -196,14 +250,20 @@ import X509
     @Test("a signature of the wrong length or over another challenge does not verify")
     func signatureChecks() throws {
         let signing = P256.Signing.PrivateKey()
-        let key = try ChipPublicKey(subjectPublicKeyInfo: try DER.parse(Array(signing.publicKey.derRepresentation)), file: "DG15")
+        let key = ActiveAuthenticationKey.ec(
+            try ChipPublicKey(subjectPublicKeyInfo: try DER.parse(Array(signing.publicKey.derRepresentation)), file: "DG15"))
         let challenge: [UInt8] = [1, 2, 3, 4, 5, 6, 7, 8]
         let signature = Array(try signing.signature(for: challenge).rawRepresentation)
-        #expect(ActiveAuthentication.verify(signature: signature, challenge: challenge, key: key, algorithm: .ecdsaPlain(.sha256)))
         #expect(
-            !ActiveAuthentication.verify(signature: signature, challenge: challenge.reversed(), key: key, algorithm: .ecdsaPlain(.sha256)))
+            ActiveAuthentication.verify(signature: signature, challenge: challenge, key: key, algorithm: .ecdsaPlain(.sha256))
+                == .ecdsaPlain(.sha256))
         #expect(
-            !ActiveAuthentication.verify(signature: signature.dropLast(), challenge: challenge, key: key, algorithm: .ecdsaPlain(.sha256)))
-        #expect(!ActiveAuthentication.verify(signature: signature, challenge: challenge, key: key, algorithm: .ecdsaPlain(.sha384)))
+            ActiveAuthentication.verify(signature: signature, challenge: challenge.reversed(), key: key, algorithm: .ecdsaPlain(.sha256))
+                == nil)
+        #expect(
+            ActiveAuthentication.verify(signature: signature.dropLast(), challenge: challenge, key: key, algorithm: .ecdsaPlain(.sha256))
+                == nil)
+        #expect(ActiveAuthentication.verify(signature: signature, challenge: challenge, key: key, algorithm: .ecdsaPlain(.sha384)) == nil)
+        #expect(ActiveAuthentication.verify(signature: signature, challenge: challenge, key: key, algorithm: nil) == nil)
     }
 }

@@ -31,6 +31,7 @@ import Testing
         let made = try await run([
             "tag", "new", "passport", "-o", image, "--csca-out", csca, "--document-number", "c01x00t47", "--personal-number", "12345",
             "--birth", "900101", "--expiry", "300101", "--name", "Doe, John Q", "--sex", "M", "--nationality", "nld", "--face", faceIn,
+            "--no-chip-authentication", "--no-active-authentication",
         ])
         #expect(made.stdout.contains("passport C01X00T47, born 900101, expires 300101, BAC"), "\(made.stdout)")
         #expect(try FileManager.default.attributesOfItem(atPath: image)[.posixPermissions] as? Int == 0o600, "personal data")
@@ -47,7 +48,7 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: face)) == Data(jpeg))
         #expect(try FileManager.default.attributesOfItem(atPath: face)[.posixPermissions] as? Int == 0o600)
         let exported = try FileManager.default.contentsOfDirectory(atPath: export).sorted()
-        #expect(exported == ["DG1.bin", "DG11.bin", "DG12.bin", "DG14.bin", "DG15.bin", "DG2.bin", "EF_COM.bin", "EF_SOD.bin"])
+        #expect(exported == ["DG1.bin", "DG11.bin", "DG12.bin", "DG2.bin", "EF_COM.bin", "EF_SOD.bin"])
 
         let lines = try await run([
             "passport", "read", "--reader", "sim:" + image, "--mrz-line", "P<NLDDOE<<JOHN<Q<<<<<<<<<<<<<<<<<<<<<<<<<<<<",
@@ -103,7 +104,11 @@ import Testing
     func pace() async throws {
         let image = temporary("pace.json")
         defer { try? FileManager.default.removeItem(atPath: image) }
-        let made = try await run(["tag", "new", "passport", "-o", image, "--can", "4711", "--pace-curve", "P-256"])
+        // Chip and active authentication are the next tests' subject; here they would only cost time.
+        let made = try await run([
+            "tag", "new", "passport", "-o", image, "--can", "4711", "--pace-curve", "P-256", "--no-chip-authentication",
+            "--no-active-authentication",
+        ])
         #expect(made.stdout.contains("BAC and PACE-GM (P-256, CAN 4711)"), "\(made.stdout)")
         let byCAN = try await run(["passport", "read", "--reader", "sim:" + image, "--can", "4711"])
         #expect(byCAN.stdout.contains("access: PACE (PACE-ECDH-GM-AES-128 on P-256)"), "\(byCAN.stdout)")
@@ -123,11 +128,10 @@ import Testing
         #expect(badCurve.status == 64 && badCurve.stderr.contains("brainpoolP256r1 or P-256"), "\(badCurve.stderr)")
     }
 
-    @Test("chip and active authentication: --pace-mapping IM, --chip-authentication-cipher 3DES, and a chip with neither")
-    func chipChecks() async throws {
+    @Test("--pace-mapping IM and --chip-authentication-cipher 3DES: PACE-IM by CAN, both authentications verified")
+    func integratedMappingAndTripleDES() async throws {
         let image = temporary("im.json")
-        let plain = temporary("plain.json")
-        defer { for path in [image, plain] { try? FileManager.default.removeItem(atPath: path) } }
+        defer { try? FileManager.default.removeItem(atPath: image) }
         let made = try await run(["tag", "new", "passport", "-o", image, "--pace-mapping", "IM", "--chip-authentication-cipher", "3DES"])
         #expect(
             made.stdout.contains("PACE-IM (brainpoolP256r1, CAN 123456), chip authentication (3DES), active authentication (ECDSA P-256)"),
@@ -136,18 +140,35 @@ import Testing
         #expect(read.stdout.contains("access: PACE (PACE-ECDH-IM-AES-128 on brainpoolP256r1)"), "\(read.stdout)")
         #expect(read.stdout.contains("chip authentication: verified (CA-ECDH-3DES on brainpoolP256r1)"), "\(read.stdout)")
         #expect(read.stdout.contains("active authentication: verified (ECDSA-SHA-256 on secp256r1)"), "\(read.stdout)")
+    }
+
+    @Test("--active-authentication-algorithm RSA on a BAC chip (JSON verdicts), and a chip with neither authentication")
+    func rsaAndNeither() async throws {
+        let image = temporary("rsa.json")
+        let plain = temporary("plain.json")
+        defer { for path in [image, plain] { try? FileManager.default.removeItem(atPath: path) } }
+        let made = try await run(["tag", "new", "passport", "-o", image, "--no-pace", "--active-authentication-algorithm", "rsa"])
+        #expect(made.stdout.contains("BAC, chip authentication (AES-128), active authentication (RSA-1024)"), "\(made.stdout)")
         let json = try await run(["passport", "read", "--reader", "sim:" + image, "--json"] + Self.specimen)
         let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
         #expect((object?["chipAuthentication"] as? [String: Any])?["result"] as? String == "verified")
-        #expect((object?["activeAuthentication"] as? [String: Any])?["result"] as? String == "verified")
+        let active = object?["activeAuthentication"] as? [String: Any]
+        #expect(active?["result"] as? String == "verified" && active?["detail"] as? String == "ISO/IEC 9796-2 with SHA-1 on RSA-1024")
 
-        _ = try await run(["tag", "new", "passport", "-o", plain, "--no-chip-authentication", "--no-active-authentication"])
+        _ = try await run(["tag", "new", "passport", "-o", plain, "--no-pace", "--no-chip-authentication", "--no-active-authentication"])
         let neither = try await run(["passport", "read", "--reader", "sim:" + plain] + Self.specimen)
         #expect(neither.stdout.contains("chip authentication: not offered"), "\(neither.stdout)")
         #expect(neither.stdout.contains("active authentication: not offered"), "\(neither.stdout)")
         #expect(!neither.stdout.contains("DG14"), "\(neither.stdout)")
+    }
 
-        // A clone: the same files on a chip holding another chip-authentication key.
+    @Test("a cloned chip exits 1 with chipNotGenuine; contradictory or unknown chip options are usage errors")
+    func cloneAndUsageErrors() async throws {
+        let image = temporary("ca.json")
+        let clone = temporary("clone.json")
+        defer { for path in [image, clone] { try? FileManager.default.removeItem(atPath: path) } }
+        _ = try await run(["tag", "new", "passport", "-o", image, "--no-pace", "--no-active-authentication"])
+        // The same files on a chip holding another chip-authentication key.
         var root = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: image))) as? [String: Any])
         var tag = try #require(root["tag"] as? [String: Any])
         var applets = try #require(tag["applets"] as? [[String: Any]])
@@ -156,26 +177,20 @@ import Testing
         applets[0]["chipAuthentication"] = chip
         tag["applets"] = applets
         root["tag"] = tag
-        try JSONSerialization.data(withJSONObject: root).write(to: URL(fileURLWithPath: plain))
-        let clone = try await NFCTool.run(["passport", "read", "--reader", "sim:" + plain] + Self.specimen)
+        try JSONSerialization.data(withJSONObject: root).write(to: URL(fileURLWithPath: clone))
+        let read = try await NFCTool.run(["passport", "read", "--reader", "sim:" + clone] + Self.specimen)
         #expect(
-            clone.status == 1 && clone.stderr.contains("chipNotGenuine") && clone.stderr.contains("does not hold that key"),
-            "\(clone.stderr)")
+            read.status == 1 && read.stderr.contains("chipNotGenuine") && read.stderr.contains("does not hold that key"), "\(read.stderr)")
 
-        let badMapping = try await NFCTool.run(["tag", "new", "passport", "-o", temporary("m.json"), "--pace-mapping", "CAM"])
-        #expect(badMapping.status == 64 && badMapping.stderr.contains("GM or IM"), "\(badMapping.stderr)")
-        let badCipher = try await NFCTool.run([
-            "tag", "new", "passport", "-o", temporary("c.json"), "--chip-authentication-cipher", "AES-256",
-        ])
-        #expect(badCipher.status == 64 && badCipher.stderr.contains("AES-128 or 3DES"), "\(badCipher.stderr)")
-        let contradiction = try await NFCTool.run([
-            "tag", "new", "passport", "-o", temporary("n.json"), "--no-chip-authentication", "--chip-authentication-cipher", "3DES",
-        ])
-        #expect(contradiction.status == 64, "\(contradiction.stderr)")
-        let mappingWithoutPACE = try await NFCTool.run([
-            "tag", "new", "passport", "-o", temporary("q.json"), "--no-pace", "--pace-mapping", "IM",
-        ])
-        #expect(mappingWithoutPACE.status == 64, "\(mappingWithoutPACE.stderr)")
+        for (arguments, message) in [
+            (["--pace-mapping", "CAM"], "GM or IM"), (["--chip-authentication-cipher", "AES-256"], "AES-128 or 3DES"),
+            (["--no-chip-authentication", "--chip-authentication-cipher", "3DES"], "needs chip authentication"),
+            (["--no-pace", "--pace-mapping", "IM"], "need PACE"), (["--active-authentication-algorithm", "DSA"], "ECDSA or RSA"),
+            (["--no-active-authentication", "--active-authentication-algorithm", "RSA"], "needs active authentication"),
+        ] {
+            let result = try await NFCTool.run(["tag", "new", "passport", "-o", temporary("u.json")] + arguments)
+            #expect(result.status == 64 && result.stderr.contains(message), "\(arguments): \(result.stderr)")
+        }
     }
 
     @Test("failures: wrong MRZ (4), another CSCA (1), no access option (64), bad MRZ text (64), not an eMRTD (3)")
@@ -185,8 +200,10 @@ import Testing
         let otherCSCA = temporary("other.pem")
         let ntag = temporary("ntag.json")
         defer { for path in [image, other, otherCSCA, ntag] { try? FileManager.default.removeItem(atPath: path) } }
-        _ = try await run(["tag", "new", "passport", "-o", image])
-        _ = try await run(["tag", "new", "passport", "-o", other, "--csca-out", otherCSCA])
+        _ = try await run(["tag", "new", "passport", "-o", image, "--no-chip-authentication", "--no-active-authentication"])
+        _ = try await run([
+            "tag", "new", "passport", "-o", other, "--csca-out", otherCSCA, "--no-chip-authentication", "--no-active-authentication",
+        ])
         _ = try await run(["tag", "new", "type4", "-o", ntag])
 
         let wrong = try await NFCTool.run(["passport", "read", "--reader", "sim:" + image, "--mrz", "L898902C3,740812,120416"])

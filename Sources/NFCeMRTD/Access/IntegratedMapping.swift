@@ -36,7 +36,7 @@ public enum IntegratedMapping {
     /// - Throws: ``EMRTDError`` `.authenticationFailed` when the curve has no point encoding or
     ///   the value is one of the few it cannot map.
     public static func generator(nonce s: [UInt8], terminalNonce t: [UInt8], curve: EllipticCurve) throws(EMRTDError) -> ECPoint {
-        let fieldBits = curve.p.bitWidth - curve.p.leadingZeroBitCount
+        let fieldBits = curve.p.bitWidth
         let r = BigUInt(Data(try pseudoRandom(nonce: s, terminalNonce: t, fieldBits: fieldBits))) % curve.p
         guard let point = curve.encodeToPoint(r) else {
             throw EMRTDError(.authenticationFailed, "the integrated mapping's point encoding has no image on \(curve) for this nonce")

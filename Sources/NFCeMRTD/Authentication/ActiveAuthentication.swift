@@ -8,16 +8,19 @@ import SwiftASN1
 /// challenge in INTERNAL AUTHENTICATE (`00 88 00 00 08`) and the chip signs it with the private
 /// key whose public half DG15 holds; a verified signature shows the chip was not copied.
 ///
-/// This build verifies ECDSA (§6.1: the signature over the challenge, in the plain r ‖ s format
-/// of BSI TR-03111 §5.2.1, hashed as DG14's ActiveAuthenticationInfo says). RSA keys (ISO/IEC
-/// 9796-2 signatures) are reported as unsupported.
+/// Both kinds of key are verified: ECDSA (§6.1: the signature over the challenge, in the plain
+/// r ‖ s format of BSI TR-03111 §5.2.1, hashed as DG14's ActiveAuthenticationInfo says) and RSA
+/// (ISO/IEC 9796-2 scheme 1, `ActiveAuthentication+RSA.swift`).
 public enum ActiveAuthentication {
-    /// The signature algorithm ActiveAuthenticationInfo names (Part 11 §9.2.3).
+    /// The signature algorithm: ActiveAuthenticationInfo's (Part 11 §9.2.3) for ECDSA, or the
+    /// one an RSA signature's trailer names.
     public enum SignatureAlgorithm: Sendable, Hashable, CustomStringConvertible {
         /// ecdsa-plain-SHA* (BSI TR-03111 §5.2.1: 0.4.0.127.0.7.1.1.4.1.{1,3,4,5}).
         case ecdsaPlain(SecurityObject.HashAlgorithm)
+        /// ISO/IEC 9796-2 scheme 1 with the hash its trailer names.
+        case iso9796(SecurityObject.HashAlgorithm)
 
-        /// The algorithm an identifier names, or `nil`.
+        /// The ECDSA algorithm an identifier names, or `nil`.
         public init?(oid arcs: [UInt]) {
             guard arcs.count == 11, Array(arcs.prefix(10)) == [0, 4, 0, 127, 0, 7, 1, 1, 4, 1] else { return nil }
             let hashes: [UInt: SecurityObject.HashAlgorithm] = [1: .sha1, 3: .sha256, 4: .sha384, 5: .sha512]
@@ -25,31 +28,18 @@ public enum ActiveAuthentication {
             self = .ecdsaPlain(hash)
         }
 
-        /// The identifier's arcs.
-        public var oid: [UInt] {
-            switch self {
-            case .ecdsaPlain(let hash):
-                let last: UInt =
-                    switch hash {
-                    case .sha1: 1
-                    case .sha256: 3
-                    case .sha384: 4
-                    case .sha512: 5
-                    }
-                return [0, 4, 0, 127, 0, 7, 1, 1, 4, 1, last]
-            }
-        }
-
         public var description: String {
             switch self {
             case .ecdsaPlain(let hash): "ECDSA-\(hash.rawValue)"
+            case .iso9796(let hash): "ISO/IEC 9796-2 with \(hash.rawValue)"
             }
         }
     }
 
     /// DG15's public key (tag `6F` around a SubjectPublicKeyInfo, Part 10 §4.7.15).
-    /// - Throws: ``EMRTDError`` `.malformedFile` (DG15), `.unsupportedAlgorithm` for an RSA key.
-    public static func publicKey(dataGroup15 bytes: [UInt8]) throws(EMRTDError) -> ChipPublicKey {
+    /// - Throws: ``EMRTDError`` `.malformedFile` (DG15), `.unsupportedAlgorithm` for a key that
+    ///   is neither elliptic-curve nor RSA.
+    public static func publicKey(dataGroup15 bytes: [UInt8]) throws(EMRTDError) -> ActiveAuthenticationKey {
         let file = LDSFile.dataGroup(15).description
         let outer = try LDSTLV.parse(bytes, file: file)
         guard outer.count == 1, let first = outer.first, first.tag == 0x6F else {
@@ -58,18 +48,26 @@ public enum ActiveAuthentication {
         let node: ASN1Node
         do { node = try DER.parse(first.value) } catch { throw EMRTDError(.malformedFile, file: file, "\(error)") }
         if ChipPublicKey.algorithm(of: node) == ChipPublicKey.rsaEncryption {
-            throw EMRTDError(
-                .unsupportedAlgorithm, file: file, "RSA active authentication (ISO/IEC 9796-2) is not implemented in this build")
+            return .rsa(try RSAPublicKey(subjectPublicKeyInfo: node, file: file))
         }
-        return try ChipPublicKey(subjectPublicKeyInfo: node, file: file)
+        return .ec(try ChipPublicKey(subjectPublicKeyInfo: node, file: file))
     }
 
-    /// Whether `signature` is the chip's ECDSA signature of `challenge` under `key`.
-    public static func verify(signature: [UInt8], challenge: [UInt8], key: ChipPublicKey, algorithm: SignatureAlgorithm) -> Bool {
-        guard case .ecdsaPlain(let hash) = algorithm, signature.count == 2 * orderLength(key.curve),
-            let (r, s) = EllipticCurve.splitPlainSignature(signature)
-        else { return false }
-        return key.curve.verifyECDSA(digest: hash.hash(challenge), r: r, s: s, publicKey: key.point)
+    /// The algorithm under which `signature` signs `challenge` with `key`, or `nil` when it does
+    /// not verify. An ECDSA key needs DG14's `algorithm`; an RSA signature names its own hash.
+    public static func verify(
+        signature: [UInt8], challenge: [UInt8], key: ActiveAuthenticationKey, algorithm: SignatureAlgorithm?
+    ) -> SignatureAlgorithm? {
+        switch key {
+        case .rsa(let rsa):
+            return verifyISO9796(signature: signature, challenge: challenge, key: rsa).map { .iso9796($0) }
+        case .ec(let ec):
+            guard case .ecdsaPlain(let hash)? = algorithm, signature.count == 2 * orderLength(ec.curve),
+                let (r, s) = EllipticCurve.splitPlainSignature(signature),
+                ec.curve.verifyECDSA(digest: hash.hash(challenge), r: r, s: s, publicKey: ec.point)
+            else { return nil }
+            return .ecdsaPlain(hash)
+        }
     }
 
     /// Runs active authentication over `channel`.
@@ -79,13 +77,13 @@ public enum ActiveAuthentication {
     ///   - channel: the open channel (under secure messaging once access control ran).
     ///   - challenge: the 8 bytes to sign (random unless a test fixes them).
     /// - Returns: the algorithm that verified.
-    /// - Throws: ``EMRTDError`` `.unsupportedAlgorithm` without a signature algorithm,
-    ///   `.unexpectedStatus` when the chip refuses, `.chipNotGenuine` when the signature does
-    ///   not verify.
+    /// - Throws: ``EMRTDError`` `.unsupportedAlgorithm` for an ECDSA key without a signature
+    ///   algorithm, `.unexpectedStatus` when the chip refuses, `.chipNotGenuine` when the
+    ///   signature does not verify.
     public static func run(
-        key: ChipPublicKey, algorithm: SignatureAlgorithm?, channel: inout PassportChannel, challenge: [UInt8]? = nil
+        key: ActiveAuthenticationKey, algorithm: SignatureAlgorithm?, channel: inout PassportChannel, challenge: [UInt8]? = nil
     ) async throws(EMRTDError) -> SignatureAlgorithm {
-        guard let algorithm else {
+        if case .ec = key, algorithm == nil {
             throw EMRTDError(
                 .unsupportedAlgorithm, file: "DG14",
                 "DG15 holds an elliptic-curve key but DG14 names no ActiveAuthenticationInfo signature algorithm")
@@ -96,17 +94,18 @@ public enum ActiveAuthentication {
             throw EMRTDError(
                 .unexpectedStatus, statusWord: answer.statusWord, "active authentication: the chip refused INTERNAL AUTHENTICATE")
         }
-        guard verify(signature: answer.data, challenge: random, key: key, algorithm: algorithm) else {
+        guard let verified = verify(signature: answer.data, challenge: random, key: key, algorithm: algorithm) else {
+            let expected = algorithm.map { "\($0)" } ?? "ISO/IEC 9796-2"
             throw EMRTDError(
                 .chipNotGenuine, file: "DG15",
-                "active authentication failed: the chip's \(answer.data.count)-byte answer is not a \(algorithm) signature of the challenge under DG15's key"
+                "active authentication failed: the chip's \(answer.data.count)-byte answer is not a \(expected) signature of the challenge under DG15's \(key) key"
             )
         }
-        return algorithm
+        return verified
     }
 
     /// The byte length of the curve's order: each of r and s in the plain format.
     static func orderLength(_ curve: EllipticCurve) -> Int {
-        (curve.order.bitWidth - curve.order.leadingZeroBitCount + 7) / 8
+        (curve.order.bitWidth + 7) / 8
     }
 }

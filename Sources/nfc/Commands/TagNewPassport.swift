@@ -57,6 +57,9 @@ struct PassportOptions: ParsableArguments {
     @Flag(name: .long, help: "passport, id-card: a chip without active authentication (no DG15).")
     var noActiveAuthentication = false
 
+    @Option(name: .long, help: "passport, id-card: active authentication's key, ECDSA (P-256, default) or RSA (1024 bits, ISO/IEC 9796-2).")
+    var activeAuthenticationAlgorithm: String?
+
     @Option(name: .long, help: "passport, id-card: also write the test CSCA's certificate (PEM) here, for --csca of nfc passport read.")
     var cscaOut: String?
 
@@ -65,7 +68,7 @@ struct PassportOptions: ParsableArguments {
         documentNumber != nil || personalNumber != nil || birth != nil || expiry != nil || name != nil || sex != nil || nationality != nil
             || face != nil || noBac
             || noPace || can != nil || paceCurve != nil || cscaOut != nil || paceMapping != nil || noChipAuthentication
-            || chipAuthenticationCipher != nil || noActiveAuthentication
+            || chipAuthenticationCipher != nil || noActiveAuthentication || activeAuthenticationAlgorithm != nil
     }
 
     /// The holder the options describe.
@@ -136,6 +139,16 @@ struct PassportOptions: ParsableArguments {
             holder.chipAuthentication = cipher
         }
         holder.activeAuthentication = !noActiveAuthentication
+        if let activeAuthenticationAlgorithm {
+            guard !noActiveAuthentication else {
+                throw CLIError(.usage, "--active-authentication-algorithm needs active authentication; drop --no-active-authentication")
+            }
+            guard let algorithm = PassportHolder.ActiveAuthenticationAlgorithm(rawValue: activeAuthenticationAlgorithm.uppercased()) else {
+                throw CLIError(
+                    .usage, "--active-authentication-algorithm is ECDSA or RSA, not \(TerminalText.escape(activeAuthenticationAlgorithm))")
+            }
+            holder.activeAuthenticationAlgorithm = algorithm
+        }
         return holder
     }
 }
@@ -151,7 +164,11 @@ extension TagNewCommand {
         }
         var summary = parts.isEmpty ? ", no access control" : ", " + parts.joined(separator: " and ")
         if let cipher = holder.chipAuthentication { summary += ", chip authentication (\(cipher.rawValue))" }
-        if holder.activeAuthentication { summary += ", active authentication (ECDSA P-256)" }
+        if holder.activeAuthentication {
+            summary +=
+                holder.activeAuthenticationAlgorithm == .rsa
+                ? ", active authentication (RSA-1024)" : ", active authentication (ECDSA P-256)"
+        }
         return summary
     }
 

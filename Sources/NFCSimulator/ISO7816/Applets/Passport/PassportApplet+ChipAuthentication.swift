@@ -1,5 +1,6 @@
 import Crypto
 import NFCEllipticCurves
+import _CryptoExtras
 
 /// Chip and active authentication, the chip's side (ICAO Doc 9303 Part 11 §6.2 and §6.1; BSI
 /// TR-03110 Part 3 §B.1 for the commands), both answered only inside secure messaging (or on a
@@ -11,7 +12,9 @@ import NFCEllipticCurves
 /// secure messaging with KDF(x(SK_chip · PK_terminal), 1 and 2) and a counter of 0.
 ///
 /// Active authentication: INTERNAL AUTHENTICATE (`88`) with an 8-byte challenge, answered with
-/// the ECDSA P-256 signature (SHA-256, r ‖ s) of the challenge (§6.1; BSI TR-03111 §5.2.1).
+/// the ECDSA P-256 signature (SHA-256, r ‖ s) of the challenge (§6.1; BSI TR-03111 §5.2.1), or
+/// with an RSA ISO/IEC 9796-2 scheme 1 signature: `6A ‖ M1 ‖ SHA-1(M1 ‖ challenge) ‖ BC` raised
+/// to the private exponent, M1 a fresh nonce filling the block (§6.1.2).
 extension PassportApplet {
     /// The chip's static key-agreement key DG14 announces.
     public struct ChipAuthenticationSettings: Sendable, Hashable {
@@ -81,11 +84,23 @@ extension PassportApplet {
 
     /// INTERNAL AUTHENTICATE: the challenge signed with the active-authentication key.
     func internalAuthenticate(_ command: SimCommandAPDU) -> SimResponseAPDU {
-        guard let activeAuthenticationKey, let key = try? P256.Signing.PrivateKey(rawRepresentation: activeAuthenticationKey) else {
-            return SimResponseAPDU(.instructionNotSupported)
-        }
+        guard activeAuthenticationKey != nil || activeAuthenticationRSAKey != nil else { return SimResponseAPDU(.instructionNotSupported) }
         guard command.p1 == 0, command.p2 == 0 else { return SimResponseAPDU(.incorrectP1P2) }
         guard command.data.count == 8 else { return SimResponseAPDU(.wrongLength) }
+        if let activeAuthenticationRSAKey {
+            guard let key = try? _RSA.BlindSigning.PrivateKey<SHA384>(unsafeDERRepresentation: activeAuthenticationRSAKey) else {
+                return SimResponseAPDU(.noPreciseDiagnosis)
+            }
+            let length = key.keySizeInBits / 8
+            var unscripted: [UInt8] = []
+            let nonce = ScriptedRandom.take(length - 22, from: &unscripted)
+            let block = [0x6A] + nonce + Array(Insecure.SHA1.hash(data: nonce + command.data)) + [0xBC]
+            guard let signature = try? key.blindSignature(for: block) else { return SimResponseAPDU(.noPreciseDiagnosis) }
+            return SimResponseAPDU(data: Array(signature.rawRepresentation), status: .success, additionalProcessingTime: Self.curveTime)
+        }
+        guard let activeAuthenticationKey, let key = try? P256.Signing.PrivateKey(rawRepresentation: activeAuthenticationKey) else {
+            return SimResponseAPDU(.noPreciseDiagnosis)
+        }
         guard let signature = try? key.signature(for: command.data) else { return SimResponseAPDU(.noPreciseDiagnosis) }
         return SimResponseAPDU(data: Array(signature.rawRepresentation), status: .success, additionalProcessingTime: Self.curveTime)
     }

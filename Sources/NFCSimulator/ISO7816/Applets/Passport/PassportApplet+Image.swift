@@ -2,6 +2,7 @@ import BigInt
 import Crypto
 import Foundation
 import NFCEllipticCurves
+import _CryptoExtras
 
 extension PassportApplet {
     /// The persistent state of an eMRTD application.
@@ -68,6 +69,8 @@ extension PassportApplet {
         public var chipAuthentication: ChipAuthenticationImage?
         /// Active authentication's P-256 private key, when offered.
         public var activeAuthenticationKey: HexBytes?
+        /// Active authentication's RSA private key (PKCS #1 DER), when the chip signs with RSA.
+        public var activeAuthenticationRSAKey: HexBytes?
     }
 
     /// The applet's image.
@@ -86,7 +89,8 @@ extension PassportApplet {
                 Image.ChipAuthenticationImage(
                     parameterId: $0.parameterIdentifier, key: HexBytes($0.privateKey), cipher: $0.tripleDES ? "3DES" : nil)
             },
-            activeAuthenticationKey: activeAuthenticationKey.map(HexBytes.init))
+            activeAuthenticationKey: activeAuthenticationKey.map(HexBytes.init),
+            activeAuthenticationRSAKey: activeAuthenticationRSAKey.map(HexBytes.init))
     }
 
     /// The applet an image describes.
@@ -131,6 +135,10 @@ extension PassportApplet {
         if let key = image.activeAuthenticationKey, (try? P256.Signing.PrivateKey(rawRepresentation: key.bytes)) == nil {
             throw TagImageError(.invalidValue, field: "activeAuthenticationKey", "not a P-256 private key (32 bytes)")
         }
+        if let key = image.activeAuthenticationRSAKey, (try? _RSA.Signing.PrivateKey(unsafeDERRepresentation: key.bytes)) == nil {
+            throw TagImageError(
+                .invalidValue, field: "activeAuthenticationRSAKey", "not an RSA private key (PKCS #1 DER, 1024 bits or more)")
+        }
         var files: [File] = []
         for (index, file) in image.files.enumerated() {
             guard file.id.bytes.count == 2 else {
@@ -157,6 +165,7 @@ extension PassportApplet {
             chipAuthentication: image.chipAuthentication.map {
                 ChipAuthenticationSettings(parameterIdentifier: $0.parameterId, privateKey: $0.key.bytes, tripleDES: $0.cipher == "3DES")
             },
-            activeAuthenticationKey: image.activeAuthenticationKey?.bytes)
+            activeAuthenticationKey: image.activeAuthenticationKey?.bytes,
+            activeAuthenticationRSAKey: image.activeAuthenticationRSAKey?.bytes)
     }
 }

@@ -166,7 +166,7 @@ extension PassportApplet {
     func integratedGenerator(nonce: [UInt8], terminalNonce: [UInt8], curve: EllipticCurve) -> ECPoint? {
         guard var key = NTAG424Cipher.cbc(nonce, key: terminalNonce, decrypt: false) else { return nil }
         var stream: [UInt8] = []
-        let bits = curve.p.bitWidth - curve.p.leadingZeroBitCount
+        let bits = curve.p.bitWidth
         for _ in 0..<((bits + 64 + 127) / 128) {
             guard let block = NTAG424Cipher.cbc(Self.mappingConstants.c1, key: key, decrypt: false),
                 let next = NTAG424Cipher.cbc(Self.mappingConstants.c0, key: key, decrypt: false)

@@ -56,6 +56,9 @@ public struct PassportApplet: ISO7816Applet {
     /// The P-256 private key (32 bytes) whose public half DG15 holds, when the chip offers
     /// active authentication.
     public var activeAuthenticationKey: [UInt8]?
+    /// The RSA private key (PKCS #1 DER) whose public half DG15 holds, when the chip signs with
+    /// ISO/IEC 9796-2 instead (taken before ``activeAuthenticationKey``).
+    public var activeAuthenticationRSAKey: [UInt8]?
 
     /// Whether the files need BAC or PACE first (a chip offering neither is open to anyone).
     public var requiresAccessControl: Bool { bac || pace != nil }
@@ -83,8 +86,10 @@ public struct PassportApplet: ISO7816Applet {
     public init(
         documentNumber: String, dateOfBirth: String, dateOfExpiry: String, bac: Bool = true, pace: PACESettings? = nil,
         files: [File], eacFiles: Set<UInt16> = [0x0103, 0x0104], cscaCertificate: [UInt8] = [],
-        chipAuthentication: ChipAuthenticationSettings? = nil, activeAuthenticationKey: [UInt8]? = nil
+        chipAuthentication: ChipAuthenticationSettings? = nil, activeAuthenticationKey: [UInt8]? = nil,
+        activeAuthenticationRSAKey: [UInt8]? = nil
     ) {
+        self.activeAuthenticationRSAKey = activeAuthenticationRSAKey
         self.chipAuthentication = chipAuthentication
         self.activeAuthenticationKey = activeAuthenticationKey
         var number = documentNumber

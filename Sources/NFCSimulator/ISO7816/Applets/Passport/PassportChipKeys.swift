@@ -3,6 +3,7 @@ import Crypto
 import Foundation
 import NFCEllipticCurves
 import SwiftASN1
+import _CryptoExtras
 
 extension PassportIssuer {
     /// The chip's own key pairs, made fresh for each document (test keys): the chip-authentication
@@ -12,8 +13,10 @@ extension PassportIssuer {
     struct ChipKeys {
         /// Chip authentication's settings, when the holder's chip offers it.
         let chipAuthentication: PassportApplet.ChipAuthenticationSettings?
-        /// Active authentication's key, when offered.
+        /// Active authentication's ECDSA key, when offered.
         let activeAuthentication: P256.Signing.PrivateKey?
+        /// Active authentication's RSA key, when offered instead.
+        let activeAuthenticationRSA: _RSA.Signing.PrivateKey?
 
         init(_ holder: PassportHolder) {
             if let cipher = holder.chipAuthentication {
@@ -26,7 +29,9 @@ extension PassportIssuer {
             } else {
                 chipAuthentication = nil
             }
-            activeAuthentication = holder.activeAuthentication ? P256.Signing.PrivateKey() : nil
+            let rsa = holder.activeAuthentication && holder.activeAuthenticationAlgorithm == .rsa
+            activeAuthentication = holder.activeAuthentication && !rsa ? P256.Signing.PrivateKey() : nil
+            activeAuthenticationRSA = rsa ? try? _RSA.Signing.PrivateKey(unsafeKeySize: .init(bitCount: 1024)) : nil
         }
 
         /// DG14: `6E { SET OF SecurityInfo }` — ChipAuthenticationPublicKeyInfo (id-PK-ECDH, the key
@@ -48,9 +53,11 @@ extension PassportIssuer {
             return tlv(0x6E, der(0x31, infos.sorted { $0.lexicographicallyPrecedes($1) }.flatMap { $0 }))
         }
 
-        /// DG15: `6F { SubjectPublicKeyInfo }` of the active-authentication key.
+        /// DG15: `6F { SubjectPublicKeyInfo }` of the active-authentication key. DG14 names no
+        /// algorithm for an RSA key: its signatures carry their hash in the trailer (Part 11 §9.2.3).
         func dataGroup15() -> [UInt8]? {
-            activeAuthentication.map { tlv(0x6F, Array($0.publicKey.derRepresentation)) }
+            if let activeAuthenticationRSA { return tlv(0x6F, Array(activeAuthenticationRSA.publicKey.derRepresentation)) }
+            return activeAuthentication.map { tlv(0x6F, Array($0.publicKey.derRepresentation)) }
         }
 
         /// ECParameters (SEC 1 v2 §C.2): version 1, prime field, a and b, the base point, order, cofactor.

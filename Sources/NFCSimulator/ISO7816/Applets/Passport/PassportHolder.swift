@@ -42,8 +42,18 @@ public struct PassportHolder: Sendable, Hashable {
     public var pace: PassportApplet.PACESettings?
     /// Chip authentication (DG14), and with which secure messaging: `nil` none, else 3DES or AES-128.
     public var chipAuthentication: ChipAuthenticationCipher?
-    /// Active authentication (DG15, an ECDSA P-256 key).
+    /// Active authentication (DG15).
     public var activeAuthentication: Bool
+    /// Active authentication's key: ECDSA P-256, or RSA-1024 with ISO/IEC 9796-2 as on older passports.
+    public var activeAuthenticationAlgorithm: ActiveAuthenticationAlgorithm = .ecdsa
+
+    /// The kind of key active authentication signs with.
+    public enum ActiveAuthenticationAlgorithm: String, Sendable, Hashable, CaseIterable {
+        /// ECDSA on P-256 with SHA-256, plain r ‖ s.
+        case ecdsa = "ECDSA"
+        /// RSA-1024 (its signature fits a short APDU, as on the passports that use it), ISO/IEC 9796-2 scheme 1 with SHA-1.
+        case rsa = "RSA"
+    }
 
     /// The secure messaging chip authentication moves to.
     public enum ChipAuthenticationCipher: String, Sendable, Hashable, CaseIterable {

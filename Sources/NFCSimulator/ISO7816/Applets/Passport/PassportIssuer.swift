@@ -28,7 +28,8 @@ public enum PassportIssuer {
                 documentNumber: holder.documentNumber, dateOfBirth: holder.dateOfBirth, dateOfExpiry: holder.dateOfExpiry,
                 bac: holder.bac, pace: holder.pace, files: files, cscaCertificate: signed.csca,
                 chipAuthentication: chipKeys.chipAuthentication,
-                activeAuthenticationKey: chipKeys.activeAuthentication.map { Array($0.rawRepresentation) })
+                activeAuthenticationKey: chipKeys.activeAuthentication.map { Array($0.rawRepresentation) },
+                activeAuthenticationRSAKey: chipKeys.activeAuthenticationRSA.map { Array($0.derRepresentation) })
         } catch {
             throw TagImageError(.invalidValue, field: "", "signing EF.SOD failed: \(error)")
         }
