@@ -73,19 +73,11 @@ extension PassportIssuer {
         /// A DER object with a one-byte tag.
         func der(_ tag: UInt8, _ value: [UInt8]) -> [UInt8] { [tag] + PassportApplet.lengthField(value.count) + value }
 
-        /// An OBJECT IDENTIFIER (X.690 §8.19).
+        /// An OBJECT IDENTIFIER's DER encoding, by swift-asn1 (as EF.SOD's are).
         func oid(_ arcs: [UInt]) -> [UInt8] {
-            var value = [UInt8(arcs[0] * 40 + arcs[1])]
-            for arc in arcs.dropFirst(2) {
-                var chunk = [UInt8(arc & 0x7F)]
-                var rest = arc >> 7
-                while rest > 0 {
-                    chunk.insert(UInt8(rest & 0x7F) | 0x80, at: 0)
-                    rest >>= 7
-                }
-                value += chunk
-            }
-            return der(0x06, value)
+            var coder = DER.Serializer()
+            guard let identifier = try? ASN1ObjectIdentifier(elements: arcs), (try? coder.serialize(identifier)) != nil else { return [] }
+            return coder.serializedBytes
         }
     }
 }
