@@ -25,6 +25,12 @@ public struct EllipticCurve: Sendable, Hashable, CustomStringConvertible {
     public let cofactor: BigUInt
     /// The length of a field element in bytes.
     public let byteCount: Int
+    /// The field F_p for the point arithmetic; `nil` when p is not an odd number of at least 3.
+    let field: MontgomeryField?
+    /// a in Montgomery form.
+    let aElement: MontgomeryField.Element
+    /// Whether a = −3 (mod p), which shortens every doubling.
+    let aIsMinusThree: Bool
 
     /// A curve from its domain parameters (hex, big-endian).
     public init(name: String, p: String, a: String, b: String, x: String, y: String, order: String, cofactor: UInt = 1) {
@@ -45,6 +51,9 @@ public struct EllipticCurve: Sendable, Hashable, CustomStringConvertible {
         self.order = order
         self.cofactor = cofactor
         byteCount = (p.bitWidth + 7) / 8
+        field = MontgomeryField(modulus: p)
+        aElement = field?.element(self.a) ?? []
+        aIsMinusThree = p >= 3 && self.a == p - 3
     }
 
     public var description: String { name }
@@ -60,44 +69,47 @@ public struct EllipticCurve: Sendable, Hashable, CustomStringConvertible {
         return left == right
     }
 
-    /// `k`·`point`, by double-and-add over Jacobian coordinates (SEC 1 §2.2.1).
+    /// `k`·`point`, by double-and-add over Jacobian coordinates (SEC 1 §2.2.1). A curve whose
+    /// prime is even or below 3 is no prime field: every product is the point at infinity.
     public func multiply(_ point: ECPoint, by k: BigUInt) -> ECPoint {
-        guard case .affine = point else { return .infinity }
-        var result = Jacobian.infinity
-        let base = Jacobian(point)
+        guard case .affine = point, let field else { return .infinity }
+        var result = jacobian(.infinity, in: field)
+        let base = jacobian(point, in: field)
         var index = k.bitWidth - 1
         while index >= 0 {
-            result = double(result)
-            if k[bitAt: index] { result = addAffine(result, base) }
+            result = double(result, in: field)
+            if k[bitAt: index] { result = addAffine(result, base, in: field) }
             index -= 1
         }
-        return affine(result)
+        return affine(result, in: field)
     }
 
     /// `k1`·`p1` + `k2`·`p2` in one pass of doublings (Shamir's trick, as in ECDSA verification:
     /// SEC 1 §4.1.4 step 5), adding p1, p2 or their sum at each bit.
     public func multiplyAndAdd(_ p1: ECPoint, _ k1: BigUInt, _ p2: ECPoint, _ k2: BigUInt) -> ECPoint {
-        let first = Jacobian(p1)
-        let second = Jacobian(p2)
-        let both = add(first, second)
-        var result = Jacobian.infinity
+        guard let field else { return .infinity }
+        let first = jacobian(p1, in: field)
+        let second = jacobian(p2, in: field)
+        let both = add(first, second, in: field)
+        var result = jacobian(.infinity, in: field)
         var index = max(k1.bitWidth, k2.bitWidth) - 1
         while index >= 0 {
-            result = double(result)
+            result = double(result, in: field)
             switch (k1[bitAt: index], k2[bitAt: index]) {
-            case (true, true): result = add(result, both)
-            case (true, false): result = add(result, first)
-            case (false, true): result = add(result, second)
+            case (true, true): result = add(result, both, in: field)
+            case (true, false): result = add(result, first, in: field)
+            case (false, true): result = add(result, second, in: field)
             case (false, false): break
             }
             index -= 1
         }
-        return affine(result)
+        return affine(result, in: field)
     }
 
     /// `first` + `second`.
     public func add(_ first: ECPoint, _ second: ECPoint) -> ECPoint {
-        affine(add(Jacobian(first), Jacobian(second)))
+        guard let field else { return .infinity }
+        return affine(add(jacobian(first, in: field), jacobian(second, in: field), in: field), in: field)
     }
 
     /// The uncompressed encoding `04 ‖ x ‖ y` (SEC 1 §2.3.3); the point at infinity is `00`.
@@ -127,89 +139,91 @@ public struct EllipticCurve: Sendable, Hashable, CustomStringConvertible {
         return value == 0 ? 1 : value
     }
 
-    // MARK: Jacobian arithmetic (X/Z², Y/Z³)
+    // MARK: Jacobian arithmetic (X/Z², Y/Z³), in the Montgomery field
 
+    /// A point in Jacobian coordinates, each in Montgomery form; Z = 0 is the point at infinity.
     struct Jacobian {
-        var x: BigUInt
-        var y: BigUInt
-        var z: BigUInt
+        var x: MontgomeryField.Element
+        var y: MontgomeryField.Element
+        var z: MontgomeryField.Element
+    }
 
-        static let infinity = Jacobian(x: 1, y: 1, z: 0)
-
-        init(x: BigUInt, y: BigUInt, z: BigUInt) {
-            self.x = x
-            self.y = y
-            self.z = z
-        }
-
-        init(_ point: ECPoint) {
-            switch point {
-            case .infinity: self = .infinity
-            case .affine(let x, let y): self.init(x: x, y: y, z: 1)
-            }
+    func jacobian(_ point: ECPoint, in field: MontgomeryField) -> Jacobian {
+        switch point {
+        case .infinity: return Jacobian(x: field.one, y: field.one, z: field.zero)
+        case .affine(let x, let y): return Jacobian(x: field.element(x), y: field.element(y), z: field.one)
         }
     }
 
-    private func sub(_ left: BigUInt, _ right: BigUInt) -> BigUInt {
-        left >= right ? left - right : p - (right - left) % p
-    }
-
-    func double(_ point: Jacobian) -> Jacobian {
-        if point.z == 0 || point.y == 0 { return .infinity }
-        let yy = point.y * point.y % p
-        let s = 4 * point.x % p * yy % p
-        let zz = point.z * point.z % p
-        let m = (3 * (point.x * point.x % p) + a * (zz * zz % p)) % p
-        let x = sub(m * m % p, 2 * s % p)
-        let y = sub(m * sub(s, x) % p, 8 * (yy * yy % p) % p)
-        let z = 2 * point.y % p * point.z % p
+    /// 2·`point` (the "dbl-1998-cmo-2" formulas; with a = −3, as on the NIST curves,
+    /// 3X² + aZ⁴ = 3(X − Z²)(X + Z²) saves two products: "dbl-2001-b", Explicit-Formulas Database).
+    func double(_ point: Jacobian, in field: MontgomeryField) -> Jacobian {
+        if point.z == field.zero || point.y == field.zero { return Jacobian(x: field.one, y: field.one, z: field.zero) }
+        let yy = field.square(point.y)
+        let s = field.twice(field.twice(field.multiply(point.x, yy)))
+        let zz = field.square(point.z)
+        let m: MontgomeryField.Element
+        if aIsMinusThree {
+            let product = field.multiply(field.subtract(point.x, zz), field.add(point.x, zz))
+            m = field.add(field.twice(product), product)
+        } else {
+            let xx = field.square(point.x)
+            m = field.add(field.add(field.twice(xx), xx), field.multiply(aElement, field.square(zz)))
+        }
+        let x = field.subtract(field.square(m), field.twice(s))
+        let yyyy8 = field.twice(field.twice(field.twice(field.square(yy))))
+        let y = field.subtract(field.multiply(m, field.subtract(s, x)), yyyy8)
+        let z = field.twice(field.multiply(point.y, point.z))
         return Jacobian(x: x, y: y, z: z)
     }
 
-    func add(_ first: Jacobian, _ second: Jacobian) -> Jacobian {
-        if first.z == 0 { return second }
-        if second.z == 0 { return first }
-        let z1z1 = first.z * first.z % p
-        let z2z2 = second.z * second.z % p
-        let u1 = first.x * z2z2 % p
-        let u2 = second.x * z1z1 % p
-        let s1 = first.y * (second.z * z2z2 % p) % p
-        let s2 = second.y * (first.z * z1z1 % p) % p
-        if u1 == u2 { return s1 == s2 ? double(first) : .infinity }
-        let h = sub(u2, u1)
-        let r = sub(s2, s1)
-        let hh = h * h % p
-        let hhh = h * hh % p
-        let u1hh = u1 * hh % p
-        let x = sub(sub(r * r % p, hhh), 2 * u1hh % p)
-        let y = sub(r * sub(u1hh, x) % p, s1 * hhh % p)
-        let z = h * (first.z * second.z % p) % p
-        return Jacobian(x: x, y: y, z: z)
+    /// `first` + `second` ("add-1998-cmo-2").
+    func add(_ first: Jacobian, _ second: Jacobian, in field: MontgomeryField) -> Jacobian {
+        if first.z == field.zero { return second }
+        if second.z == field.zero { return first }
+        let z1z1 = field.square(first.z)
+        let z2z2 = field.square(second.z)
+        let u1 = field.multiply(first.x, z2z2)
+        let u2 = field.multiply(second.x, z1z1)
+        let s1 = field.multiply(first.y, field.multiply(second.z, z2z2))
+        let s2 = field.multiply(second.y, field.multiply(first.z, z1z1))
+        return finishAddition(u1: u1, u2: u2, s1: s1, s2: s2, z: field.multiply(first.z, second.z), first, in: field)
     }
 
     /// `first` + `second` where `second` has Z = 1 (mixed addition: Z₂² and Z₂³ are 1).
-    func addAffine(_ first: Jacobian, _ second: Jacobian) -> Jacobian {
-        if first.z == 0 { return second }
-        if second.z == 0 { return first }
-        let z1z1 = first.z * first.z % p
-        let u2 = second.x * z1z1 % p
-        let s2 = second.y * (first.z * z1z1 % p) % p
-        if first.x == u2 { return first.y == s2 ? double(first) : .infinity }
-        let h = sub(u2, first.x)
-        let r = sub(s2, first.y)
-        let hh = h * h % p
-        let hhh = h * hh % p
-        let u1hh = first.x * hh % p
-        let x = sub(sub(r * r % p, hhh), 2 * u1hh % p)
-        let y = sub(r * sub(u1hh, x) % p, first.y * hhh % p)
-        let z = h * first.z % p
-        return Jacobian(x: x, y: y, z: z)
+    func addAffine(_ first: Jacobian, _ second: Jacobian, in field: MontgomeryField) -> Jacobian {
+        if first.z == field.zero { return second }
+        if second.z == field.zero { return first }
+        let z1z1 = field.square(first.z)
+        let u2 = field.multiply(second.x, z1z1)
+        let s2 = field.multiply(second.y, field.multiply(first.z, z1z1))
+        return finishAddition(u1: first.x, u2: u2, s1: first.y, s2: s2, z: first.z, first, in: field)
     }
 
-    func affine(_ point: Jacobian) -> ECPoint {
-        guard point.z != 0, let inverse = point.z.inverse(p) else { return .infinity }
+    /// The common end of both additions: H = U₂ − U₁, R = S₂ − S₁, X₃ = R² − H³ − 2U₁H²,
+    /// Y₃ = R(U₁H² − X₃) − S₁H³, Z₃ = Z·H; equal points double, opposite ones cancel.
+    private func finishAddition(
+        u1: MontgomeryField.Element, u2: MontgomeryField.Element, s1: MontgomeryField.Element,
+        s2: MontgomeryField.Element, z: MontgomeryField.Element, _ first: Jacobian, in field: MontgomeryField
+    ) -> Jacobian {
+        if u1 == u2 {
+            return s1 == s2 ? double(first, in: field) : Jacobian(x: field.one, y: field.one, z: field.zero)
+        }
+        let h = field.subtract(u2, u1)
+        let r = field.subtract(s2, s1)
+        let hh = field.square(h)
+        let hhh = field.multiply(h, hh)
+        let u1hh = field.multiply(u1, hh)
+        let x = field.subtract(field.subtract(field.square(r), hhh), field.twice(u1hh))
+        let y = field.subtract(field.multiply(r, field.subtract(u1hh, x)), field.multiply(s1, hhh))
+        return Jacobian(x: x, y: y, z: field.multiply(h, z))
+    }
+
+    func affine(_ point: Jacobian, in field: MontgomeryField) -> ECPoint {
+        let z = field.integer(point.z)
+        guard z != 0, let inverse = z.inverse(p) else { return .infinity }
         let zz = inverse * inverse % p
-        return .affine(x: point.x * zz % p, y: point.y * (zz * inverse % p) % p)
+        return .affine(x: field.integer(point.x) * zz % p, y: field.integer(point.y) * (zz * inverse % p) % p)
     }
 }
 

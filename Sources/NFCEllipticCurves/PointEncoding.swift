@@ -7,7 +7,7 @@ extension EllipticCurve {
     /// Defined for p ≡ 3 (mod 4) with a ≠ 0 (brainpool and NIST curves); `nil` otherwise, or
     /// for the few t the formulas cannot take (α + α² = 0).
     public func encodeToPoint(_ t: BigUInt) -> ECPoint? {
-        guard p % 4 == 3, a != 0 else { return nil }
+        guard p % 4 == 3, a != 0, let field else { return nil }
         let t = t % p
         let alpha = (p - (t * t) % p) % p
         let denominator = (alpha + alpha * alpha) % p
@@ -18,7 +18,7 @@ extension EllipticCurve {
         let h2 = (x2 * x2 % p * x2 + a * x2 + b) % p
         let u = t.power(3, modulus: p) * h2 % p
         // A = h2^(p − 1 − (p + 1)/4): A²·h2 = 1 exactly when h2 is a square, and then A·h2 is its root.
-        let root = h2.power(p - 1 - (p + 1) / 4, modulus: p)
+        let root = field.integer(field.power(field.element(h2), p - 1 - (p + 1) / 4))
         let point: ECPoint =
             root * root % p * h2 % p == 1
             ? .affine(x: x2, y: root * h2 % p)
