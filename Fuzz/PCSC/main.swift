@@ -4,8 +4,10 @@ import NFCTransport
 
 /// libFuzzer target for what a PC/SC reader hands the driver: the ATR (PC/SC Part 3 §3.1.3.2.3
 /// contactless ATRs, ISO/IEC 7816-3 ATRs in general), the transparent-exchange answer
-/// (Part 3 §3.2.2.1.9 BER-TLV data objects), pseudo-APDU answers, and the identification
-/// dialogue (GET DATA UID, FeliCa Polling) driven with fuzzer answers.
+/// (Part 3 §3.2.2.1.9 BER-TLV data objects), pseudo-APDU answers, the ACR122U's Direct Transmit
+/// answers and plans, and the identification dialogue (GET DATA UID, FeliCa Polling in a
+/// transparent session or, on an ACR122U — selector bit 7 —, through Direct Transmit) driven with
+/// fuzzer answers.
 ///
 /// Input: `[selector] bytes…`. Asserts: every refusal is a typed `TransportError`; an ATR whose
 /// historical bytes parse gives historical bytes that are a part of the ATR.
@@ -31,11 +33,18 @@ public func fuzzPCSC(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
                 _ = PseudoAPDUTranslation.answer(plan.apdus.map { _ in (data: bytes, sw: 0x9000) }, plan: plan)
             }
         }
+        for (command, framing) in [([UInt8(0x42)], DirectTransmit.Framing.data), ([0x40], .acknowledged), ([0x40], .felica)] {
+            _ = try? DirectTransmit.answer(bytes, to: command, framing: framing, reader: "fuzz")
+        }
+        for parameters in [TargetInfo.Parameters.iso14443A(.init(atqa: 0x0044, sak: 0)), .felica(.init(pmm: [], systemCode: 0xFFFF))] {
+            _ = try? DirectTransmit.plan(bytes, target: TargetInfo(handle: 1, identifier: [], parameters: parameters))
+        }
     default:
         // The ATR is the first answer, then the reader's answers to GET DATA and Polling.
         let script = AnswerScript(bytes[...])
         guard let atr = try? script.next() else { return 0 }
-        let identification = TargetIdentification { (_: [UInt8]) throws(TransportError) -> [UInt8] in
+        let profile: ReaderProfile = all[0] & 0x80 != 0 ? .acr122u : .generic
+        let identification = TargetIdentification(profile: profile) { (_: [UInt8]) throws(TransportError) -> [UInt8] in
             guard let answer = try script.next() else { throw TransportError(.timeout, "no answer") }
             return answer
         }

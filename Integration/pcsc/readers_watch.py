@@ -55,7 +55,7 @@ def run(nfc, new_image, check, reader):
             removed = next_event("card-removed")
             card = (inserted or {}).get("card", {})
             # `nfc readers` lists the same card, name and description separated by a real tab.
-            listed = "%s\tPC/SC, tag present (ATR %s: %s)" % (reader, atr, card.get("description"))
+            listed = "%s\tPC/SC, profile generic (probe), tag present (ATR %s: %s)" % (reader, atr, card.get("description"))
             ok = inserted is not None and removed is not None and inserted["atr"] == atr \
                 and card.get("kind") == wanted[0] and (wanted[1] is None or card.get("name") == wanted[1]) \
                 and listed in listing

@@ -22,7 +22,8 @@ import emulation
 from checks import check, failures
 
 # Checks the whole suite makes (all groups); fewer means part of it did not run.
-EXPECTED_CHECKS = 78
+EXPECTED_CHECKS = 94
+import acr122u_checks
 import cli_checks
 import pyscard_ndef
 import readers_watch
@@ -75,14 +76,15 @@ def records(output):
 WRITE = ["--uri", "https://example.org/opencorenfc", "--text", "through pcscd"]
 
 
-def test_same_as_simulator(kind, basic):
-    mode = "basic reader" if basic else "transparent session"
+def test_same_as_simulator(kind, basic, profile=None):
+    mode = "an emulated " + profile if profile else "basic reader" if basic else "transparent session"
     name = "%s, %s: write + read through pcscd equal the simulator's" % (kind, mode)
     image = new_image(kind, kind)
     simulated = copy(image, kind + "-sim")
     expected_write = nfc("write", "--reader", "sim:" + simulated, *WRITE)
     expected_read = nfc("read", "--reader", "sim:" + simulated, "--json")
-    with emulated(image, *(["--basic-reader"] if basic else [])):
+    options = ["--reader-profile", profile] if profile else ["--basic-reader"] if basic else []
+    with emulated(image, *options):
         written = nfc("write", "--reader", PCSC, *WRITE)
         read = nfc("read", "--reader", PCSC, "--json")
     check(name, written.returncode == 0 and read.returncode == 0 and expected_read.returncode == 0
@@ -229,15 +231,16 @@ def cut_states(kind):
     return CUT_STATES.get(kind, ("old", "new", "empty"))
 
 
-def removal_trials(kind, reader, port):
-    """Writes a long message through READER with the card taken away after 1, 2, 3, … commands
-    until a write completes; returns {count: what the tag then holds}."""
+def removal_trials(kind, reader, port, *options):
+    """Writes a long message through READER (emulated with OPTIONS) with the card taken away
+    after 1, 2, 3, … commands until a write completes; returns {count: what the tag then holds}."""
     image = new_image(kind, kind + "-tear")
     nfc("write", "--reader", "sim:" + image, "--text", "old message")
     outcomes = {}
     for count in range(1, 80):
         trial = copy(image, kind + "-tear-%d" % count)
-        with emulation.emulated(NFC, trial, reader, "--vpcd", "127.0.0.1:%d" % port, "--remove-after", str(count)) as process:
+        with emulation.emulated(NFC, trial, reader, "--vpcd", "127.0.0.1:%d" % port, "--remove-after", str(count),
+                                *options) as process:
             written = nfc("write", "--reader", "pcsc:" + reader, "--text", "new message " + "x" * 200)
             if written.returncode != 0:
                 try:
@@ -254,15 +257,22 @@ def removal_trials(kind, reader, port):
     return outcomes
 
 
+# An emulated ACR122U for the removal test, on a reader of its own (Virtual PCD C 00 00).
+ACR122U_REMOVAL = ("ntag216", "Virtual PCD C 00 00", 35967, "--reader-profile", "acr122u")
+
+
 def test_removal_mid_write(kinds):
-    with concurrent.futures.ThreadPoolExecutor(len(kinds)) as pool:
-        runs = [pool.submit(removal_trials, kind, *REMOVAL_READERS[index]) for index, kind in enumerate(kinds)]
+    jobs = [(kind, *REMOVAL_READERS[index]) for index, kind in enumerate(kinds)] + [ACR122U_REMOVAL]
+    with concurrent.futures.ThreadPoolExecutor(len(jobs)) as pool:
+        runs = [pool.submit(removal_trials, *job) for job in jobs]
         results = [run.result() for run in runs]
-    for kind, outcomes in zip(kinds, results):
+    for job, outcomes in zip(jobs, results):
+        kind = job[0]
+        through = " through an ACR122U" if "acr122u" in job else ""
         bad = {count: state for count, state in outcomes.items() if state not in cut_states(kind)}
         finished = outcomes and list(outcomes.values())[-1] == "new"
-        check("%s: removed after every command count 1..%d of a write, the tag holds %s"
-              % (kind, len(outcomes), " or ".join(cut_states(kind))), not bad and finished, repr(bad or outcomes))
+        check("%s%s: removed after every command count 1..%d of a write, the tag holds %s"
+              % (kind, through, len(outcomes), " or ".join(cut_states(kind))), not bad and finished, repr(bad or outcomes))
 
 
 def test_vicc():
@@ -311,7 +321,7 @@ def test_pcscd_restart():
 def main():
     started = time.monotonic()
     wait_for_readers(15)
-    only = sys.argv[1:]  # test groups to run (roundtrip, basic, format, copy, cli, felica, removal, vicc, restart, watch, readers); all by default
+    only = sys.argv[1:]  # test groups to run (roundtrip, basic, format, copy, cli, felica, removal, vicc, acr122u, restart, watch, readers); all by default
     selected = lambda group: not only or group in only
     for kind in ["ntag213", "ntag216", "ultralight", "topaz512", "topaz96", "type4", "slix2", "iso15693-2k", "felica-lite-s",
                  "felica"]:
@@ -340,6 +350,10 @@ def main():
         test_removal_mid_write(["ntag216", "type4", "slix2", "topaz512"])
     if selected("vicc"):
         test_vicc()
+    if selected("acr122u"):
+        for kind in ["ntag216", "type4", "felica-lite-s"]:
+            test_same_as_simulator(kind, basic=False, profile="acr122u")
+        acr122u_checks.run(NFC, new_image, check, READER)
     # Before the restart: pyscard keeps the context it made first, which a restarted pcscd no longer knows.
     if selected("readers"):
         readers_watch.run(NFC, new_image, check, READER)
@@ -349,7 +363,7 @@ def main():
         watch_checks.run(NFC, new_image, check, WORK, control=os.environ.get("PCSCD_CONTROL"))
     print("\n%.1f s" % (time.monotonic() - started))
     shutil.rmtree(WORK, ignore_errors=True)
-    # The whole suite runs 78 checks; a selection runs at least one.
+    # The whole suite runs 94 checks; a selection runs at least one.
     return checks.finish(1 if only else EXPECTED_CHECKS)
 
 

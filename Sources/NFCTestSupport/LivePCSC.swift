@@ -65,10 +65,13 @@ public final class LiveCard: Sendable {
 
     /// Starts serving `tag` to vpcd's reader `slot` (the second by default) on a thread of its own; `basicReader` makes
     /// the reader answer `FF C2` with `6A81`, and with `removeAfter` the card answers that many APDUs, then leaves on
-    /// the next one without answering it.
-    public init(_ tag: any VirtualTag, slot: LivePCSC.Slot = .second, basicReader: Bool = false, removeAfter: Int? = nil) {
+    /// the next one without answering it; `profile` makes the reader answer as that model's firmware.
+    public init(
+        _ tag: any VirtualTag, slot: LivePCSC.Slot = .second, basicReader: Bool = false, profile: EmulatedReaderProfile = .generic,
+        removeAfter: Int? = nil
+    ) {
         link = VPCDLink(endpoint: VPCDEndpoint(port: slot.port))
-        let initial = EmulatedReaderFront(tag: tag, basicReader: basicReader)
+        let initial = EmulatedReaderFront(tag: tag, basicReader: basicReader, profile: profile)
         state = Guarded((initial, false, false))
         let thread = Thread { [self] in serve(removeAfter: removeAfter) }
         thread.start()

@@ -196,6 +196,63 @@ struct EmulateCommandTests {
         }
     }
 
+    @Test("--reader-profile acr122u: the manual's ATR, firmware string, Read Binary and Direct Transmit through vpcd")
+    func acr122uProfile() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let image = try await newImage("ntag216", in: directory)
+        let vpcd = try LoopbackVPCD()
+        let emulator = try RunningTool.start([
+            "emulate", "--image", image, "--pcsc", "--vpcd", "127.0.0.1:\(vpcd.port)", "--reader-profile", "acr122u",
+        ])
+        try vpcd.accept()
+        try vpcd.send([0x01])
+        #expect(try vpcd.transmit([0x04]) == hexBytes("3B8F8001804F0CA0000003060300030000000068"))
+        #expect(try vpcd.transmit(hexBytes("FF 00 48 00 00")) == Array("ACR122U215".utf8))
+        #expect(try vpcd.transmit(hexBytes("FF C2 00 00 02 81 00")) == [0x63, 0x00])
+        #expect(try vpcd.transmit(hexBytes("FF 00 00 00 08 D4 42 A2 05 DE AD BE EF")) == hexBytes("D5 43 02 90 00"))
+        #expect(try vpcd.transmit(hexBytes("FF B0 00 05 04")) == hexBytes("DE AD BE EF 90 00"))
+        emulator.process.interrupt()
+        let result = await emulator.finish()
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try memory(image).dropFirst(40).hasPrefix("deadbeef"), "the write through Direct Transmit was saved")
+    }
+
+    @Test(
+        "--reader-profile: unknown, without --pcsc, with --basic-reader, or for a tag the reader cannot see is a usage error",
+        arguments: [
+            (["--pcsc", "--reader-profile", "omnikey5022"], "the profiles are generic, acr122u"),
+            (["--nfcpy-udp", "54321", "--reader-profile", "acr122u"], "--reader-profile goes with --pcsc"),
+            (["--pcsc", "--basic-reader", "--reader-profile", "acr122u"], "does not go with --reader-profile acr122u"),
+        ])
+    func badReaderProfile(options: [String], message: String) async throws {
+        let result = try await NFCTool.run(["emulate", "--image", "/tmp/never.json"] + options)
+        #expect(result.status == 64)
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+    }
+
+    @Test("--reader-profile acr122u refuses an ISO/IEC 15693 tag: the ACR122U cannot see one")
+    func acr122uCannotSeeISO15693() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let image = try await newImage("slix2", in: directory)
+        let result = try await NFCTool.run(["emulate", "--image", image, "--pcsc", "--reader-profile", "acr122u"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("cannot see") && result.stderr.contains("ISO/IEC 15693"), "\(result.stderr)")
+    }
+
+    @Test("--reader-profile on a reading command: PC/SC readers only, and a known profile")
+    func readerProfileOnReadingCommands() async throws {
+        let simulated = try await NFCTool.run([
+            "read", "--reader", "sim:/tmp/never-\(UUID().uuidString).json", "--reader-profile", "acr122u",
+        ])
+        #expect(simulated.status == 64)
+        #expect(simulated.stderr.contains("--reader-profile is for PC/SC readers"), "\(simulated.stderr)")
+        let unknown = try await NFCTool.run(["read", "--reader", "pcsc", "--reader-profile", "nope"])
+        #expect(unknown.status == 64)
+        #expect(unknown.stderr.contains("no reader profile \"nope\""), "\(unknown.stderr)")
+    }
+
     @Test("Started before vpcd: one waiting line, then it connects; it reconnects when vpcd goes")
     func waitsAndReconnects() async throws {
         let directory = try temporaryDirectory()

@@ -141,6 +141,10 @@ import Testing
         #expect(
             removed.status != 0 && (removed.stderr + removed.stdout).contains("left the field"),
             "\(name) --remove-after 0: \(removed.stderr)")
+        let profiled = try await self.run(arguments + ["--reader", try fresh(image), "--reader-profile", "acr122u"])
+        #expect(
+            profiled.status == 64 && profiled.stderr.contains("--reader-profile is for PC/SC readers"),
+            "\(name) --reader-profile: \(profiled.stderr)")
     }
 
     @Test func readerOptionsOnTheTagCommands() async throws {

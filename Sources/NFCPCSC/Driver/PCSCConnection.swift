@@ -6,7 +6,8 @@ import NFCTransport
 ///
 /// ISO-DEP targets get APDUs passed through. Storage tags get their native frames sent in a
 /// transparent session when the reader has one (PC/SC Part 3 §3.2.2.1.8–9), otherwise READ and
-/// WRITE carried as `FF B0`/`FF D6` (`PseudoAPDUTranslation`). "Air time" is the wall-clock time
+/// WRITE carried as `FF B0`/`FF D6` (`PseudoAPDUTranslation`), or, on a reader whose
+/// ``ReaderProfile`` has one, through its vendor path (the ACR122U's Direct Transmit). "Air time" is the wall-clock time
 /// spent in `SCardTransmit`. Every call into PC/SC runs on the connection's own queue
 /// (``BlockingCalls``), off the cooperative pool.
 final class PCSCConnection: TagConnection {
@@ -14,6 +15,7 @@ final class PCSCConnection: TagConnection {
         case passThrough
         case transparentSession
         case pseudoAPDUs
+        case directTransmit
     }
 
     let target: TargetInfo
@@ -21,11 +23,14 @@ final class PCSCConnection: TagConnection {
     let bitRate: BitRate
     let meter: AirTimeMeter
     let mode: Mode
+    /// What the reader is.
+    let profile: ReaderProfile
     private let card: PCSCCard
     private let calls: BlockingCalls
 
-    init(card: PCSCCard, target: TargetInfo, mode: Mode, meter: AirTimeMeter) {
+    init(card: PCSCCard, target: TargetInfo, mode: Mode, profile: ReaderProfile = .generic, meter: AirTimeMeter) {
         self.card = card
+        self.profile = profile
         calls = BlockingCalls(label: "OpenCoreNFC.PCSCConnection")
         self.target = target
         self.mode = mode
@@ -37,9 +42,17 @@ final class PCSCConnection: TagConnection {
             }
         limits =
             switch mode {
+            case .passThrough where profile == .acr122u:
+                // Short APDUs only: the ACR122U's CCID descriptor announces short-APDU exchange
+                // (dwFeatures 00020040), so pcscd never sends it an extended APDU.
+                ExchangeLimits(maxCommandLength: 261, maxResponseLength: 258, extendedLengthAPDUs: false, nativeCommands: .all)
             case .passThrough:
                 ExchangeLimits(
                     maxCommandLength: 65_544, maxResponseLength: PCSCCard.maxResponse, extendedLengthAPDUs: true, nativeCommands: .all)
+            case .directTransmit:
+                ExchangeLimits(
+                    maxCommandLength: DirectTransmit.maxFrame, maxResponseLength: DirectTransmit.maxAnswer, extendedLengthAPDUs: false,
+                    nativeCommands: .all)
             case .transparentSession:
                 // A short APDU of 255 bytes less the time limit and the transceive object's header.
                 ExchangeLimits(maxCommandLength: 240, maxResponseLength: 240, extendedLengthAPDUs: false, nativeCommands: .all)
@@ -59,13 +72,20 @@ final class PCSCConnection: TagConnection {
         let start = clock.now
         var sent = 0
         let answer: [UInt8]
-        do {
+        do throws(TransportError) {
             switch mode {
             case .passThrough:
                 sent = command.count
                 answer = try transmit(command)
             case .transparentSession:
                 answer = try transparent(command, timeout: timeout, sent: &sent)
+            case .directTransmit:
+                let (pn532, framing) = try DirectTransmit.plan(command, target: target)
+                guard let apdu = DirectTransmit.wrap(pn532) else {
+                    throw TransportError(.frameTooLong, "a frame of \(command.count) B does not fit Direct Transmit")
+                }
+                sent = apdu.count
+                answer = try DirectTransmit.answer(transmit(apdu), to: pn532, framing: framing, reader: card.reader)
             case .pseudoAPDUs:
                 let plan = try PseudoAPDUTranslation.plan(command, technology: target.technology)
                 var answers: [(data: [UInt8], sw: UInt16)] = []

@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import NFCBytes
 import NFCTransport
@@ -7,12 +8,18 @@ import NFCTransport
 /// A target is the tag in one reader (PC/SC shows one card per reader; a reader's own
 /// anticollision picks it). `events` watches readers with `SCardGetStatusChange` on a thread
 /// of its own; finding and connecting to tags runs on the driver's own queue (`BlockingCalls`),
-/// off the cooperative pool. Reader names are PC/SC's (`nfc readers` lists them).
+/// off the cooperative pool. Reader names are PC/SC's (`nfc readers` lists them). Each reader's
+/// ``ReaderProfile`` decides how tags are reached through it: given (``profileOverride``, else
+/// `OPENCORENFC_READER_PROFILE`), recognised from the reader's name, or probed once per reader.
 public final class PCSCDriver: ReaderDriver {
     /// Readers whose name contains this (case-insensitive); `nil` for all.
     public let readerFilter: String?
-    /// Whether ``readerFilter`` is one reader's whole name (``init(reader:)``).
+    /// Whether ``readerFilter`` is one reader's whole name (``init(reader:profile:)``).
     public let matchesExactly: Bool
+    /// The profile every reader is taken for, whatever it reports; `nil` to recognise each.
+    public let profileOverride: ReaderProfile?
+    /// Why `OPENCORENFC_READER_PROFILE` could not be used, reported on first use.
+    private let overrideProblem: TransportError?
     /// The reader's full name for a one-reader driver; otherwise `pcsc:FILTER`, or `pcsc` without a filter.
     public var name: String {
         if matchesExactly, let readerFilter { return readerFilter }
@@ -25,23 +32,72 @@ public final class PCSCDriver: ReaderDriver {
         var eventCounter: UInt32
         var kind: PCSCTagKind
         var target: TargetInfo
+        /// The reader's profile, `nil` while nothing has told it (see ``connect(to:meter:)``).
+        var profile: ReaderProfile?
     }
 
-    private let state = Guarded<(context: PCSCContext?, entries: [UInt64: Entry], nextHandle: UInt64)>((nil, [:], 1))
+    private let state = Guarded<(context: PCSCContext?, entries: [UInt64: Entry], nextHandle: UInt64, profiles: [String: ReaderProfile])>(
+        (nil, [:], 1, [:]))
     private let calls = BlockingCalls(label: "OpenCoreNFC.PCSCDriver")
 
     /// A driver for every reader whose name contains `readerFilter` (case-insensitive); `nil` or empty means all readers.
-    /// Nothing is loaded or connected until the driver is first used.
-    public init(readerFilter: String? = nil) {
+    /// `profile` takes every reader for that model; without it, `OPENCORENFC_READER_PROFILE` does, or each reader is
+    /// recognised. Nothing is loaded or connected until the driver is first used.
+    public init(readerFilter: String? = nil, profile: ReaderProfile? = nil) {
         self.readerFilter = readerFilter.flatMap { $0.isEmpty ? nil : $0 }
         self.matchesExactly = false
+        (profileOverride, overrideProblem) = Self.override(profile)
     }
 
     /// A driver for exactly one reader, by its full PC/SC name (a monitor per reader keeps
     /// readers independent: one reader's slow tag never delays another's).
-    public init(reader: String) {
+    public init(reader: String, profile: ReaderProfile? = nil) {
         self.readerFilter = reader
         self.matchesExactly = true
+        (profileOverride, overrideProblem) = Self.override(profile)
+    }
+
+    private static func override(_ profile: ReaderProfile?) -> (ReaderProfile?, TransportError?) {
+        if let profile { return (profile, nil) }
+        do { return (try ReaderProfile.fromEnvironment(ProcessInfo.processInfo.environment), nil) } catch { return (nil, error) }
+    }
+
+    /// The profile `reader` is taken for as far as is known without a tag: the override, what a
+    /// probe found earlier, or what its name says; ``ReaderProfile/generic`` otherwise.
+    public func profile(ofReader reader: String) -> ReaderProfile {
+        profileOverride ?? state.withLock { $0.profiles[reader] } ?? ReaderProfile.recognise(readerName: reader) ?? .generic
+    }
+
+    /// The profile of `reader` and how it was found, probing it when a contactless tag (`atr`)
+    /// lets the driver connect and nothing else tells. A contact card is never probed: there is
+    /// no contactless reader in between to answer, and some virtual cards crash on class `FF`.
+    private func profileWithSource(reader: String, atr: [UInt8]?, context: PCSCContext) -> (ReaderProfile, ReaderProfile.Source) {
+        if let profileOverride { return (profileOverride, .override) }
+        if let named = ReaderProfile.recognise(readerName: reader) { return (named, .name) }
+        if let probed = state.withLock({ $0.profiles[reader] }) { return (probed, .probe) }
+        guard let atr, let described = try? ContactlessATR(atr: atr), !described.isContact,
+            let card = try? context.connect(reader: reader)
+        else { return (.generic, .assumed) }
+        defer { card.disconnect() }
+        return (profile(ofReader: reader, probing: card), .probe)
+    }
+
+    /// The profile of `reader` as far as is known without asking it.
+    private func knownProfile(ofReader reader: String) -> ReaderProfile? {
+        profileOverride ?? state.withLock({ $0.profiles[reader] }) ?? ReaderProfile.recognise(readerName: reader)
+    }
+
+    /// The profile of `reader`, probing it through `card` the first time nothing else tells. The
+    /// probe is one APDU, sent only where the answer matters: for a storage tag on a reader that
+    /// refuses a transparent session, an ISO-DEP card (the profile limits its APDUs), or an ATR
+    /// only ACS readers build.
+    private func profile(ofReader reader: String, probing card: PCSCCard) -> ReaderProfile {
+        if let known = knownProfile(ofReader: reader) { return known }
+        let (status, answer) = card.transmit(ReaderProfile.firmwareProbe)
+        let found = status == .success ? ReaderProfile.recognise(firmwareAnswer: answer) ?? .generic : .generic
+        PCSCLog.logger.debug("reader profile probed", metadata: ["reader": "\(reader)", "profile": "\(found)"])
+        state.withLock { $0.profiles[reader] = found }
+        return found
     }
 
     /// Whether the PC/SC library can be loaded on this machine (pcscd may still be down).
@@ -63,8 +119,10 @@ public final class PCSCDriver: ReaderDriver {
         try context().readers().filter(matchesFilter)
     }
 
-    /// Each reader with whether a tag is on it and the tag's ATR.
-    public func readerStatus() throws(TransportError) -> [PCSCReaderStatus] {
+    /// Each reader with whether a tag is on it, the tag's ATR and the reader's profile; with
+    /// `probingProfiles`, a reader that holds a tag and whose profile nothing else tells is asked
+    /// (one APDU through the tag's connection), otherwise it is reported as assumed generic.
+    public func readerStatus(probingProfiles: Bool = false) throws(TransportError) -> [PCSCReaderStatus] {
         let context = try context()
         let readers = try context.readers().filter(matchesFilter)
         guard !readers.isEmpty else { return [] }
@@ -74,7 +132,10 @@ public final class PCSCDriver: ReaderDriver {
         return readers.enumerated().map { index, reader in
             let flags = PCSCABI.ReaderState(rawValue: states.eventState(index) & 0xFFFF)
             let present = flags.contains(.present) && !flags.contains(.mute)
-            return PCSCReaderStatus(name: reader, tagPresent: present, atr: present ? states.atr(index) : [])
+            var status = PCSCReaderStatus(name: reader, tagPresent: present, atr: present ? states.atr(index) : [])
+            (status.profile, status.profileSource) = profileWithSource(
+                reader: reader, atr: present && probingProfiles ? status.atr : nil, context: context)
+            return status
         }
     }
 
@@ -120,6 +181,7 @@ public final class PCSCDriver: ReaderDriver {
 
     /// Identifies the card in `reader`, reusing the handle while the same card stays.
     func identify(reader: String, atr: [UInt8], eventCounter: UInt32, context: PCSCContext) throws(TransportError) -> Entry {
+        if let overrideProblem { throw overrideProblem }
         // pcsc-lite counts card events per reader; where the count is not kept (0), another tag
         // with the same ATR could have replaced this one, so it is identified again.
         if eventCounter != 0,
@@ -135,13 +197,17 @@ public final class PCSCDriver: ReaderDriver {
             defer { value.nextHandle += 1 }
             return value.nextHandle
         }
-        let identification = TargetIdentification { apdu throws(TransportError) in
+        var profile = knownProfile(ofReader: reader)
+        if profile == nil, case .storage(0x03, let name)? = try? ContactlessATR(atr: atr), name >> 8 == 0xF0 {
+            profile = self.profile(ofReader: reader, probing: card)
+        }
+        let identification = TargetIdentification(profile: profile ?? .generic) { apdu throws(TransportError) in
             let (status, answer) = card.transmit(apdu)
             guard status == .success else { throw status.transportError("identify the tag on \(reader)") }
             return answer
         }
         let (target, kind) = try identification.identify(atr: atr, handle: handle)
-        let entry = Entry(reader: reader, atr: atr, eventCounter: eventCounter, kind: kind, target: target)
+        let entry = Entry(reader: reader, atr: atr, eventCounter: eventCounter, kind: kind, target: target, profile: profile)
         state.withLock { value in
             value.entries = value.entries.filter { $0.value.reader != reader }
             value.entries[handle] = entry
@@ -173,15 +239,28 @@ public final class PCSCDriver: ReaderDriver {
             throw TransportError(.tagLost, "the tag on \(entry.reader) was replaced or removed")
         }
         let mode: PCSCConnection.Mode
+        var profile = entry.profile ?? knownProfile(ofReader: entry.reader)
         if entry.kind.speaksISODEP {
+            // The profile decides the longest APDU (the ACR122U takes short ones only).
+            if profile == nil, !entry.kind.isContactCard { profile = self.profile(ofReader: entry.reader, probing: card) }
             mode = .passThrough
+        } else if profile == .acr122u {
+            mode = .directTransmit
         } else {
             let (started, answer) = card.transmit(PseudoAPDU.startTransparentSession)
-            mode = started == .success && answer.suffix(2) == [0x90, 0x00] ? .transparentSession : .pseudoAPDUs
+            if started == .success && answer.suffix(2) == [0x90, 0x00] {
+                mode = .transparentSession
+            } else {
+                profile = self.profile(ofReader: entry.reader, probing: card)
+                mode = profile == .acr122u ? .directTransmit : .pseudoAPDUs
+            }
         }
         PCSCLog.logger.debug(
-            "connected", metadata: ["reader": "\(entry.reader)", "atr": "\(Hex.encode(entry.atr))", "mode": "\(mode)"])
-        return PCSCConnection(card: card, target: entry.target, mode: mode, meter: meter)
+            "connected",
+            metadata: [
+                "reader": "\(entry.reader)", "atr": "\(Hex.encode(entry.atr))", "mode": "\(mode)", "profile": "\(profile ?? .generic)",
+            ])
+        return PCSCConnection(card: card, target: entry.target, mode: mode, profile: profile ?? .generic, meter: meter)
     }
 
     /// Arrivals and departures on the matching readers, watched on a thread of their own (see `ReaderDriver`);
@@ -204,4 +283,8 @@ public struct PCSCReaderStatus: Sendable, Hashable {
     public var tagPresent: Bool
     /// The tag's ATR; empty when no tag is present.
     public var atr: [UInt8]
+    /// What the driver takes the reader for.
+    public var profile: ReaderProfile = .generic
+    /// How the profile was found.
+    public var profileSource: ReaderProfile.Source = .assumed
 }

@@ -12,6 +12,12 @@ public enum ContactlessATR: Sendable, Hashable {
     /// `vicc`): an ISO/IEC 7816 card the reader does not answer pseudo-APDUs for.
     case contact(historicalBytes: [UInt8])
 
+    /// Whether the ATR is a contact card's (no contactless reader built it).
+    public var isContact: Bool {
+        if case .contact = self { return true }
+        return false
+    }
+
     /// The registered application provider identifier of the PC/SC workgroup, which marks a
     /// storage-card ATR.
     static let pcscRID: [UInt8] = [0xA0, 0x00, 0x00, 0x03, 0x06]

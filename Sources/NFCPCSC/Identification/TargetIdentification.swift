@@ -6,8 +6,10 @@ import NFCTransport
 /// PC/SC hides the activation: ATQA, SAK and DSFID never reach the application, so they are
 /// synthesised from what the ATR says (documented in docs/pcsc.md). The UID comes from
 /// GET DATA; a FeliCa card's PMm and system code from a Polling sent in a transparent session
-/// when the reader offers one.
+/// when the reader offers one, or through the ACR122U's Direct Transmit.
 struct TargetIdentification {
+    /// What the reader is.
+    var profile: ReaderProfile = .generic
     /// Sends one APDU to the reader and returns its answer (data + SW).
     let transmit: ([UInt8]) throws(TransportError) -> [UInt8]
 
@@ -68,13 +70,27 @@ struct TargetIdentification {
     /// Polling (JIS X 6319-4 §4.4.2.1) for system code FFFF, request code 01 (system code),
     /// one slot, in a transparent session; `nil`s when the reader has none.
     private func polling() -> (idm: [UInt8]?, pmm: [UInt8]?, systemCode: UInt16?) {
+        let request: [UInt8] = [0x06, 0x00, 0xFF, 0xFF, 0x01, 0x00]
+        if profile == .acr122u {
+            let placeholder = TargetInfo(handle: 0, identifier: [], parameters: .felica(.init(pmm: [], systemCode: 0xFFFF)))
+            guard let (command, framing) = try? DirectTransmit.plan(Array(request.dropFirst()), target: placeholder),
+                let apdu = DirectTransmit.wrap(command), let raw = try? transmit(apdu),
+                let answer = try? DirectTransmit.answer(raw, to: command, framing: framing, reader: "the reader")
+            else { return (nil, nil, nil) }
+            return Self.pollingAnswer([UInt8(answer.count + 1)] + answer)
+        }
         guard let started = try? answer(PseudoAPDU.startTransparentSession), started.sw == 0x9000 else { return (nil, nil, nil) }
         defer { _ = try? transmit(PseudoAPDU.endTransparentSession) }
-        guard let apdu = PseudoAPDU.transceive([0x06, 0x00, 0xFF, 0xFF, 0x01, 0x00], timeout: .milliseconds(20)),
+        guard let apdu = PseudoAPDU.transceive(request, timeout: .milliseconds(20)),
             let raw = try? answer(apdu), raw.sw == 0x9000,
-            case .frame(let frame)? = try? TransparentExchangeAnswer(raw.data),
-            frame.count >= 18, frame[1] == 0x01
+            case .frame(let frame)? = try? TransparentExchangeAnswer(raw.data)
         else { return (nil, nil, nil) }
+        return Self.pollingAnswer(frame)
+    }
+
+    /// IDm, PMm and system code from a Polling answer with its LEN byte (`LEN 01 IDm PMm [SC]`).
+    static func pollingAnswer(_ frame: [UInt8]) -> (idm: [UInt8]?, pmm: [UInt8]?, systemCode: UInt16?) {
+        guard frame.count >= 18, frame[1] == 0x01 else { return (nil, nil, nil) }
         let systemCode = frame.count >= 20 ? UInt16(frame[18]) << 8 | UInt16(frame[19]) : nil
         return (Array(frame[2..<10]), Array(frame[10..<18]), systemCode)
     }
@@ -107,6 +123,10 @@ enum PCSCTagKind: Hashable {
         case .contact(let historical): self = .contactCard(historicalBytes: historical)
         case .storage(let standard, let cardName):
             switch standard {
+            // The ACR122U reports FeliCa and Topaz under standard 03 with ACS's own card names
+            // F0 11 (FeliCa 212 kbit/s), F0 12 (424 kbit/s) and F0 04 (Topaz), API-ACR122U §7.3–7.4.
+            case 0x03 where cardName == 0xF011 || cardName == 0xF012: self = .felica
+            case 0x03 where cardName == 0xF004: self = .storageA(cardName: 0x0030)
             case 0x01...0x03: self = .storageA(cardName: cardName)
             case 0x05...0x07: self = .storageB
             case 0x09...0x0C: self = .iso15693
@@ -115,6 +135,12 @@ enum PCSCTagKind: Hashable {
                 throw TransportError(.unsupportedCommand, "unknown PC/SC Part 3 standard \(Hex.encode([standard])) in the ATR")
             }
         }
+    }
+
+    /// A contact card (no contactless reader in between to ask).
+    var isContactCard: Bool {
+        if case .contactCard = self { return true }
+        return false
     }
 
     var speaksISODEP: Bool {

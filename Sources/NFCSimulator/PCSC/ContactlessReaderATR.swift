@@ -53,8 +53,20 @@ public enum ContactlessReaderATR {
     /// An ATR holds at most 15 historical bytes (T0's low nibble, ISO/IEC 7816-3 §8.2.2).
     public static let maximumHistoricalBytes = 15
 
-    /// The ATR a reader presents for `tag`.
-    public static func atr(for tag: any VirtualTag) -> [UInt8] {
+    /// The ATR a reader of `profile` presents for `tag`. The ACR122U names FeliCa and Topaz under
+    /// standard `03` with ACS's card names `F0 11` (FeliCa at 212 kbit/s; `F0 12` at 424) and
+    /// `F0 04` (Topaz), as API-ACR122U v2.04 §7.3 and §7.4 show; the rest as any Part 3 reader.
+    public static func atr(for tag: any VirtualTag, profile: EmulatedReaderProfile = .generic) -> [UInt8] {
+        if profile == .acr122u {
+            switch tag.parameters {
+            case .felica(let f):
+                return storageCard(standard: .iso14443A3, name: f.maximumBitRate == .kbps424 ? 0xF012 : 0xF011)
+            case .iso14443A(let a) where a.isType1Platform:
+                return storageCard(standard: .iso14443A3, name: 0xF004)
+            default:
+                break
+            }
+        }
         switch tag.parameters {
         case .iso14443A(let a):
             if let ats = a.ats { return isoDEP(historicalBytes: ats.historicalBytes) }

@@ -16,6 +16,8 @@ public struct EmulatedReaderFront: Sendable {
     /// A reader without Manage Session and Transparent Exchange (`FF C2` answers `6A 81`), like
     /// an ACR122U: clients must use `FF B0`/`FF D6`.
     public var basicReader: Bool
+    /// The reader model whose firmware the front answers as (``EmulatedReaderProfile``).
+    public let profile: EmulatedReaderProfile
     /// APDUs answered since the front was made.
     public private(set) var commandCount = 0
     /// Whether the last APDU changed the tag's non-volatile memory (``TagAnswer/writesMemory``
@@ -27,18 +29,25 @@ public struct EmulatedReaderFront: Sendable {
     public internal(set) var isFieldOn = false
     /// Whether a transparent session is open (Manage Session `81 00` … `82 00`).
     public internal(set) var isInTransparentSession = false
+    /// ACR122U: READ and UPDATE BINARY fail once a PWD_AUTH went through Direct Transmit, until
+    /// the card is powered again (see ``EmulatedReaderProfile/acr122u``).
+    public internal(set) var storageCommandsBlocked = false
+    /// ACR122U: the LED state its LED and buzzer command sets (bit 0 red, bit 1 green).
+    public internal(set) var ledState: UInt8 = 0
 
     /// What the front tells the tag about each exchange: 106 kbit/s and a 256-byte FSD.
     var context = ExchangeContext()
 
-    /// A front holding `tag`, unpowered with the field off until ``powerOn()``; a full reader unless `basicReader`.
-    public init(tag: any VirtualTag, basicReader: Bool = false) {
+    /// A front holding `tag`, unpowered with the field off until ``powerOn()``; a full reader unless
+    /// `basicReader`, answering as `profile`'s firmware does.
+    public init(tag: any VirtualTag, basicReader: Bool = false, profile: EmulatedReaderProfile = .generic) {
         self.tag = tag
         self.basicReader = basicReader
+        self.profile = profile
     }
 
     /// The ATR the reader presents for the tag (``ContactlessReaderATR``).
-    public var atr: [UInt8] { ContactlessReaderATR.atr(for: tag) }
+    public var atr: [UInt8] { ContactlessReaderATR.atr(for: tag, profile: profile) }
 
     /// vpcd power on or reset: the reader switches its field on, and the tag powers up and is
     /// activated (anticollision and SELECT, RATS for ISO-DEP; inventory or polling), as a reader
@@ -46,6 +55,7 @@ public struct EmulatedReaderFront: Sendable {
     public mutating func powerOn() {
         isPowered = true
         isInTransparentSession = false
+        storageCommandsBlocked = false
         switchFieldOn()
     }
 
@@ -64,6 +74,7 @@ public struct EmulatedReaderFront: Sendable {
         commandCount += 1
         lastCommandWroteMemory = false
         if !isPowered { powerOn() }
+        if profile == .acr122u { return acr122u(apdu) }
         guard apdu.count >= 4 else { return ReaderStatusWord.wrongLength }
         if apdu[0] == 0xFF { return pseudoAPDU(apdu) }
         guard tag.speaksISODEP else { return ReaderStatusWord.classNotSupported }
@@ -88,7 +99,7 @@ public struct EmulatedReaderFront: Sendable {
 
     /// An APDU for an ISO-DEP tag, passed on unchanged; the card's response comes back as it is.
     /// A card that does not answer (no model does) gives `64 01`, no response.
-    private mutating func passThrough(_ apdu: [UInt8]) -> [UInt8] {
+    mutating func passThrough(_ apdu: [UInt8]) -> [UInt8] {
         let answer = transmit(apdu)
         if case .bytes(let response) = answer.reply, response.count >= 2 { return response }
         return ReaderStatusWord.noResponse

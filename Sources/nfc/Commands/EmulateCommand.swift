@@ -57,8 +57,15 @@ struct EmulateCommand: ParsableCommand {
         help: ArgumentHelp("Answer N APDUs, then pull the card out when the next one comes.", valueName: "N"))
     var removeAfter: Int?
 
-    @Flag(name: .customLong("basic-reader"), help: "A reader without transparent exchange (FF C2 answers 6A 81), like an ACR122U.")
+    @Flag(name: .customLong("basic-reader"), help: "A PC/SC Part 3 reader without transparent exchange (FF C2 answers 6A 81).")
     var basicReader = false
+
+    @Option(
+        name: .customLong("reader-profile"),
+        help: ArgumentHelp(
+            "--pcsc: answer as this reader's firmware does, from its manual: generic (PC/SC Part 3) or acr122u (ACS ACR122U). docs/readers.md.",
+            valueName: "PROFILE"))
+    var readerProfile: String?
 
     func validate() throws {
         guard !image.isEmpty else { throw ValidationError("give the tag image to emulate: --image FILE") }
@@ -81,6 +88,17 @@ struct EmulateCommand: ParsableCommand {
         if let removeAfter, removeAfter < 0 {
             throw ValidationError("--remove-after takes a number of commands, 0 or more")
         }
+        if let readerProfile {
+            guard pcsc else { throw ValidationError("--reader-profile goes with --pcsc") }
+            guard let profile = EmulatedReaderProfile(rawValue: readerProfile.lowercased()) else {
+                throw ValidationError(
+                    "--reader-profile: no profile \"\(readerProfile)\"; the profiles are \(EmulatedReaderProfile.allCases.map(\.rawValue).joined(separator: ", "))"
+                )
+            }
+            if basicReader, profile != .generic {
+                throw ValidationError("--basic-reader is a generic reader; it does not go with --reader-profile \(profile)")
+            }
+        }
     }
 
     func run() throws {
@@ -96,8 +114,12 @@ struct EmulateCommand: ParsableCommand {
         let handle = try openImage(image[0], announcing: "on vpcd \(endpoint) (Ctrl-C to stop)")
         defer { handle.close() }
         let tag = handle.tag
+        let profile = readerProfile.flatMap { EmulatedReaderProfile(rawValue: $0.lowercased()) } ?? .generic
+        guard profile.sees(tag) else {
+            throw CLIError(.usage, "the \(profile) reader cannot see \(image[0]): it has no ISO/IEC 15693")
+        }
         let emulation = PCSCEmulation(
-            front: EmulatedReaderFront(tag: tag, basicReader: basicReader),
+            front: EmulatedReaderFront(tag: tag, basicReader: basicReader, profile: profile),
             image: handle, link: VPCDLink(endpoint: endpoint), removeAfter: removeAfter
         )
         try emulation.run()

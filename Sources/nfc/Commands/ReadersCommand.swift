@@ -31,7 +31,7 @@ struct ReadersCommand: AsyncParsableCommand {
         var pcsc: [PCSCReaderStatus] = []
         var problem: String?
         do {
-            pcsc = try PCSCDriver().readerStatus()
+            pcsc = try PCSCDriver().readerStatus(probingProfiles: true)
         } catch {
             problem = error.reason
         }
@@ -41,6 +41,7 @@ struct ReadersCommand: AsyncParsableCommand {
                 var fields: [(String, JSONValue)] = [
                     ("name", .string(reader.name)), ("kind", .string("pcsc")), ("tagPresent", .bool(reader.tagPresent)),
                     ("atr", reader.tagPresent ? .string(Hex.encode(reader.atr)) : .null),
+                    ("profile", .string(reader.profile.rawValue)), ("profileSource", .string(reader.profileSource.rawValue)),
                 ]
                 if reader.tagPresent { fields.append(("card", ReaderEvents.json(ATRDescription(atr: reader.atr)))) }
                 entries.append(.object(fields))
@@ -50,7 +51,8 @@ struct ReadersCommand: AsyncParsableCommand {
             Output.line("sim\tsimulated field with a persistent virtual tag (\(image))")
             for reader in pcsc {
                 let card = reader.tagPresent ? "tag present (ATR \(Hex.encode(reader.atr)): \(ATRDescription(atr: reader.atr)))" : "no tag"
-                Output.line(TerminalText.escape(reader.name) + "\tPC/SC, " + TerminalText.escape(card))
+                let profile = "profile \(reader.profile) (\(reader.profileSource))"
+                Output.line(TerminalText.escape(reader.name) + "\tPC/SC, \(profile), " + TerminalText.escape(card))
             }
         }
         if let problem { Output.error("PC/SC: \(problem)") }

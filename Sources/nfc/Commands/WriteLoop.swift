@@ -85,6 +85,7 @@ struct WriteLoop {
     /// Runs until `count` tags are written, the source is used up, or a signal.
     func run(_ options: ReaderOptions, password secret: TagPasswordOptions) async throws {
         let name = try options.readerName()
+        let profile = try options.profile(for: name)
         _ = try message(start, index: 0)  // a template that cannot encode fails before any tag
         let password = Password(bytes: try secret.bytes(), pack: try secret.expectedPACK())
         let stopped = AsyncStream<Void>.makeStream()
@@ -108,7 +109,8 @@ struct WriteLoop {
             }
         case .pcsc(let filter):
             tally = try await loop(
-                PCSCDriver(readerFilter: filter), meter: AirTimeMeter(), password: password, saving: nil, stop: stopped.stream)
+                PCSCDriver(readerFilter: filter, profile: profile), meter: AirTimeMeter(), password: password, saving: nil,
+                stop: stopped.stream)
         case .pn532(let path, let baudRate):
             tally = try await loop(
                 PN532Driver(path: path, baudRate: baudRate ?? 115_200), meter: AirTimeMeter(), password: password, saving: nil,

@@ -1,3 +1,4 @@
+import NFCPCSC
 import NFCReaders
 import NFCSimulator
 import NFCTransport
@@ -44,6 +45,7 @@ enum CLIReaders {
 
     private static func openUntraced(_ options: ReaderOptions, access: TagImageAccess) async throws -> any CLIReader {
         let name = try options.readerName()
+        let profile = try options.profile(for: name)
         if let simulated = try await SimulatedReader.open(name, access: access, removeAfter: options.removeAfter) {
             return simulated
         }
@@ -51,7 +53,7 @@ enum CLIReaders {
             throw CLIError("--remove-after works on simulated readers only (use nfc emulate --remove-after for a PC/SC card)")
         }
         switch name {
-        case .pcsc(let filter): return PCSCReader(filter: filter)
+        case .pcsc(let filter): return PCSCReader(filter: filter, profile: profile)
         case .pn532(let path, let baudRate): return PN532Reader(path: path, baudRate: baudRate)
         case .pn532Target(let path): return PN532TargetCLIReader(path: path)
         case .nfcpyUDP(let host, let port): return NfcpyUDPCLIReader(host: host, port: port)

@@ -8,8 +8,8 @@ struct PCSCReader: CLIReader {
     let driver: PCSCDriver
     let meter = AirTimeMeter()
 
-    init(filter: String?) {
-        driver = PCSCDriver(readerFilter: filter)
+    init(filter: String?, profile: ReaderProfile? = nil) {
+        driver = PCSCDriver(readerFilter: filter, profile: profile)
     }
 
     func connect() async throws -> any TagConnection {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import NFCPCSC
 import NFCReaders
 
 /// The options every command that talks to a tag shares: which reader, fault injection, statistics.
@@ -12,6 +13,13 @@ struct ReaderOptions: ParsableArguments {
 
     @Option(name: .customLong("remove-after"), help: "Simulated readers: pull the tag out of the field after N commands.")
     var removeAfter: Int?
+
+    @Option(
+        name: .customLong("reader-profile"),
+        help: ArgumentHelp(
+            "PC/SC readers: take the reader for this model instead of recognising it (generic, acr122u; or set OPENCORENFC_READER_PROFILE). docs/readers.md.",
+            valueName: "PROFILE"))
+    var readerProfile: String?
 
     @Flag(name: .long, help: "Print commands sent, bytes each way and air time.")
     var stats = false
@@ -34,6 +42,17 @@ struct ReaderOptions: ParsableArguments {
         } catch {
             throw ValidationError("--reader: \(error.reason)")
         }
+        if let readerProfile {
+            do { _ = try ReaderProfile.named(readerProfile) } catch { throw ValidationError("--reader-profile: \(error.reason)") }
+        }
+    }
+
+    /// `--reader-profile`, parsed (``validate()`` has checked it), for the reader `name`: a usage
+    /// error unless that is a PC/SC reader.
+    func profile(for name: ReaderName) throws -> ReaderProfile? {
+        guard let readerProfile else { return nil }
+        guard case .pcsc = name else { throw CLIError(.usage, "--reader-profile is for PC/SC readers, not \(name)") }
+        do { return try ReaderProfile.named(readerProfile) } catch { throw CLIError(.usage, "--reader-profile: \(error.reason)") }
     }
 
     /// `--reader`, parsed (``validate()`` has checked it).

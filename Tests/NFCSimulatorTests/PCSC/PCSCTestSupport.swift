@@ -5,8 +5,10 @@ import NFCTestSupport
 /// of a response APDU.
 enum PCSCTestSupport {
     /// A powered front over a fresh tag of a kind (formatted unless `blank`).
-    static func front(_ kind: VirtualTagKind, blank: Bool = false, basicReader: Bool = false) throws -> EmulatedReaderFront {
-        var front = EmulatedReaderFront(tag: try kind.make(blank: blank), basicReader: basicReader)
+    static func front(
+        _ kind: VirtualTagKind, blank: Bool = false, basicReader: Bool = false, profile: EmulatedReaderProfile = .generic
+    ) throws -> EmulatedReaderFront {
+        var front = EmulatedReaderFront(tag: try kind.make(blank: blank), basicReader: basicReader, profile: profile)
         front.powerOn()
         return front
     }

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Fewest commands per reader profile (issue 20): a whole NTAG216 and its almost full NDEF message
+# read through pcscd + vpcd with `nfc emulate --pcsc` answering as each profile's reader, and
+# pyscard's plain PC/SC Part 3 reader (Integration/pcsc/pyscard_ndef.py) on the same card in the
+# same run as the peer:
+#   scripts/bench-reader-profiles.sh       (pcscd with vpcd running: Integration/pcsc/pcscd.sh start;
+#                                           NFC=.build/debug/nfc, PYTHON=.venv/bin/python by default)
+# "APDUs" is what the emulated reader answered (identification included), from the emulator's
+# "stopped after N commands"; "tag commands" is `nfc read --stats`; wall time is the best of 5
+# runs of the reading process, start included.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+NFC=${NFC:-.build/debug/nfc}
+PYTHON=${PYTHON:-.venv/bin/python}
+READER="Virtual PCD 00 01"
+work=$(mktemp -d)
+emulator=
+cleanup() { [[ -n $emulator ]] && kill "$emulator" 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+"$NFC" tag new ntag216 -o "$work/tag.json" >/dev/null
+"$NFC" write --reader "sim:$work/tag.json" --text "$(head -c 855 /dev/zero | tr '\0' 'a')" >/dev/null
+
+# run OPTIONS -- COMMAND...: prints "apdus tag-commands best-wall-ms".
+run() {
+    local options=() best=999999 apdus=0 stats=""
+    while [[ $1 != -- ]]; do options+=("$1"); shift; done
+    shift
+    for _ in 1 2 3 4 5; do
+        "$NFC" emulate --image "$work/tag.json" --pcsc --vpcd 127.0.0.1:35964 "${options[@]}" 2>"$work/emulator.log" &
+        emulator=$!
+        "$PYTHON" Integration/pcsc/wait_reader.py --present "$READER" 15 >/dev/null
+        local start end
+        start=$(date +%s%N)
+        "$@" >"$work/out" 2>&1 || { cat "$work/out" >&2; exit 1; }
+        end=$(date +%s%N)
+        kill -INT "$emulator"; wait "$emulator" 2>/dev/null || true; emulator=
+        apdus=$(sed -n 's/.*stopped after \([0-9]*\) commands.*/\1/p' "$work/emulator.log" | tail -1)
+        stats=$(sed -n 's/^stats: \([0-9]*\) commands.*/\1/p' "$work/out")
+        (( (end - start) / 1000000 < best )) && best=$(( (end - start) / 1000000 ))
+        "$PYTHON" Integration/pcsc/wait_reader.py --absent "$READER" 15 >/dev/null
+    done
+    echo "${apdus:-?} ${stats:--} $best"
+}
+
+echo "| reader (emulated) | client | APDUs | tag commands | best wall time, 5 runs |"
+echo "|---|---|---|---|---|"
+read -r a t w < <(run -- "$NFC" read --reader "pcsc:$READER" --stats)
+echo "| generic, transparent session | \`nfc read\` | $a | $t | $w ms |"
+read -r a t w < <(run --basic-reader -- "$NFC" read --reader "pcsc:$READER" --stats)
+echo "| generic, \`FF B0\`/\`FF D6\` only | \`nfc read\` | $a | $t | $w ms |"
+read -r a t w < <(run --reader-profile acr122u -- "$NFC" read --reader "pcsc:$READER" --stats)
+echo "| ACR122U | \`nfc read\` (Direct Transmit) | $a | $t | $w ms |"
+read -r a t w < <(run --reader-profile acr122u -- "$PYTHON" Integration/pcsc/pyscard_ndef.py "$READER")
+echo "| ACR122U | pyscard, PC/SC Part 3 \`FF B0\` (the peer) | $a | — | $w ms |"
