@@ -234,11 +234,12 @@ def cut_states(kind):
 def removal_trials(kind, reader, port, *options):
     """Writes a long message through READER (emulated with OPTIONS) with the card taken away
     after 1, 2, 3, … commands until a write completes; returns {count: what the tag then holds}."""
-    image = new_image(kind, kind + "-tear")
+    name = "-".join([kind, "tear"] + [option for option in options if not option.startswith("--")])
+    image = new_image(kind, name)
     nfc("write", "--reader", "sim:" + image, "--text", "old message")
     outcomes = {}
     for count in range(1, 80):
-        trial = copy(image, kind + "-tear-%d" % count)
+        trial = copy(image, name + "-%d" % count)
         with emulation.emulated(NFC, trial, reader, "--vpcd", "127.0.0.1:%d" % port, "--remove-after", str(count),
                                 *options) as process:
             written = nfc("write", "--reader", "pcsc:" + reader, "--text", "new message " + "x" * 200)
