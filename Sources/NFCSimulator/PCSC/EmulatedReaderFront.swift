@@ -13,8 +13,9 @@ import NFCTransport
 public struct EmulatedReaderFront: Sendable {
     /// The tag in the field, with every change the commands made.
     public var tag: any VirtualTag
-    /// A reader without Manage Session and Transparent Exchange (`FF C2` answers `6A 81`), like
-    /// an ACR122U: clients must use `FF B0`/`FF D6`.
+    /// A generic reader without Manage Session and Transparent Exchange (`FF C2` answers `6A 81`):
+    /// clients must use `FF B0`/`FF D6`. (The ACR122U has no transparent session either, but its
+    /// own Direct Transmit: ``EmulatedReaderProfile/acr122u``.)
     public var basicReader: Bool
     /// The reader model whose firmware the front answers as (``EmulatedReaderProfile``).
     public let profile: EmulatedReaderProfile
