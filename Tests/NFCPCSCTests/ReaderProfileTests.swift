@@ -65,7 +65,10 @@ import Testing
         #expect(felica.command == [0x40, 0x01, 0x03, 0x06, 0x01] && felica.framing == .felica)
         #expect(throws: TransportError(.unsupportedCommand)) { try DirectTransmit.plan([0x78, 0, 0, 0, 0, 0, 0], target: Self.topaz) }
         #expect(throws: TransportError(.unsupportedCommand)) { try DirectTransmit.plan([0xA0, 0x04], target: Self.ntag) }
-        #expect(throws: TransportError(.frameTooLong)) { try DirectTransmit.plan([UInt8](repeating: 0, count: 253), target: Self.ntag) }
+        #expect(throws: TransportError(.frameTooLong)) { try DirectTransmit.plan([UInt8](repeating: 0, count: 252), target: Self.ntag) }
+        // The longest frame the limit allows still fits one Direct Transmit APDU, FeliCa's wrapping included.
+        let longest = try DirectTransmit.plan([0x06] + [UInt8](repeating: 0, count: DirectTransmit.maxFrame - 1), target: Self.felica)
+        #expect(DirectTransmit.wrap(longest.command)?.count == 5 + 255)
         let iso15693 = TargetInfo(handle: 4, identifier: [0xE0], parameters: .iso15693(.init(dsfid: 0)))
         #expect(throws: TransportError(.unsupportedCommand)) { try DirectTransmit.plan([0x02, 0x20, 0x00], target: iso15693) }
     }

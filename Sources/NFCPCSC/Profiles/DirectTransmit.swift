@@ -23,9 +23,9 @@ enum DirectTransmit {
     /// InDataExchange's and InCommunicateThru's command codes.
     static let inDataExchange: UInt8 = 0x40
     static let inCommunicateThru: UInt8 = 0x42
-    /// The most a frame may hold: Lc is one byte (API-ACR122U §6.1), and the PN532 command
-    /// takes `D4`, the code and, for InDataExchange, Tg.
-    static let maxFrame = 252
+    /// The most a frame may hold: Lc is one byte (API-ACR122U §6.1), and the longest wrapping is
+    /// a FeliCa frame's: `D4`, InDataExchange, Tg and its LEN byte (255 − 4).
+    static let maxFrame = 251
     /// The most a PN532 answer carries in a normal frame after TFI, code and status (§6.2.1.1).
     static let maxAnswer = 252
 
