@@ -9,10 +9,15 @@ import Testing
 /// ACR122U's Direct Transmit framing (ACS API-ACR122U v2.04 §6.1; NXP UM0701-02 §7.3.8–9).
 @Suite struct ReaderProfileTests {
     @Test(
-        "the ACR122U is recognised by the names pcsc-lite's CCID driver, ACS's driver and Windows give it",
+        "readers are recognised by the names pcsc-lite's CCID driver, vendors' drivers, Windows and macOS give them",
         arguments: [
             ("ACS ACR122U PICC Interface 00 00", ReaderProfile.acr122u), ("ACS ACR122U 00 00", .acr122u), ("ACS ACR122 0", .acr122u),
             ("acs acr122u picc interface 01 00", .acr122u),
+            ("HID Global OMNIKEY 5022 Smart Card Reader [OMNIKEY 5022 Smart Card Reader] 00 00", .omnikey5022),
+            ("HID Global OMNIKEY 5022 Smart Card Reader 0", .omnikey5022),
+            ("HID OMNIKEY 5427 CK (0123456789ABCDEF0123456789ABCDEF) 00 00", .omnikey5427),
+            ("Identiv uTrust 3700 F CL Reader [uTrust 3700 F CL Reader] (55021716210255) 00 00", .utrust3700f),
+            ("Identiv CLOUD 3700 F Contactless Reader 0", .utrust3700f), ("Identiv uTrust 3700 F CL Reader", .utrust3700f),
         ])
     func recognisedByName(name: String, expected: ReaderProfile) {
         #expect(ReaderProfile.recognise(readerName: name) == expected)
@@ -20,7 +25,10 @@ import Testing
 
     @Test(
         "other readers' names tell nothing",
-        arguments: ["Virtual PCD 00 00", "ACS ACR1252 1S CL Reader PICC 00 00", "HID Global OMNIKEY 5022 Smart Card Reader 00 00"])
+        arguments: [
+            "Virtual PCD 00 00", "ACS ACR1252 1S CL Reader PICC 00 00", "HID Global OMNIKEY 5422 Smartcard Reader 00 00",
+            "Identiv uTrust 3720 Contactless Reader 0", "SCM Microsystems Inc. SCL01x Contactless Reader 00 00",
+        ])
     func notRecognised(name: String) {
         #expect(ReaderProfile.recognise(readerName: name) == nil)
     }
@@ -34,10 +42,38 @@ import Testing
         #expect(ReaderProfile.recognise(firmwareAnswer: []) == nil)
     }
 
+    @Test("HID's product-name probe: an OMNIKEY 5022 or 5427 in a BD/82 answer; anything else tells nothing")
+    func hidProbe() {
+        let name = Array("OMNIKEY 5022 Smart Card Reader".utf8)
+        #expect(
+            ReaderProfile.recognise(hidProductName: [0xBD, UInt8(name.count + 2), 0x82, UInt8(name.count)] + name + [0x90, 0x00])
+                == .omnikey5022)
+        let ck = Array("OMNIKEY 5427 CK".utf8)
+        #expect(
+            ReaderProfile.recognise(hidProductName: [0xBD, UInt8(ck.count + 2), 0x82, UInt8(ck.count)] + ck + [0x90, 0x00]) == .omnikey5427)
+        let other = Array("OMNIKEY 3021".utf8)
+        #expect(
+            ReaderProfile.recognise(hidProductName: [0xBD, UInt8(other.count + 2), 0x82, UInt8(other.count)] + other + [0x90, 0x00]) == nil)
+        #expect(ReaderProfile.recognise(hidProductName: hexBytes("9E 02 00 04 90 00")) == nil)
+        #expect(ReaderProfile.recognise(hidProductName: hexBytes("BD 40 82 3E 4F 90 00")) == nil, "a length past the end")
+        #expect(ReaderProfile.recognise(hidProductName: [0x6D, 0x00]) == nil)
+        #expect(ReaderProfile.hidProductNameProbe == hexBytes("FF 70 07 6B 08 A2 06 A0 04 A0 02 82 00 00"))
+    }
+
+    @Test("capabilities: what each profile's manual gives it")
+    func capabilities() {
+        #expect(ReaderProfile.utrust3700f.capabilities.contains(.felica) && !ReaderProfile.utrust3700f.capabilities.contains(.iso15693))
+        #expect(ReaderProfile.omnikey5022.capabilities.contains(.iso15693) && !ReaderProfile.omnikey5022.capabilities.contains(.felica))
+        #expect(!ReaderProfile.acr122u.capabilities.contains(.extendedAPDUs))
+        #expect(PCSCDriver.storageMode(.acr122u) == .directTransmit && PCSCDriver.storageMode(.omnikey5427) == .pseudoAPDUs)
+        #expect(PCSCDriver.storageMode(.utrust3700f) == .pseudoAPDUs && PCSCDriver.storageMode(.generic) == .pseudoAPDUs)
+    }
+
     @Test("the override: names case-insensitively; an unknown one is an error naming the profiles, with the variable's name")
     func override() throws {
         #expect(try ReaderProfile.named("ACR122U") == .acr122u)
-        #expect(throws: TransportError.self) { try ReaderProfile.named("omnikey5022") }
+        #expect(try ReaderProfile.named("OMNIKEY5022") == .omnikey5022)
+        #expect(throws: TransportError.self) { try ReaderProfile.named("acr1252u") }
         do {
             _ = try ReaderProfile.fromEnvironment([ReaderProfile.environmentVariable: "nope"])
             Issue.record("accepted nope")

@@ -7,7 +7,8 @@ import NFCTransport
 /// ISO-DEP targets get APDUs passed through. Storage tags get their native frames sent in a
 /// transparent session when the reader has one (PC/SC Part 3 §3.2.2.1.8–9), otherwise READ and
 /// WRITE carried as `FF B0`/`FF D6` (`PseudoAPDUTranslation`), or, on a reader whose
-/// ``ReaderProfile`` has one, through its vendor path (the ACR122U's Direct Transmit). "Air time" is the wall-clock time
+/// ``ReaderProfile`` has one, through its vendor path (the ACR122U's Direct Transmit, the uTrust's
+/// FeliCa pseudo-APDUs). "Air time" is the wall-clock time
 /// spent in `SCardTransmit`. Every call into PC/SC runs on the connection's own queue
 /// (``BlockingCalls``), off the cooperative pool.
 final class PCSCConnection: TagConnection {
@@ -42,13 +43,16 @@ final class PCSCConnection: TagConnection {
             }
         limits =
             switch mode {
-            case .passThrough where profile == .acr122u:
-                // Short APDUs only: the ACR122U's CCID descriptor announces short-APDU exchange
-                // (dwFeatures 00020040), so pcscd never sends it an extended APDU.
-                ExchangeLimits(maxCommandLength: 261, maxResponseLength: 258, extendedLengthAPDUs: false, nativeCommands: .all)
             case .passThrough:
+                // The reader's APDU sizes: the ACR122U's CCID descriptor announces short-APDU
+                // exchange (dwFeatures 00020040), so pcscd never sends it an extended APDU.
                 ExchangeLimits(
-                    maxCommandLength: 65_544, maxResponseLength: PCSCCard.maxResponse, extendedLengthAPDUs: true, nativeCommands: .all)
+                    maxCommandLength: profile.apduLimits.command, maxResponseLength: profile.apduLimits.response,
+                    extendedLengthAPDUs: profile.apduLimits.extended, nativeCommands: .all)
+            case .pseudoAPDUs where target.technology == .felica && profile == .utrust3700f:
+                // FeliCa through the uTrust's own pseudo-APDUs (``SCMFeliCa``): one short APDU
+                // each way, the IDm not sent (8 bytes fewer than the frame) and sent back.
+                ExchangeLimits(maxCommandLength: 255, maxResponseLength: 256 - 2 + 1, extendedLengthAPDUs: false, nativeCommands: .all)
             case .directTransmit:
                 ExchangeLimits(
                     maxCommandLength: DirectTransmit.maxFrame, maxResponseLength: DirectTransmit.maxAnswer, extendedLengthAPDUs: false,
@@ -86,15 +90,12 @@ final class PCSCConnection: TagConnection {
                 }
                 sent = apdu.count
                 answer = try DirectTransmit.answer(transmit(apdu), to: pn532, framing: framing, reader: card.reader)
+            case .pseudoAPDUs where target.technology == .felica && profile == .utrust3700f:
+                let apdu = try SCMFeliCa.apdu(for: command, reader: card.reader)
+                sent = apdu.count
+                answer = try SCMFeliCa.answer(transmit(apdu), to: command, reader: card.reader)
             case .pseudoAPDUs:
-                let plan = try PseudoAPDUTranslation.plan(command, technology: target.technology)
-                var answers: [(data: [UInt8], sw: UInt16)] = []
-                for apdu in plan.apdus {
-                    sent += apdu.count
-                    answers.append(try PseudoAPDU.split(transmit(apdu), doing: "READ/UPDATE BINARY"))
-                    if answers.last?.sw != 0x9000 { break }
-                }
-                answer = PseudoAPDUTranslation.answer(answers, plan: plan)
+                answer = try pseudoAPDUs(command, sent: &sent)
             }
         } catch {
             meter.record(sent: sent, received: 0, airTime: start.duration(to: clock.now))
@@ -102,6 +103,44 @@ final class PCSCConnection: TagConnection {
         }
         meter.record(sent: sent, received: answer.count, airTime: start.duration(to: clock.now))
         return answer
+    }
+
+    /// A READ or WRITE as READ and UPDATE BINARY. A reader's "no answer from the card" (`64 00`,
+    /// `64 01`) is a time-out, not a refusal; a uTrust's READ reads on from page 0 at the first
+    /// page that does not exist (`6A 82`), as the tag's own READ rolls over.
+    private func pseudoAPDUs(_ command: [UInt8], sent: inout Int) throws(TransportError) -> [UInt8] {
+        var plan = try PseudoAPDUTranslation.plan(command, technology: target.technology, profile: profile)
+        var answers: [(data: [UInt8], sw: UInt16)] = []
+        var index = 0
+        var rolledOver = false
+        while index < plan.apdus.count {
+            let apdu = plan.apdus[index]
+            sent += apdu.count
+            let reply = try PseudoAPDU.split(transmit(apdu), doing: "READ/UPDATE BINARY")
+            if reply.sw == 0x6400 || reply.sw == 0x6401 {
+                throw TransportError(
+                    .timeout, "the tag on \(card.reader) did not answer (\(profile.readerModel) reports \(String(reply.sw, radix: 16)))")
+            }
+            if reply.sw == 0x6A82, profile == .utrust3700f, !plan.isWrite, index > 0, !rolledOver {
+                rolledOver = true
+                let rest = plan.apdus.count - index
+                plan.apdus.replaceSubrange(index..., with: (0..<rest).map { PseudoAPDU.readBinary(address: $0, length: 4) })
+                continue
+            }
+            answers.append(reply)
+            if reply.sw != 0x9000 { break }
+            index += 1
+        }
+        let read = answers.flatMap(\.data)
+        if target.technology != .iso15693, !plan.isWrite, answers.allSatisfy({ $0.sw == 0x9000 }), read.count != 16 {
+            // A reader that answers one page per READ BINARY (Identiv's) cannot be told from its
+            // answer what it left out: say so rather than hand on a short READ.
+            throw TransportError(
+                .protocolViolation,
+                "\(card.reader) answered READ BINARY with \(read.count) bytes, not a READ's 16; if it is an Identiv uTrust, use --reader-profile utrust3700f (or \(ReaderProfile.environmentVariable))"
+            )
+        }
+        return PseudoAPDUTranslation.answer(answers, plan: plan)
     }
 
     private func transparent(_ frame: [UInt8], timeout: Duration, sent: inout Int) throws(TransportError) -> [UInt8] {

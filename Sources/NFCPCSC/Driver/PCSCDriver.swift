@@ -93,11 +93,18 @@ public final class PCSCDriver: ReaderDriver {
     /// only ACS readers build.
     private func profile(ofReader reader: String, probing card: PCSCCard) -> ReaderProfile {
         if let known = knownProfile(ofReader: reader) { return known }
-        let (status, answer) = card.transmit(ReaderProfile.firmwareProbe)
-        let found = status == .success ? ReaderProfile.recognise(firmwareAnswer: answer) ?? .generic : .generic
-        PCSCLog.logger.debug("reader profile probed", metadata: ["reader": "\(reader)", "profile": "\(found)"])
-        state.withLock { $0.profiles[reader] = found }
-        return found
+        // ACS's firmware query first (the ACR122U answers it without a status word), then HID's
+        // product-name query; a reader that knows neither refuses both with a status word.
+        var (status, answer) = card.transmit(ReaderProfile.firmwareProbe)
+        var found = status == .success ? ReaderProfile.recognise(firmwareAnswer: answer) : nil
+        if found == nil {
+            (status, answer) = card.transmit(ReaderProfile.hidProductNameProbe)
+            found = status == .success ? ReaderProfile.recognise(hidProductName: answer) : nil
+        }
+        let probed = found ?? .generic
+        PCSCLog.logger.debug("reader profile probed", metadata: ["reader": "\(reader)", "profile": "\(probed)"])
+        state.withLock { $0.profiles[reader] = probed }
+        return probed
     }
 
     /// Whether the PC/SC library can be loaded on this machine (pcscd may still be down).
@@ -244,15 +251,16 @@ public final class PCSCDriver: ReaderDriver {
             // The profile decides the longest APDU (the ACR122U takes short ones only).
             if profile == nil, !entry.kind.isContactCard { profile = self.profile(ofReader: entry.reader, probing: card) }
             mode = .passThrough
-        } else if profile == .acr122u {
-            mode = .directTransmit
+        } else if let known = profile, !known.capabilities.contains(.transparentSession) {
+            mode = Self.storageMode(known)
         } else {
             let (started, answer) = card.transmit(PseudoAPDU.startTransparentSession)
             if started == .success && answer.suffix(2) == [0x90, 0x00] {
                 mode = .transparentSession
             } else {
-                profile = self.profile(ofReader: entry.reader, probing: card)
-                mode = profile == .acr122u ? .directTransmit : .pseudoAPDUs
+                let probed = self.profile(ofReader: entry.reader, probing: card)
+                profile = probed
+                mode = Self.storageMode(probed)
             }
         }
         PCSCLog.logger.debug(
@@ -261,6 +269,13 @@ public final class PCSCDriver: ReaderDriver {
                 "reader": "\(entry.reader)", "atr": "\(Hex.encode(entry.atr))", "mode": "\(mode)", "profile": "\(profile ?? .generic)",
             ])
         return PCSCConnection(card: card, target: entry.target, mode: mode, profile: profile ?? .generic, meter: meter)
+    }
+
+    /// How a storage tag is reached through a reader of `profile` that has no transparent session
+    /// (or refused to start one): Direct Transmit on the ACR122U, READ and UPDATE BINARY (and
+    /// the uTrust's FeliCa pseudo-APDUs) otherwise.
+    static func storageMode(_ profile: ReaderProfile) -> PCSCConnection.Mode {
+        profile.capabilities.contains(.directTransmit) ? .directTransmit : .pseudoAPDUs
     }
 
     /// Arrivals and departures on the matching readers, watched on a thread of their own (see `ReaderDriver`);

@@ -16,16 +16,26 @@ enum PseudoAPDUTranslation {
         var blockSecurityStatus: Bool
     }
 
-    static func plan(_ frame: [UInt8], technology: Technology) throws(TransportError) -> Plan {
+    /// - Parameters:
+    ///   - profile: the reader; a uTrust 3700 F answers one 4-byte page per READ BINARY
+    ///     (Identiv CLOUD 370x F manual §6.2.1), so a Type 2 READ becomes four of them.
+    static func plan(_ frame: [UInt8], technology: Technology, profile: ReaderProfile = .generic) throws(TransportError) -> Plan {
         func unsupported() -> TransportError {
             TransportError(
                 .unsupportedCommand,
-                "this reader only carries READ and WRITE (PC/SC pseudo-APDUs), not \(frame.first.map { Hex.encode([$0]) } ?? "an empty frame")"
+                "\(profile.readerModel) only carries READ and WRITE (PC/SC pseudo-APDUs), not \(frame.first.map { Hex.encode([$0]) } ?? "an empty frame")"
             )
         }
         switch technology {
         case .iso14443A, .iso14443B:
             guard let code = frame.first else { throw unsupported() }
+            if code == 0x30, frame.count == 2, profile == .utrust3700f {
+                // READ rolls over past the last page to page 0 (NTAG213/215/216 §10.2): the
+                // connection reads on from page 0 when a page does not exist (`6A 82`).
+                return Plan(
+                    apdus: (0..<4).map { PseudoAPDU.readBinary(address: (Int(frame[1]) + $0) & 0xFF, length: 4) }, technology: technology,
+                    isWrite: false, blockSecurityStatus: false)
+            }
             if code == 0x30, frame.count == 2 {
                 return Plan(
                     apdus: [PseudoAPDU.readBinary(address: Int(frame[1]), length: 16)], technology: technology, isWrite: false,
@@ -67,7 +77,8 @@ enum PseudoAPDUTranslation {
             }
         case .felica:
             throw TransportError(
-                .unsupportedCommand, "FeliCa commands need a reader with a transparent session (PC/SC Part 3 §3.2.2.1.9); this one has none"
+                .unsupportedCommand,
+                "FeliCa commands need a reader with a transparent session (PC/SC Part 3 §3.2.2.1.9) or FeliCa pseudo-APDUs; \(profile == .generic ? "this reader" : profile.readerModel) has neither"
             )
         }
     }

@@ -6,7 +6,7 @@ import NFCTransport
 /// PC/SC hides the activation: ATQA, SAK and DSFID never reach the application, so they are
 /// synthesised from what the ATR says (documented in docs/pcsc.md). The UID comes from
 /// GET DATA; a FeliCa card's PMm and system code from a Polling sent in a transparent session
-/// when the reader offers one, or through the ACR122U's Direct Transmit.
+/// when the reader offers one, through the ACR122U's Direct Transmit, or the uTrust's `FF 40`.
 struct TargetIdentification {
     /// What the reader is.
     var profile: ReaderProfile = .generic
@@ -79,7 +79,17 @@ struct TargetIdentification {
             else { return (nil, nil, nil) }
             return Self.pollingAnswer([UInt8(answer.count + 1)] + answer)
         }
-        guard let started = try? answer(PseudoAPDU.startTransparentSession), started.sw == 0x9000 else { return (nil, nil, nil) }
+        if profile == .utrust3700f {
+            // Polling as the uTrust's FF 40 (``SCMFeliCa``): IDm PMm SC, to which LEN and the
+            // response code are added.
+            guard let apdu = try? SCMFeliCa.apdu(for: Array(request.dropFirst()), reader: "the reader"), let raw = try? transmit(apdu),
+                let frame = try? SCMFeliCa.answer(raw, to: Array(request.dropFirst()), reader: "the reader")
+            else { return (nil, nil, nil) }
+            return Self.pollingAnswer([UInt8(truncatingIfNeeded: frame.count + 1)] + frame)
+        }
+        guard profile.capabilities.contains(.transparentSession), let started = try? answer(PseudoAPDU.startTransparentSession),
+            started.sw == 0x9000
+        else { return (nil, nil, nil) }
         defer { _ = try? transmit(PseudoAPDU.endTransparentSession) }
         guard let apdu = PseudoAPDU.transceive(request, timeout: .milliseconds(20)),
             let raw = try? answer(apdu), raw.sw == 0x9000,

@@ -75,7 +75,12 @@ public struct EmulatedReaderFront: Sendable {
         commandCount += 1
         lastCommandWroteMemory = false
         if !isPowered { powerOn() }
-        if profile == .acr122u { return acr122u(apdu) }
+        switch profile {
+        case .acr122u: return acr122u(apdu)
+        case .omnikey5022, .omnikey5427: return omnikey(apdu)
+        case .utrust3700f: return uTrust(apdu)
+        case .generic: break
+        }
         guard apdu.count >= 4 else { return ReaderStatusWord.wrongLength }
         if apdu[0] == 0xFF { return pseudoAPDU(apdu) }
         guard tag.speaksISODEP else { return ReaderStatusWord.classNotSupported }

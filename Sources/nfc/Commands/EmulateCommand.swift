@@ -63,7 +63,7 @@ struct EmulateCommand: ParsableCommand {
     @Option(
         name: .customLong("reader-profile"),
         help: ArgumentHelp(
-            "--pcsc: answer as this reader's firmware does, from its manual: generic (PC/SC Part 3) or acr122u (ACS ACR122U). docs/readers.md.",
+            "--pcsc: answer as this reader's firmware does, from its manual: generic (PC/SC Part 3), acr122u (ACS ACR122U), omnikey5022, omnikey5427 (HID OMNIKEY 5022, 5427 CK) or utrust3700f (Identiv uTrust 3700 F). docs/readers.md.",
             valueName: "PROFILE"))
     var readerProfile: String?
 
@@ -116,7 +116,7 @@ struct EmulateCommand: ParsableCommand {
         let tag = handle.tag
         let profile = readerProfile.flatMap { EmulatedReaderProfile(rawValue: $0.lowercased()) } ?? .generic
         guard profile.sees(tag) else {
-            throw CLIError(.usage, "the \(profile) reader cannot see \(image[0]): it has no ISO/IEC 15693")
+            throw CLIError(.usage, "the \(profile) reader cannot see \(image[0]): it reads no ISO/IEC 15693 tag")
         }
         let emulation = PCSCEmulation(
             front: EmulatedReaderFront(tag: tag, basicReader: basicReader, profile: profile),

@@ -42,6 +42,7 @@ struct ReadersCommand: AsyncParsableCommand {
                     ("name", .string(reader.name)), ("kind", .string("pcsc")), ("tagPresent", .bool(reader.tagPresent)),
                     ("atr", reader.tagPresent ? .string(Hex.encode(reader.atr)) : .null),
                     ("profile", .string(reader.profile.rawValue)), ("profileSource", .string(reader.profileSource.rawValue)),
+                    ("capabilities", .array(reader.profile.capabilities.sorted().map { .string($0.rawValue) })),
                 ]
                 if reader.tagPresent { fields.append(("card", ReaderEvents.json(ATRDescription(atr: reader.atr)))) }
                 entries.append(.object(fields))

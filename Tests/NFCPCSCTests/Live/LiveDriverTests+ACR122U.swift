@@ -18,9 +18,18 @@ extension LiveDriverTests {
         _ tag: any VirtualTag, driver given: PCSCDriver? = nil,
         _ body: (PCSCConnection, TargetInfo) async throws -> Void
     ) async throws {
+        try await withEmulatedReader(tag, profile: .acr122u, driver: given, body)
+    }
+
+    /// Serves `tag` behind an emulated reader of `profile` and hands `body` a connection from
+    /// `driver`; the card goes, and pcscd has seen it go, before this returns.
+    func withEmulatedReader(
+        _ tag: any VirtualTag, profile: EmulatedReaderProfile, driver given: PCSCDriver? = nil,
+        _ body: (PCSCConnection, TargetInfo) async throws -> Void
+    ) async throws {
         let driver = given ?? self.driver
         var events = await driver.events(matching: .all).makeAsyncIterator()
-        let card = LiveCard(tag, profile: .acr122u)
+        let card = LiveCard(tag, profile: profile)
         defer { card.stop() }
         guard case .targetArrived(let target)? = await LiveDriverTests.next(&events, LiveDriverTests.arrived) else {
             Issue.record("the card never arrived")
