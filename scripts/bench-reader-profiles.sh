@@ -52,3 +52,9 @@ read -r a t w < <(run --reader-profile acr122u -- "$NFC" read --reader "pcsc:$RE
 echo "| ACR122U | \`nfc read\` (Direct Transmit) | $a | $t | $w ms |"
 read -r a t w < <(run --reader-profile acr122u -- "$PYTHON" Integration/pcsc/pyscard_ndef.py "$READER")
 echo "| ACR122U | pyscard, PC/SC Part 3 \`FF B0\` (the peer) | $a | — | $w ms |"
+read -r a t w < <(run --reader-profile omnikey5022 -- "$NFC" read --reader "pcsc:$READER" --stats)
+echo "| OMNIKEY 5022 | \`nfc read\` (\`FF B0\`, probed) | $a | $t | $w ms |"
+read -r a t w < <(run --reader-profile omnikey5022 -- "$PYTHON" Integration/pcsc/pyscard_ndef.py "$READER")
+echo "| OMNIKEY 5022 | pyscard, PC/SC Part 3 \`FF B0\` (the peer) | $a | — | $w ms |"
+read -r a t w < <(run --reader-profile utrust3700f -- "$NFC" read --reader "pcsc:$READER" --reader-profile utrust3700f --stats)
+echo "| uTrust 3700 F | \`nfc read\` (four \`FF B0\` a READ) | $a | $t | $w ms |"

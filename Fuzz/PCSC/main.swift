@@ -5,9 +5,10 @@ import NFCTransport
 /// libFuzzer target for what a PC/SC reader hands the driver: the ATR (PC/SC Part 3 §3.1.3.2.3
 /// contactless ATRs, ISO/IEC 7816-3 ATRs in general), the transparent-exchange answer
 /// (Part 3 §3.2.2.1.9 BER-TLV data objects), pseudo-APDU answers, the ACR122U's Direct Transmit
-/// answers and plans, and the identification dialogue (GET DATA UID, FeliCa Polling in a
-/// transparent session or, on an ACR122U — selector bit 7 —, through Direct Transmit) driven with
-/// fuzzer answers.
+/// answers and plans, the uTrust's FeliCa pseudo-APDUs (frames in, answers back), HID's
+/// product-name answer, and the identification dialogue (GET DATA UID, FeliCa Polling in a
+/// transparent session, through an ACR122U's Direct Transmit or a uTrust's `FF 40` — selector
+/// bits 6–7 pick the profile) driven with fuzzer answers.
 ///
 /// Input: `[selector] bytes…`. Asserts: every refusal is a typed `TransportError`; an ATR whose
 /// historical bytes parse gives historical bytes that are a part of the ATR.
@@ -39,11 +40,17 @@ public func fuzzPCSC(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         for parameters in [TargetInfo.Parameters.iso14443A(.init(atqa: 0x0044, sak: 0)), .felica(.init(pmm: [], systemCode: 0xFFFF))] {
             _ = try? DirectTransmit.plan(bytes, target: TargetInfo(handle: 1, identifier: [], parameters: parameters))
         }
+        _ = try? PseudoAPDUTranslation.plan(bytes, technology: .iso14443A, profile: .utrust3700f)
+        _ = try? SCMFeliCa.apdu(for: bytes, reader: "fuzz")
+        for code: UInt8 in [0x00, 0x06, 0x08, 0x0C] {
+            _ = try? SCMFeliCa.answer(bytes, to: [code], reader: "fuzz")
+        }
+        _ = ReaderProfile.recognise(hidProductName: bytes)
     default:
         // The ATR is the first answer, then the reader's answers to GET DATA and Polling.
         let script = AnswerScript(bytes[...])
         guard let atr = try? script.next() else { return 0 }
-        let profile: ReaderProfile = all[0] & 0x80 != 0 ? .acr122u : .generic
+        let profile: ReaderProfile = [.generic, .acr122u, .utrust3700f, .omnikey5022][Int(all[0] >> 6)]
         let identification = TargetIdentification(profile: profile) { (_: [UInt8]) throws(TransportError) -> [UInt8] in
             guard let answer = try script.next() else { throw TransportError(.timeout, "no answer") }
             return answer

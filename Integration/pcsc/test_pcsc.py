@@ -22,11 +22,12 @@ import emulation
 from checks import check, failures
 
 # Checks the whole suite makes (all groups); fewer means part of it did not run.
-EXPECTED_CHECKS = 94
+EXPECTED_CHECKS = 121
 import acr122u_checks
 import cli_checks
 import pyscard_ndef
 import readers_watch
+import vendor_checks
 import watch_checks
 from wait_reader import wait_for_card, wait_for_readers
 
@@ -76,7 +77,9 @@ def records(output):
 WRITE = ["--uri", "https://example.org/opencorenfc", "--text", "through pcscd"]
 
 
-def test_same_as_simulator(kind, basic, profile=None):
+def test_same_as_simulator(kind, basic, profile=None, given=False):
+    """With PROFILE, the card is behind that emulated reader; GIVEN passes the profile to the
+    reading commands too (a reader recognised by name only: vpcd's name tells nothing)."""
     mode = "an emulated " + profile if profile else "basic reader" if basic else "transparent session"
     name = "%s, %s: write + read through pcscd equal the simulator's" % (kind, mode)
     image = new_image(kind, kind)
@@ -84,9 +87,10 @@ def test_same_as_simulator(kind, basic, profile=None):
     expected_write = nfc("write", "--reader", "sim:" + simulated, *WRITE)
     expected_read = nfc("read", "--reader", "sim:" + simulated, "--json")
     options = ["--reader-profile", profile] if profile else ["--basic-reader"] if basic else []
+    client = ["--reader-profile", profile] if given else []
     with emulated(image, *options):
-        written = nfc("write", "--reader", PCSC, *WRITE)
-        read = nfc("read", "--reader", PCSC, "--json")
+        written = nfc("write", "--reader", PCSC, *client, *WRITE)
+        read = nfc("read", "--reader", PCSC, *client, "--json")
     check(name, written.returncode == 0 and read.returncode == 0 and expected_read.returncode == 0
           and records(read.stdout) == records(expected_read.stdout) and records(read.stdout),
           "write: %s / read: %s / sim: %s" % (written.stderr.strip(), read.stderr.strip() or read.stdout[:200], expected_write.stderr.strip()))
@@ -231,18 +235,19 @@ def cut_states(kind):
     return CUT_STATES.get(kind, ("old", "new", "empty"))
 
 
-def removal_trials(kind, reader, port, *options):
-    """Writes a long message through READER (emulated with OPTIONS) with the card taken away
-    after 1, 2, 3, … commands until a write completes; returns {count: what the tag then holds}."""
+def removal_trials(kind, reader, port, options, client):
+    """Writes a long message through READER (emulated with OPTIONS, written to with the CLIENT
+    options) with the card taken away after 1, 2, 3, … commands until a write completes; returns
+    {count: what the tag then holds}."""
     name = "-".join([kind, "tear"] + [option for option in options if not option.startswith("--")])
     image = new_image(kind, name)
     nfc("write", "--reader", "sim:" + image, "--text", "old message")
     outcomes = {}
-    for count in range(1, 80):
+    for count in range(1, 160):
         trial = copy(image, name + "-%d" % count)
         with emulation.emulated(NFC, trial, reader, "--vpcd", "127.0.0.1:%d" % port, "--remove-after", str(count),
                                 *options) as process:
-            written = nfc("write", "--reader", "pcsc:" + reader, "--text", "new message " + "x" * 200)
+            written = nfc("write", "--reader", "pcsc:" + reader, *client, "--text", "new message " + "x" * 200)
             if written.returncode != 0:
                 try:
                     process.wait(15)  # the card left: the emulator saves and exits
@@ -258,18 +263,23 @@ def removal_trials(kind, reader, port, *options):
     return outcomes
 
 
-# An emulated ACR122U for the removal test, on a reader of its own (Virtual PCD C 00 00).
-ACR122U_REMOVAL = ("ntag216", "Virtual PCD C 00 00", 35967, "--reader-profile", "acr122u")
+# Emulated vendor readers for the removal test, each on a reader of its own (the other suites'
+# readers, free while this one runs): (kind, reader, port, emulator options, client options).
+PROFILE_REMOVALS = [
+    ("ntag216", "Virtual PCD C 00 00", 35967, ("--reader-profile", "acr122u"), ()),
+    ("ntag216", "Virtual PCD C 00 01", 35968, ("--reader-profile", "omnikey5022"), ()),
+    ("ntag216", "Virtual PCD D 00 00", 35969, ("--reader-profile", "utrust3700f"), ("--reader-profile", "utrust3700f")),
+]
 
 
 def test_removal_mid_write(kinds):
-    jobs = [(kind, *REMOVAL_READERS[index]) for index, kind in enumerate(kinds)] + [ACR122U_REMOVAL]
+    jobs = [(kind, *REMOVAL_READERS[index], (), ()) for index, kind in enumerate(kinds)] + PROFILE_REMOVALS
     with concurrent.futures.ThreadPoolExecutor(len(jobs)) as pool:
         runs = [pool.submit(removal_trials, *job) for job in jobs]
         results = [run.result() for run in runs]
     for job, outcomes in zip(jobs, results):
         kind = job[0]
-        through = " through an ACR122U" if "acr122u" in job else ""
+        through = " through an emulated " + job[3][1] if job[3] else ""
         bad = {count: state for count, state in outcomes.items() if state not in cut_states(kind)}
         finished = outcomes and list(outcomes.values())[-1] == "new"
         check("%s%s: removed after every command count 1..%d of a write, the tag holds %s"
@@ -322,7 +332,7 @@ def test_pcscd_restart():
 def main():
     started = time.monotonic()
     wait_for_readers(15)
-    only = sys.argv[1:]  # test groups to run (roundtrip, basic, format, copy, cli, felica, removal, vicc, acr122u, restart, watch, readers); all by default
+    only = sys.argv[1:]  # test groups to run (roundtrip, basic, format, copy, cli, felica, removal, vicc, acr122u, vendors, restart, watch, readers); all by default
     selected = lambda group: not only or group in only
     for kind in ["ntag213", "ntag216", "ultralight", "topaz512", "topaz96", "type4", "slix2", "iso15693-2k", "felica-lite-s",
                  "felica"]:
@@ -355,6 +365,12 @@ def main():
         for kind in ["ntag216", "type4", "felica-lite-s"]:
             test_same_as_simulator(kind, basic=False, profile="acr122u")
         acr122u_checks.run(NFC, new_image, check, READER)
+    if selected("vendors"):
+        for profile, kinds, given in [("omnikey5022", ["ntag216", "slix2", "type4"], False), ("omnikey5427", ["ntag216"], False),
+                                      ("utrust3700f", ["ntag216", "felica-lite-s", "type4"], True)]:
+            for kind in kinds:
+                test_same_as_simulator(kind, basic=False, profile=profile, given=given)
+        vendor_checks.run(NFC, new_image, check, READER)
     # Before the restart: pyscard keeps the context it made first, which a restarted pcscd no longer knows.
     if selected("readers"):
         readers_watch.run(NFC, new_image, check, READER)
@@ -364,7 +380,7 @@ def main():
         watch_checks.run(NFC, new_image, check, WORK, control=os.environ.get("PCSCD_CONTROL"))
     print("\n%.1f s" % (time.monotonic() - started))
     shutil.rmtree(WORK, ignore_errors=True)
-    # The whole suite runs 94 checks; a selection runs at least one.
+    # The whole suite runs 121 checks; a selection runs at least one.
     return checks.finish(1 if only else EXPECTED_CHECKS)
 
 

@@ -219,9 +219,37 @@ struct EmulateCommandTests {
     }
 
     @Test(
+        "--reader-profile omnikey5022 and utrust3700f through vpcd: Read Binary of 16 answers 16 and 4 bytes, HID's product name, Identiv's FF 4A refused for a Type 2 tag",
+        arguments: ["omnikey5022", "utrust3700f"])
+    func vendorProfiles(profile: String) async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let image = try await newImage("ntag216", in: directory)
+        let vpcd = try LoopbackVPCD()
+        let emulator = try RunningTool.start([
+            "emulate", "--image", image, "--pcsc", "--vpcd", "127.0.0.1:\(vpcd.port)", "--reader-profile", profile,
+        ])
+        try vpcd.accept()
+        try vpcd.send([0x01])
+        #expect(try vpcd.transmit([0x04]) == hexBytes("3B8F8001804F0CA0000003060300030000000068"), "a Part 3 ATR")
+        let read = try #require(try vpcd.transmit(hexBytes("FF B0 00 04 10")))
+        #expect(read.count == (profile == "omnikey5022" ? 18 : 6) && read.suffix(2) == [0x90, 0x00])
+        let product = try #require(try vpcd.transmit(hexBytes("FF 70 07 6B 08 A2 06 A0 04 A0 02 82 00 00")))
+        if profile == "omnikey5022" {
+            #expect(product.prefix(3) == [0xBD, 32, 0x82] && product.suffix(2) == [0x90, 0x00])
+        } else {
+            #expect(product == [0x6A, 0x81])
+            #expect(try vpcd.transmit(hexBytes("FF 4A 00 00 00")) == [0x6A, 0x81])
+        }
+        emulator.process.interrupt()
+        let result = await emulator.finish()
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+
+    @Test(
         "--reader-profile: unknown, without --pcsc, with --basic-reader, or for a tag the reader cannot see is a usage error",
         arguments: [
-            (["--pcsc", "--reader-profile", "omnikey5022"], "the profiles are generic, acr122u"),
+            (["--pcsc", "--reader-profile", "acr1252u"], "the profiles are generic, acr122u, omnikey5022, omnikey5427, utrust3700f"),
             (["--nfcpy-udp", "54321", "--reader-profile", "acr122u"], "--reader-profile goes with --pcsc"),
             (["--pcsc", "--basic-reader", "--reader-profile", "acr122u"], "does not go with --reader-profile acr122u"),
         ])
@@ -231,12 +259,14 @@ struct EmulateCommandTests {
         #expect(result.stderr.contains(message), "\(result.stderr)")
     }
 
-    @Test("--reader-profile acr122u refuses an ISO/IEC 15693 tag: the ACR122U cannot see one")
-    func acr122uCannotSeeISO15693() async throws {
+    @Test(
+        "--reader-profile acr122u or utrust3700f refuses an ISO/IEC 15693 tag: neither reader sees one",
+        arguments: ["acr122u", "utrust3700f"])
+    func cannotSeeISO15693(profile: String) async throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let image = try await newImage("slix2", in: directory)
-        let result = try await NFCTool.run(["emulate", "--image", image, "--pcsc", "--reader-profile", "acr122u"])
+        let result = try await NFCTool.run(["emulate", "--image", image, "--pcsc", "--reader-profile", profile])
         #expect(result.status == 64)
         #expect(result.stderr.contains("cannot see") && result.stderr.contains("ISO/IEC 15693"), "\(result.stderr)")
     }
