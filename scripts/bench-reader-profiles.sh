@@ -58,3 +58,5 @@ read -r a t w < <(run --reader-profile omnikey5022 -- "$PYTHON" Integration/pcsc
 echo "| OMNIKEY 5022 | pyscard, PC/SC Part 3 \`FF B0\` (the peer) | $a | — | $w ms |"
 read -r a t w < <(run --reader-profile utrust3700f -- "$NFC" read --reader "pcsc:$READER" --reader-profile utrust3700f --stats)
 echo "| uTrust 3700 F | \`nfc read\` (four \`FF B0\` a READ) | $a | $t | $w ms |"
+read -r a t w < <(run --reader-profile acr1252u -- "$NFC" read --reader "pcsc:$READER" --reader-profile acr1252u --stats)
+echo "| ACR1252U | \`nfc read\` (transparent session, given) | $a | $t | $w ms |"

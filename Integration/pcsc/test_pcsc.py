@@ -22,7 +22,7 @@ import emulation
 from checks import check, failures
 
 # Checks the whole suite makes (all groups); fewer means part of it did not run.
-EXPECTED_CHECKS = 121
+EXPECTED_CHECKS = 134
 import acr122u_checks
 import cli_checks
 import pyscard_ndef
@@ -269,6 +269,7 @@ PROFILE_REMOVALS = [
     ("ntag216", "Virtual PCD C 00 00", 35967, ("--reader-profile", "acr122u"), ()),
     ("ntag216", "Virtual PCD C 00 01", 35968, ("--reader-profile", "omnikey5022"), ()),
     ("ntag216", "Virtual PCD D 00 00", 35969, ("--reader-profile", "utrust3700f"), ("--reader-profile", "utrust3700f")),
+    ("ntag216", "Virtual PCD D 00 01", 35970, ("--reader-profile", "acr1252u"), ("--reader-profile", "acr1252u")),
 ]
 
 
@@ -367,7 +368,8 @@ def main():
         acr122u_checks.run(NFC, new_image, check, READER)
     if selected("vendors"):
         for profile, kinds, given in [("omnikey5022", ["ntag216", "slix2", "type4"], False), ("omnikey5427", ["ntag216"], False),
-                                      ("utrust3700f", ["ntag216", "felica-lite-s", "type4"], True)]:
+                                      ("utrust3700f", ["ntag216", "felica-lite-s", "type4"], True),
+                                      ("acr1252u", ["ntag216", "felica-lite-s", "type4"], True), ("acr1552u", ["slix2"], True)]:
             for kind in kinds:
                 test_same_as_simulator(kind, basic=False, profile=profile, given=given)
         vendor_checks.run(NFC, new_image, check, READER)
@@ -380,7 +382,7 @@ def main():
         watch_checks.run(NFC, new_image, check, WORK, control=os.environ.get("PCSCD_CONTROL"))
     print("\n%.1f s" % (time.monotonic() - started))
     shutil.rmtree(WORK, ignore_errors=True)
-    # The whole suite runs 121 checks; a selection runs at least one.
+    # The whole suite runs 134 checks; a selection runs at least one.
     return checks.finish(1 if only else EXPECTED_CHECKS)
 
 

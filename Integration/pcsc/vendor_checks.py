@@ -1,8 +1,8 @@
-"""The emulated HID OMNIKEY 5022/5427 CK and Identiv uTrust 3700 F (`nfc emulate --pcsc
---reader-profile omnikey5022|omnikey5427|utrust3700f`) checked from outside: pyscard sends the APDUs
-of HID's published sample code and of Identiv's CLOUD 370x F reference manual v1.0 and compares
-the answers with what those sources say; ndeflib reads the message pyscard fetched; `nfc readers`
-names the profile it probed and its capabilities. 11 checks."""
+"""The emulated HID OMNIKEY 5022/5427 CK, Identiv uTrust 3700 F and ACS ACR1252U/ACR1552U
+(`nfc emulate --pcsc --reader-profile …`) checked from outside: pyscard sends the APDUs of HID's
+published sample code, of Identiv's CLOUD 370x F reference manual v1.0 and of ACS's ACM1252U-Y3
+reference manual v1.03 and compares the answers with what those sources say; ndeflib reads the
+message pyscard fetched; `nfc readers` names the profile it probed and its capabilities. 15 checks."""
 import json
 import subprocess
 
@@ -108,3 +108,31 @@ def run(nfc, new_image, check, reader):
         uris = []
     check("nfc read --reader-profile utrust3700f: a FeliCa Lite-S read through FF 46 gives its URI",
           read.returncode == 0 and uris == ["https://example.org/felica"], read.stdout[:300] + read.stderr)
+
+    # ACS ACR1252U (ACM1252U-Y3 Reference Manual v1.03 §5.2.3-5.2.4) and ACR1552U (published traces).
+    image = new_image("ntag216", "acr1252u-outside")
+    with emulation.emulated(nfc, image, reader, "--reader-profile", "acr1252u"):
+        connection = connect(reader)
+        try:
+            answers["start"] = raw(connection, "FF C2 00 00 02 81 00")
+            answers["get_version"] = raw(connection, "FF C2 00 01 03 95 01 60")
+            answers["switch"] = raw(connection, "FF C2 00 02 04 8F 02 00 03")
+            answers["odd"] = raw(connection, "FF B0 00 04 06")
+        finally:
+            connection.disconnect()
+    check("ACR1252U (§5.2.3): Manage Session start answers C0 03 00 90 00, 90 00",
+          answers["start"] == bytes.fromhex("C003009000 9000".replace(" ", "")), answers["start"].hex())
+    check("ACR1252U (§5.2.3): a transparent exchange of GET_VERSION answers C0, 96 02 00 00 and 97 with NTAG216's version",
+          answers["get_version"] == bytes.fromhex("C00300900096020000970800040402010013039000"), answers["get_version"].hex())
+    check("ACR1252U (§5.2.4.3): Read Binary with Le not a multiple of 4 fails with 63 00, its one failure word",
+          answers["odd"] == b"\x63\x00", answers["odd"].hex())
+    slix = new_image("slix2", "acr1552u-outside")
+    with emulation.emulated(nfc, slix, reader, "--reader-profile", "acr1552u"):
+        connection = connect(reader)
+        try:
+            switched = raw(connection, "FF C2 00 02 04 8F 02 02 03")
+        finally:
+            connection.disconnect()
+    check("ACR1552U: Switch Protocol to ISO 15693 layer 3 (8F 02 02 03) is accepted, C0 03 00 90 00; the ACR1252U's to 14443 A too",
+          switched == bytes.fromhex("C0030090009000") and answers["switch"] == bytes.fromhex("C0030090009000"),
+          switched.hex() + " / " + answers["switch"].hex())

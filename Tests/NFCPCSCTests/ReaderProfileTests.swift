@@ -18,6 +18,9 @@ import Testing
             ("HID OMNIKEY 5427 CK (0123456789ABCDEF0123456789ABCDEF) 00 00", .omnikey5427),
             ("Identiv uTrust 3700 F CL Reader [uTrust 3700 F CL Reader] (55021716210255) 00 00", .utrust3700f),
             ("Identiv CLOUD 3700 F Contactless Reader 0", .utrust3700f), ("Identiv uTrust 3700 F CL Reader", .utrust3700f),
+            ("ACS ACR1252 1S CL Reader [ACR1252 1S CL Reader PICC] (1234) 00 00", .acr1252u),
+            ("ACS ACR1252 Dual Reader [ACR1252 Dual Reader PICC] 00 00", .acr1252u), ("ACS ACR1252 1S CL Reader PICC 0", .acr1252u),
+            ("ACS ACR1552 1S CL Reader [ACR1552 1S CL Reader PICC] ( RR631-000815) 00 00", .acr1552u),
         ])
     func recognisedByName(name: String, expected: ReaderProfile) {
         #expect(ReaderProfile.recognise(readerName: name) == expected)
@@ -26,7 +29,8 @@ import Testing
     @Test(
         "other readers' names tell nothing",
         arguments: [
-            "Virtual PCD 00 00", "ACS ACR1252 1S CL Reader PICC 00 00", "HID Global OMNIKEY 5422 Smartcard Reader 00 00",
+            "Virtual PCD 00 00", "ACS ACR1552 1S CL Reader [ACR1552 1S CL Reader SAM] ( RR631-000815) 01 00",
+            "ACS ACR1252 Dual Reader [ACR1252 Dual Reader SAM] 01 00", "HID Global OMNIKEY 5422 Smartcard Reader 00 00",
             "Identiv uTrust 3720 Contactless Reader 0", "SCM Microsystems Inc. SCL01x Contactless Reader 00 00",
         ])
     func notRecognised(name: String) {
@@ -65,6 +69,8 @@ import Testing
         #expect(ReaderProfile.utrust3700f.capabilities.contains(.felica) && !ReaderProfile.utrust3700f.capabilities.contains(.iso15693))
         #expect(ReaderProfile.omnikey5022.capabilities.contains(.iso15693) && !ReaderProfile.omnikey5022.capabilities.contains(.felica))
         #expect(!ReaderProfile.acr122u.capabilities.contains(.extendedAPDUs))
+        #expect(!ReaderProfile.acr1252u.capabilities.contains(.iso15693) && ReaderProfile.acr1552u.capabilities.contains(.iso15693))
+        #expect(ReaderProfile.acr1252u.capabilities.contains(.transparentSession))
         #expect(PCSCDriver.storageMode(.acr122u) == .directTransmit && PCSCDriver.storageMode(.omnikey5427) == .pseudoAPDUs)
         #expect(PCSCDriver.storageMode(.utrust3700f) == .pseudoAPDUs && PCSCDriver.storageMode(.generic) == .pseudoAPDUs)
     }
@@ -73,7 +79,8 @@ import Testing
     func override() throws {
         #expect(try ReaderProfile.named("ACR122U") == .acr122u)
         #expect(try ReaderProfile.named("OMNIKEY5022") == .omnikey5022)
-        #expect(throws: TransportError.self) { try ReaderProfile.named("acr1252u") }
+        #expect(try ReaderProfile.named("ACR1252U") == .acr1252u)
+        #expect(throws: TransportError.self) { try ReaderProfile.named("acr38u") }
         do {
             _ = try ReaderProfile.fromEnvironment([ReaderProfile.environmentVariable: "nope"])
             Issue.record("accepted nope")

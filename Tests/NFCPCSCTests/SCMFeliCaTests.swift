@@ -44,21 +44,23 @@ import Testing
     }
 
     @Test(
-        "frames without a pseudo-APDU are refused by name, never sent",
+        "frames without a pseudo-APDU are refused by name and reason, never sent",
         arguments: [
-            [0x10] + idm,  // Authentication1
-            [0x06] + idm + hexBytes("01 0B 00 01 00 00 01"),  // a three-byte block element
-            [0x06] + idm + hexBytes("01 0B 00 02 80 00"),  // a block list cut short
-            [0x08] + idm + hexBytes("01 09 00 01 80 05 01 02"),  // data not 16 bytes a block
-            [0x00, 0x12],  // a Polling cut short
-            [],
+            ([0x10] + idm, "FeliCa command 10"),  // Authentication1
+            ([0x06] + idm + hexBytes("01 0B 00 01 00 00 01"), "three-byte block list element"),
+            ([0x08] + idm + hexBytes("01 09 00 01 00 05 00") + [UInt8](repeating: 0, count: 16), "three-byte block list element"),
+            ([0x06] + idm + hexBytes("01 0B 00 02 80 00"), "block list cut short"),
+            ([0x08] + idm + hexBytes("01 09 00 01 80 05 01 02"), "data is 2 bytes for 1 block"),
+            ([0x00, 0x12], "Polling of 2 bytes"),
+            ([], "empty FeliCa frame"),
         ])
-    func refused(frame: [UInt8]) {
+    func refused(frame: [UInt8], why: String) {
         do {
             _ = try SCMFeliCa.apdu(for: frame, reader: "Identiv uTrust 3700 F CL Reader")
             Issue.record("accepted \(Hex.encode(frame))")
         } catch {
             #expect(error.code == .unsupportedCommand && error.reason.contains("Identiv uTrust 3700 F CL Reader"))
+            #expect(error.reason.contains(why), "\(error.reason)")
         }
     }
 

@@ -249,7 +249,10 @@ struct EmulateCommandTests {
     @Test(
         "--reader-profile: unknown, without --pcsc, with --basic-reader, or for a tag the reader cannot see is a usage error",
         arguments: [
-            (["--pcsc", "--reader-profile", "acr1252u"], "the profiles are generic, acr122u, omnikey5022, omnikey5427, utrust3700f"),
+            (
+                ["--pcsc", "--reader-profile", "acr38u"],
+                "the profiles are generic, acr122u, acr1252u, acr1552u, omnikey5022, omnikey5427, utrust3700f"
+            ),
             (["--nfcpy-udp", "54321", "--reader-profile", "acr122u"], "--reader-profile goes with --pcsc"),
             (["--pcsc", "--basic-reader", "--reader-profile", "acr122u"], "does not go with --reader-profile acr122u"),
         ])

@@ -15,6 +15,18 @@ public enum ReaderProfile: String, Sendable, Hashable, CaseIterable, CustomStrin
     /// InCommunicateThru and InDataExchange (NXP UM0701-02 §7.3.8–9), no transparent session,
     /// short APDUs only (its CCID descriptor announces short-APDU exchange), no ISO/IEC 15693.
     case acr122u
+    /// ACS ACR1252U (an NXP PN512 behind an LPC11U37F, no PN532): a PC/SC 2.0 Part 3 transparent
+    /// session (`FF C2`, ACS's *ACM1252U-Y3 Reference Manual* v1.03 §5.2.3, the module the
+    /// ACR1252U's API manual shares its tables with) for Type 2 native commands and FeliCa; no
+    /// ISO/IEC 15693 (its PICC operating parameter, §5.3.11, has bits for ISO 14443 A and B,
+    /// FeliCa 212 and 424, Topaz only); APDUs up to 512 bytes (its PICC interface's CCID descriptor:
+    /// 522-byte messages). Its SAM slot is a second, contact reader.
+    case acr1252u
+    /// ACS ACR1552U: the ACR1252U's transparent session, with ISO/IEC 15693 through it (a captured
+    /// exchange switches to ISO/IEC 15693 with `8F 02 02 03`); APDUs up to 506 bytes (516-byte
+    /// CCID messages). ACS's REF-ACR1552U manual is not public in full: the profile is read from
+    /// what it shares with the ACR1252U's and from published traces.
+    case acr1552u
     /// HID OMNIKEY 5022 (HID's AViatoR pseudo-APDUs: `FF CA`, `FF B0`, `FF D6`, as HID's
     /// *HID-OMNIKEY-Sample-Codes* `ContactlessCardCommunication.cs` sends them): no transparent
     /// session, READ BINARY answers a whole Type 2 READ (16 bytes) whatever Le asks
@@ -55,6 +67,8 @@ public enum ReaderProfile: String, Sendable, Hashable, CaseIterable, CustomStrin
         switch self {
         case .generic: "a PC/SC Part 3 contactless reader"
         case .acr122u: "ACS ACR122U"
+        case .acr1252u: "ACS ACR1252U"
+        case .acr1552u: "ACS ACR1552U"
         case .omnikey5022: "HID OMNIKEY 5022"
         case .omnikey5427: "HID OMNIKEY 5427 CK"
         case .utrust3700f: "Identiv uTrust 3700 F"
@@ -67,6 +81,8 @@ public enum ReaderProfile: String, Sendable, Hashable, CaseIterable, CustomStrin
         case .generic:
             [.type2ReadWrite, .type2NativeCommands, .iso7816, .extendedAPDUs, .felica, .iso15693, .transparentSession]
         case .acr122u: [.type2ReadWrite, .type2NativeCommands, .iso7816, .felica, .directTransmit]
+        case .acr1252u: [.type2ReadWrite, .type2NativeCommands, .iso7816, .extendedAPDUs, .felica, .transparentSession]
+        case .acr1552u: [.type2ReadWrite, .type2NativeCommands, .iso7816, .extendedAPDUs, .felica, .iso15693, .transparentSession]
         case .omnikey5022, .omnikey5427: [.type2ReadWrite, .iso7816, .extendedAPDUs, .iso15693]
         case .utrust3700f: [.type2ReadWrite, .iso7816, .extendedAPDUs, .felica]
         }
@@ -79,6 +95,8 @@ public enum ReaderProfile: String, Sendable, Hashable, CaseIterable, CustomStrin
         switch self {
         case .generic: (65_544, PCSCCard.maxResponse, true)
         case .acr122u: (261, 258, false)
+        case .acr1252u: (512, 512, true)
+        case .acr1552u: (506, 506, true)
         case .omnikey5022, .omnikey5427: (510, 510, true)
         case .utrust3700f: (1_024, 1_024, true)
         }
@@ -102,6 +120,11 @@ public enum ReaderProfile: String, Sendable, Hashable, CaseIterable, CustomStrin
     /// ACR122U "ACS ACR122U PICC Interface 00 00", ACS's own driver "ACS ACR122U 00 00", Windows
     /// "ACS ACR122 0" (the names libnfc's `acr122_pcsc` driver looks for start "ACS ACR122").
     ///
+    /// ACS's PC/SC 2.0 readers: "ACS ACR1252 1S CL Reader [ACR1252 1S CL Reader PICC] …", "ACS
+    /// ACR1252 Dual Reader [ACR1252 Dual Reader PICC] …", "ACS ACR1252 Reader …" (the CCID driver's
+    /// and acsccid's names), "ACS ACR1552 1S CL Reader [ACR1552 1S CL Reader PICC] …"; the SAM
+    /// interface of either ("… SAM] … 01 00") is a contact slot, not the contactless reader.
+    ///
     /// HID's readers: "HID Global OMNIKEY 5022 Smart Card Reader …" (pcsc-lite, Windows, macOS) and
     /// "HID OMNIKEY 5427 CK …" (pcsc-lite; the CCID driver's supported-readers list). Identiv's:
     /// "Identiv uTrust 3700 F CL Reader …" and, on Windows, "Identiv CLOUD 3700 F Contactless
@@ -109,6 +132,10 @@ public enum ReaderProfile: String, Sendable, Hashable, CaseIterable, CustomStrin
     public static func recognise(readerName: String) -> ReaderProfile? {
         let name = readerName.uppercased()
         if name.hasPrefix("ACS ACR122") { return .acr122u }
+        if name.hasPrefix("ACS ACR1252") || name.hasPrefix("ACS ACR1552") {
+            guard !name.contains("SAM") else { return nil }
+            return name.hasPrefix("ACS ACR1252") ? .acr1252u : .acr1552u
+        }
         if name.contains("OMNIKEY 5022") { return .omnikey5022 }
         if name.contains("OMNIKEY 5427") { return .omnikey5427 }
         if name.hasPrefix("IDENTIV"), name.contains("3700 F") || name.contains("3700F") { return .utrust3700f }

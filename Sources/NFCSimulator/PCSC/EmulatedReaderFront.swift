@@ -77,6 +77,7 @@ public struct EmulatedReaderFront: Sendable {
         if !isPowered { powerOn() }
         switch profile {
         case .acr122u: return acr122u(apdu)
+        case .acr1252u, .acr1552u: return acsTransparent(apdu)
         case .omnikey5022, .omnikey5427: return omnikey(apdu)
         case .utrust3700f: return uTrust(apdu)
         case .generic: break

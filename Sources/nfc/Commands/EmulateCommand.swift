@@ -63,7 +63,7 @@ struct EmulateCommand: ParsableCommand {
     @Option(
         name: .customLong("reader-profile"),
         help: ArgumentHelp(
-            "--pcsc: answer as this reader's firmware does, from its manual: generic (PC/SC Part 3), acr122u (ACS ACR122U), omnikey5022, omnikey5427 (HID OMNIKEY 5022, 5427 CK) or utrust3700f (Identiv uTrust 3700 F). docs/readers.md.",
+            "--pcsc: answer as this reader's firmware does, from its manual: generic (PC/SC Part 3), acr122u, acr1252u, acr1552u (ACS ACR122U, ACR1252U, ACR1552U), omnikey5022, omnikey5427 (HID OMNIKEY 5022, 5427 CK) or utrust3700f (Identiv uTrust 3700 F). docs/readers.md.",
             valueName: "PROFILE"))
     var readerProfile: String?
 

@@ -17,7 +17,7 @@ struct ReaderOptions: ParsableArguments {
     @Option(
         name: .customLong("reader-profile"),
         help: ArgumentHelp(
-            "PC/SC readers: take the reader for this model instead of recognising it (generic, acr122u, omnikey5022, omnikey5427, utrust3700f; or set OPENCORENFC_READER_PROFILE). docs/readers.md.",
+            "PC/SC readers: take the reader for this model instead of recognising it (generic, acr122u, acr1252u, acr1552u, omnikey5022, omnikey5427, utrust3700f; or set OPENCORENFC_READER_PROFILE). docs/readers.md.",
             valueName: "PROFILE"))
     var readerProfile: String?
 

@@ -99,3 +99,26 @@ extension LiveDriverTests {
         }
     }
 }
+
+extension LiveDriverTests {
+    @Test(
+        "ACR1252U and ACR1552U, given: NDEF through their transparent sessions (NTAG216, FeliCa Lite-S, SLIX2 on the ACR1552U) and APDUs (Type 4)",
+        arguments: [
+            (EmulatedReaderProfile.acr1252u, VirtualTagKind.ntag216), (.acr1252u, .felicaLiteS), (.acr1252u, .type4),
+            (.acr1552u, .slix2), (.acr1552u, .ntag216),
+        ])
+    func acsNDEFRoundTrip(profile: EmulatedReaderProfile, kind: VirtualTagKind) async throws {
+        let given = try ReaderProfile.named(profile.rawValue)
+        let driver = PCSCDriver(readerFilter: LivePCSC.Slot.second.reader, profile: given)
+        try await withEmulatedReader(try kind.make(), profile: profile, driver: driver) { connection, target in
+            #expect(connection.profile == given)
+            #expect(connection.mode == (kind == .type4 ? .passThrough : .transparentSession))
+            if kind == .type4 { #expect(connection.limits.maxCommandLength == (profile == .acr1252u ? 512 : 506)) }
+            if kind == .ntag216 {
+                let fast = try await connection.transceive([0x3A, 0x00, 0x0F], timeout: .milliseconds(50))
+                #expect(fast.count == 64, "FAST_READ through the transparent session")
+            }
+            try await roundTrip(connection, target)
+        }
+    }
+}
