@@ -9,11 +9,10 @@ extension EmulatedReaderFront {
     /// (512 bytes on the ACR1252U, 506 on the ACR1552U: their CCID descriptors' messages less the
     /// 10-byte header).
     mutating func acsTransparent(_ apdu: [UInt8]) -> [UInt8] {
-        guard apdu.count <= profile.maximumAPDU else { return ReaderStatusWord.wrongLength }
-        guard let command = try? SimCommandAPDU(bytes: apdu) else { return ReaderStatusWord.wrongLength }
-        guard command.cla == 0xFF else {
-            guard tag.speaksISODEP else { return ReaderStatusWord.classNotSupported }
-            return passThrough(apdu)
+        let command: SimCommandAPDU
+        switch readerCommand(apdu) {
+        case .answered(let answer): return answer
+        case .forReader(let parsed): command = parsed
         }
         switch command.ins {
         case 0xC2 where command.p1 == 0x00 && command.p2 == 0x02: return switchProtocol(command.data)
@@ -75,5 +74,28 @@ extension EmulatedReaderFront {
         guard standard == own else { return Self.objectError(1, ReaderStatusWord.noResponse) }
         switchFieldOn()
         return Self.encode([Self.noError])
+    }
+}
+
+/// What the vendor profiles (ACS PC/SC 2.0, OMNIKEY, uTrust) do alike before their own commands.
+enum VendorDispatch {
+    /// Answered already: too long for the reader, malformed, or passed to the card.
+    case answered([UInt8])
+    /// A class-`FF` command for the reader itself.
+    case forReader(SimCommandAPDU)
+}
+
+extension EmulatedReaderFront {
+    /// An APDU longer than the reader's longest (``EmulatedReaderProfile``'s CCID message size) or
+    /// malformed is `67 00`; any class but `FF` goes to an ISO-DEP card as it is (a storage tag has
+    /// nothing to answer it: `6E 00`); a class-`FF` command is left to the profile.
+    mutating func readerCommand(_ apdu: [UInt8]) -> VendorDispatch {
+        guard apdu.count <= profile.maximumAPDU, let command = try? SimCommandAPDU(bytes: apdu) else {
+            return .answered(ReaderStatusWord.wrongLength)
+        }
+        guard command.cla == 0xFF else {
+            return .answered(tag.speaksISODEP ? passThrough(apdu) : ReaderStatusWord.classNotSupported)
+        }
+        return .forReader(command)
     }
 }

@@ -23,11 +23,10 @@ extension EmulatedReaderFront {
     /// (`FF D6`) and the vendor envelope (`FF 70 07 6B`, HID's USB vendor ID); other classes go to an
     /// ISO-DEP card, up to 510 bytes (the 5022's CCID descriptor: 520-byte messages).
     mutating func omnikey(_ apdu: [UInt8]) -> [UInt8] {
-        guard apdu.count <= profile.maximumAPDU else { return ReaderStatusWord.wrongLength }
-        guard let command = try? SimCommandAPDU(bytes: apdu) else { return ReaderStatusWord.wrongLength }
-        guard command.cla == 0xFF else {
-            guard tag.speaksISODEP else { return ReaderStatusWord.classNotSupported }
-            return passThrough(apdu)
+        let command: SimCommandAPDU
+        switch readerCommand(apdu) {
+        case .answered(let answer): return answer
+        case .forReader(let parsed): command = parsed
         }
         switch command.ins {
         case 0xCA: return getData(command)

@@ -13,11 +13,10 @@ extension EmulatedReaderFront {
     /// `6A 81`. Other classes go to an ISO-DEP card, up to 1,024 bytes (its CCID descriptor's
     /// 1,034-byte messages).
     mutating func uTrust(_ apdu: [UInt8]) -> [UInt8] {
-        guard apdu.count <= profile.maximumAPDU else { return ReaderStatusWord.wrongLength }
-        guard let command = try? SimCommandAPDU(bytes: apdu) else { return ReaderStatusWord.wrongLength }
-        guard command.cla == 0xFF else {
-            guard tag.speaksISODEP else { return ReaderStatusWord.classNotSupported }
-            return passThrough(apdu)
+        let command: SimCommandAPDU
+        switch readerCommand(apdu) {
+        case .answered(let answer): return answer
+        case .forReader(let parsed): command = parsed
         }
         switch command.ins {
         case 0xCA: return getData(command)
