@@ -8,25 +8,12 @@ import subprocess
 import ndef
 import pyscard_ndef
 import emulation
-from smartcard.System import readers
+from card import connect, raw
 
 # API-ACR122U v2.04 §3.1.1: a MIFARE Ultralight (NTAG21x reports so) in an ACR122U.
 ULTRALIGHT_ATR = bytes.fromhex("3B8F8001804F0CA0000003060300030000000068")
 # §7.3: a FeliCa 212K card (standard 03, card name F0 11).
 FELICA_ATR = bytes.fromhex("3B8F8001804F0CA00000030603F011000000008A")
-
-
-def connect(reader_name):
-    reader = next(r for r in readers() if str(r) == reader_name)
-    connection = reader.createConnection()
-    connection.connect()
-    return connection
-
-
-def raw(connection, apdu):
-    """The reader's whole answer, status word included (or not: Get Firmware Version has none)."""
-    data, sw1, sw2 = connection.transmit(list(bytes.fromhex(apdu.replace(" ", ""))))
-    return bytes(data + [sw1, sw2])
 
 
 def run(nfc, new_image, check, reader):

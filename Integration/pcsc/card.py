@@ -26,3 +26,18 @@ def expect(card, apdu, what, sw_wanted=0x9000):
     if sw != sw_wanted:
         raise RuntimeError("%s: %s answered %04X, not %04X" % (what, bytes(apdu).hex().upper(), sw, sw_wanted))
     return data
+
+
+def connect(reader_name):
+    """A raw pyscard connection to the card in READER_NAME (for checks that want every byte)."""
+    reader = next(r for r in readers() if str(r) == reader_name)
+    connection = reader.createConnection()
+    connection.connect()
+    return connection
+
+
+def raw(connection, apdu):
+    """The reader's whole answer to APDU (hex, spaces allowed), status word included — or not:
+    some readers' own commands (ACS's Get Firmware Version) answer without one."""
+    data, sw1, sw2 = connection.transmit(list(bytes.fromhex(apdu.replace(" ", ""))))
+    return bytes(data + [sw1, sw2])

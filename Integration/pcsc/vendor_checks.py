@@ -9,20 +9,7 @@ import subprocess
 import ndef
 import pyscard_ndef
 import emulation
-from smartcard.System import readers
-
-
-def connect(reader_name):
-    reader = next(r for r in readers() if str(r) == reader_name)
-    connection = reader.createConnection()
-    connection.connect()
-    return connection
-
-
-def raw(connection, apdu):
-    """The reader's whole answer, status word included."""
-    data, sw1, sw2 = connection.transmit(list(bytes.fromhex(apdu.replace(" ", ""))))
-    return bytes(data + [sw1, sw2])
+from card import connect, raw
 
 
 def uris_of(reader):

@@ -44,7 +44,7 @@ extension EmulatedReaderFront {
     }
 
     /// Whether the tag is a Type 2 tag (MIFARE Ultralight, NTAG): type A, no ATS, not Type 1.
-    private var isType2: Bool {
+    var isType2: Bool {
         if case .iso14443A(let a) = tag.parameters { return a.ats == nil && !a.isType1Platform }
         return false
     }

@@ -76,26 +76,3 @@ extension EmulatedReaderFront {
         return Self.encode([Self.noError])
     }
 }
-
-/// What the vendor profiles (ACS PC/SC 2.0, OMNIKEY, uTrust) do alike before their own commands.
-enum VendorDispatch {
-    /// Answered already: too long for the reader, malformed, or passed to the card.
-    case answered([UInt8])
-    /// A class-`FF` command for the reader itself.
-    case forReader(SimCommandAPDU)
-}
-
-extension EmulatedReaderFront {
-    /// An APDU longer than the reader's longest (``EmulatedReaderProfile``'s CCID message size) or
-    /// malformed is `67 00`; any class but `FF` goes to an ISO-DEP card as it is (a storage tag has
-    /// nothing to answer it: `6E 00`); a class-`FF` command is left to the profile.
-    mutating func readerCommand(_ apdu: [UInt8]) -> VendorDispatch {
-        guard apdu.count <= profile.maximumAPDU, let command = try? SimCommandAPDU(bytes: apdu) else {
-            return .answered(ReaderStatusWord.wrongLength)
-        }
-        guard command.cla == 0xFF else {
-            return .answered(tag.speaksISODEP ? passThrough(apdu) : ReaderStatusWord.classNotSupported)
-        }
-        return .forReader(command)
-    }
-}

@@ -3,13 +3,11 @@
 /// HID's reference manuals are not public in full; where the samples are silent, the choice is
 /// said.
 extension EmulatedReaderFront {
-    /// HID's status words (`SEProcessorCommands`' table): `64 00` no response from the card, `69 82`
-    /// block not authenticated (a page the tag refuses to write), `6A 82` illegal block number (a
-    /// page the tag refuses to read), `6F 00` unknown error.
+    /// HID's status words (`SEProcessorCommands`' table) beyond the ones ``vendorPageRead(_:length:)``
+    /// and ``vendorPageWrite(_:)`` share with the uTrust (`64 00` no response, `69 82` block not
+    /// authenticated, `6A 82` illegal block number): `6F 00` unknown error.
     enum OmnikeyStatus {
-        static let noResponse: [UInt8] = [0x64, 0x00]
         static let notAuthenticated: [UInt8] = [0x69, 0x82]
-        static let illegalBlock: [UInt8] = [0x6A, 0x82]
         static let unknownError: [UInt8] = [0x6F, 0x00]
         /// An instruction the samples never send (`FF C2` among them): ISO/IEC 7816-4's "instruction
         /// not supported" (HID's table has no word of its own).
@@ -43,17 +41,8 @@ extension EmulatedReaderFront {
     private mutating func omnikeyRead(_ command: SimCommandAPDU) -> [UInt8] {
         guard command.data.isEmpty, command.ne != nil else { return ReaderStatusWord.wrongLength }
         switch tag.parameters {
-        case .iso14443A(let a) where a.ats == nil && !a.isType1Platform:
-            guard command.p1 == 0x00 else { return OmnikeyStatus.illegalBlock }
-            switch transmit([0x30, command.p2]).reply {
-            case .bytes(let data) where data.count == Self.type2ReadLength: return data + ReaderStatusWord.success
-            case .mute:
-                reselect()
-                return OmnikeyStatus.noResponse
-            default:
-                reselect()
-                return OmnikeyStatus.illegalBlock
-            }
+        case .iso14443A where isType2:
+            return vendorPageRead(command, length: Self.type2ReadLength)
         case .iso15693:
             return omnikeyStatus(iso15693Read(command), write: false)
         default:
@@ -65,18 +54,8 @@ extension EmulatedReaderFront {
     /// is `69 82`, silence `64 00`.
     private mutating func omnikeyWrite(_ command: SimCommandAPDU) -> [UInt8] {
         switch tag.parameters {
-        case .iso14443A(let a) where a.ats == nil && !a.isType1Platform:
-            guard command.p1 == 0x00 else { return OmnikeyStatus.illegalBlock }
-            guard command.data.count == 4 else { return ReaderStatusWord.wrongLength }
-            switch transmit([0xA2, command.p2] + command.data).reply {
-            case .ack: return ReaderStatusWord.success
-            case .mute:
-                reselect()
-                return OmnikeyStatus.noResponse
-            default:
-                reselect()
-                return OmnikeyStatus.notAuthenticated
-            }
+        case .iso14443A where isType2:
+            return vendorPageWrite(command)
         case .iso15693:
             return omnikeyStatus(iso15693Write(command), write: true)
         default:

@@ -41,7 +41,7 @@ extension EmulatedReaderFront {
         }
         guard case .bytes(let answer) = transmit(frame).reply, answer.count >= 9, answer[0] == frame[0] &+ 1 else {
             reselect()
-            return Self.uTrustNoAnswer
+            return Self.vendorNoAnswer
         }
         return Array(answer.dropFirst()) + ReaderStatusWord.success
     }
