@@ -9,14 +9,24 @@ public struct ExchangeLimits: Sendable, Hashable {
     public var extendedLengthAPDUs: Bool
     /// Which native tag commands pass through.
     public var nativeCommands: NativeCommands
+    /// The reader these limits are of, as errors about what it cannot carry name it (`HID OMNIKEY
+    /// 5022 (profile omnikey5022)`); nil when the connection does not say.
+    public var reader: String?
 
-    /// Makes limits from their four fields; nothing is checked.
-    public init(maxCommandLength: Int, maxResponseLength: Int, extendedLengthAPDUs: Bool, nativeCommands: NativeCommands) {
+    /// Makes limits from their fields; nothing is checked.
+    public init(
+        maxCommandLength: Int, maxResponseLength: Int, extendedLengthAPDUs: Bool, nativeCommands: NativeCommands,
+        reader: String? = nil
+    ) {
         self.maxCommandLength = maxCommandLength
         self.maxResponseLength = maxResponseLength
         self.extendedLengthAPDUs = extendedLengthAPDUs
         self.nativeCommands = nativeCommands
+        self.reader = reader
     }
+
+    /// The reader as the subject of a sentence: ``reader``, or "the reader".
+    public var readerPhrase: String { reader ?? "the reader" }
 
     /// Which native (non-APDU) commands a reader can send to a storage tag.
     public enum NativeCommands: Sendable, Hashable {

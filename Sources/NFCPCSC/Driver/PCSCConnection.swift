@@ -41,7 +41,7 @@ final class PCSCConnection: TagConnection {
             case .felica(let f): f.maximumBitRate
             default: .kbps106  // PC/SC does not say; ISO/IEC 15693 has no BitRate value
             }
-        limits =
+        let limits: ExchangeLimits =
             switch mode {
             case .passThrough:
                 // The reader's APDU sizes: the ACR122U's CCID descriptor announces short-APDU
@@ -65,6 +65,16 @@ final class PCSCConnection: TagConnection {
                     maxCommandLength: 255, maxResponseLength: 256, extendedLengthAPDUs: false,
                     nativeCommands: .readAndWriteOnly(readLength: target.technology == .iso15693 ? 4 : 16))
             }
+        var named = limits
+        named.reader = Self.readerPhrase(profile: profile, readerName: card.reader)
+        self.limits = named
+    }
+
+    /// The reader as the engines' errors name it (``ExchangeLimits/reader``): its model and
+    /// profile, or pcscd's name for a reader taken as generic.
+    static func readerPhrase(profile: ReaderProfile, readerName: String) -> String {
+        profile == .generic
+            ? "the PC/SC reader \"\(readerName)\" (profile generic)" : "\(profile.readerModel) (profile \(profile.rawValue))"
     }
 
     func transceive(_ command: [UInt8], timeout: Duration) async throws(TransportError) -> [UInt8] {

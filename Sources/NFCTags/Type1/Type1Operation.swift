@@ -58,7 +58,7 @@ struct Type1Operation<Procedure: Type1Procedure>: TagOperation {
         guard limits.maxResponseLength >= 122, limits.maxCommandLength >= 7 else {
             throw TagEngineError(
                 .unsupported,
-                "the reader carries \(limits.maxResponseLength) B answers; a Type 1 tag's RALL answers 122 B (T1TOP §5.2)")
+                "\(limits.readerPhrase) carries \(limits.maxResponseLength) B answers; a Type 1 tag's RALL answers 122 B (T1TOP §5.2)")
         }
         state = .readingAll
         return .transceive(Type1Command.readAll(uid), timeout: Type1Command.readTimeout)
@@ -124,7 +124,8 @@ struct Type1Operation<Procedure: Type1Procedure>: TagOperation {
             }
             guard limits.maxCommandLength >= 14 else {
                 throw TagEngineError(
-                    .unsupported, "the reader carries \(limits.maxCommandLength) B commands; READ8 and RSEG need 14 B (T1TOP §5.2)")
+                    .unsupported,
+                    "\(limits.readerPhrase) carries \(limits.maxCommandLength) B commands; READ8 and RSEG need 14 B (T1TOP §5.2)")
             }
             let reads = Self.reads(for: missing, segments: readsSegments && limits.maxResponseLength >= 129)
             state = .reading(snapshot, pending: reads, requested: requested.union(missing))
@@ -148,7 +149,8 @@ struct Type1Operation<Procedure: Type1Procedure>: TagOperation {
             }
             guard block <= 0x0E, let old = memory.block(block) else {
                 throw TagEngineError(
-                    .unsupported, "the reader carries \(limits.maxCommandLength) B commands; writing block \(block) needs WRITE-E8 (14 B)")
+                    .unsupported,
+                    "\(limits.readerPhrase) carries \(limits.maxCommandLength) B commands; writing block \(block) needs WRITE-E8 (14 B)")
             }
             for (index, (before, after)) in zip(old, write.expected).enumerated() where before != after {
                 result.append(.byte(block * 8 + index, after, over: before))

@@ -19,6 +19,7 @@ public struct Type2AuthenticateOperation: TagOperation {
     private let password: [UInt8]
     private let expectedPACK: [UInt8]?
     private let nativeCommands: ExchangeLimits.NativeCommands
+    private let reader: String
     private var state = State.idle
 
     /// - Parameters:
@@ -29,6 +30,7 @@ public struct Type2AuthenticateOperation: TagOperation {
         self.password = password
         self.expectedPACK = expectedPACK
         nativeCommands = limits.nativeCommands
+        reader = limits.readerPhrase
     }
 
     /// Sends PWD_AUTH with the password.
@@ -42,7 +44,7 @@ public struct Type2AuthenticateOperation: TagOperation {
             throw TagEngineError(.unsupported, "a PACK has 2 bytes, not \(expectedPACK.count)")
         }
         guard case .all = nativeCommands else {
-            throw TagEngineError(.unsupported, "the reader cannot send PWD_AUTH (it carries READ and WRITE only)")
+            throw TagEngineError(.unsupported, "\(reader) cannot send PWD_AUTH (it carries READ and WRITE only)")
         }
         state = .authenticating
         return .transceive(Type2Command.passwordAuthentication(password), timeout: Type2Command.shortTimeout)
@@ -101,17 +103,21 @@ public struct Type2ReadSignatureOperation: TagOperation {
     }
 
     private let nativeCommands: ExchangeLimits.NativeCommands
+    private let reader: String
     private var state = State.idle
 
     /// An operation for a connection with these limits (READ_SIG needs a reader that carries every
     /// native command).
-    public init(limits: ExchangeLimits) { nativeCommands = limits.nativeCommands }
+    public init(limits: ExchangeLimits) {
+        nativeCommands = limits.nativeCommands
+        reader = limits.readerPhrase
+    }
 
     /// Sends READ_SIG.
     /// - Throws: `.unsupported` when the reader carries only READ and WRITE.
     public mutating func start() throws(TagEngineError) -> TagStep<[UInt8]> {
         guard case .all = nativeCommands else {
-            throw TagEngineError(.unsupported, "the reader cannot send READ_SIG (it carries READ and WRITE only)")
+            throw TagEngineError(.unsupported, "\(reader) cannot send READ_SIG (it carries READ and WRITE only)")
         }
         state = .reading
         return .transceive(Type2Command.readSignature, timeout: Type2Command.readTimeout(bytes: 32))

@@ -30,7 +30,7 @@ struct Type2FormatPlan: Type2WritePlan {
         guard let model = answer.model else {
             let why =
                 switch answer {
-                case .notAsked: "the reader cannot send GET_VERSION"
+                case .notAsked(let reader): "\(reader) cannot send GET_VERSION: it carries READ and WRITE only"
                 case .refused: "the tag does not answer GET_VERSION"
                 case .answered(let version): "GET_VERSION \(version) names no known model"
                 }

@@ -104,9 +104,9 @@ public struct Type2IdentifyOperation: TagOperation {
         let name: String
         var details: [(String, String)] = []
         switch answer {
-        case .notAsked:
+        case .notAsked(let reader):
             name = nxp ? "NXP Type 2 tag" : "Type 2 tag"
-            details.append(("GET_VERSION", "not sent (the reader carries READ and WRITE only)"))
+            details.append(("GET_VERSION", "not sent (\(reader) carries READ and WRITE only)"))
         default:
             name = nxp ? "MIFARE Ultralight" : "Type 2 tag"
             details.append(("GET_VERSION", "not supported"))

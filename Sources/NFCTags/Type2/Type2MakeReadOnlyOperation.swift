@@ -63,10 +63,15 @@ public struct Type2MakeReadOnlyOperation: TagOperation {
     static func writes(_ snapshot: Type2Snapshot) throws(TagEngineError) -> [Type2PageWrite] {
         let (cc, _) = try snapshot.ndefArea()
         guard let dynamicLocks = snapshot.dynamicLocks else {
+            let why =
+                if case .notAsked(let reader) = snapshot.versionAnswer {
+                    "\(reader) cannot send GET_VERSION (it carries READ and WRITE only)"
+                } else {
+                    "no model from GET_VERSION"
+                }
             throw TagEngineError(
                 .unsupported,
-                "the dynamic lock bytes of this \(cc.dataAreaSize)-byte data area cannot be located: no Lock Control TLV and no model from GET_VERSION"
-            )
+                "the dynamic lock bytes of this \(cc.dataAreaSize)-byte data area cannot be located: no Lock Control TLV and \(why)")
         }
         let memory = snapshot.memory
         func page(_ number: Int) throws(TagEngineError) -> [UInt8] {

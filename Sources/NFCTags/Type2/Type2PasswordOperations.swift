@@ -159,7 +159,10 @@ enum Type2PasswordSupport {
     static func model(_ answer: Type2VersionAnswer) throws(TagEngineError) -> Type2Model {
         if let model = answer.model { return model }
         switch answer {
-        case .notAsked: throw TagEngineError(.unsupported, "the reader cannot send GET_VERSION, so the configuration pages are unknown")
+        case .notAsked(let reader):
+            throw TagEngineError(
+                .unsupported,
+                "\(reader) cannot send GET_VERSION or PWD_AUTH (it carries READ and WRITE only), so the configuration pages are unknown")
         case .refused: throw TagEngineError(.unsupported, "the tag does not answer GET_VERSION: it has no PWD_AUTH protection")
         case .answered(let version):
             throw TagEngineError(.unsupported, "GET_VERSION \(version) names no chip whose configuration pages are known")

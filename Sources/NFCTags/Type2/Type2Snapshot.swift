@@ -2,7 +2,7 @@
 /// and the lock bits; from it the NDEF status (NFC Forum Type 2 Tag Operation 1.1 (T2TOP) §6.3 life
 /// cycle, §6.4.1).
 struct Type2Snapshot: Sendable {
-    var versionAnswer: Type2VersionAnswer = .notAsked
+    var versionAnswer: Type2VersionAnswer = .notAsked(reader: "the reader")
     var readLimits: Type2ReadLimits
     var memory = Type2Memory()
     /// What page 3 holds; `nil` before it was read.

@@ -2,8 +2,8 @@ import NFCTransport
 
 /// What asking a Type 2 tag for its version gave.
 enum Type2VersionAnswer: Sendable, Hashable {
-    /// GET_VERSION was not sent: the reader only carries READ and WRITE.
-    case notAsked
+    /// GET_VERSION was not sent: the reader (``ExchangeLimits/readerPhrase``) only carries READ and WRITE.
+    case notAsked(reader: String)
     /// The tag NAKed or stayed silent (an older chip: MIFARE Ultralight, Ultralight C, NTAG203).
     case refused
     /// The tag answered.
@@ -29,13 +29,17 @@ struct Type2VersionProbe: Sendable {
     enum State: Sendable { case idle, asking, reactivating, finished }
     private(set) var state = State.idle
     let nativeCommands: ExchangeLimits.NativeCommands
+    let reader: String
 
-    init(limits: ExchangeLimits) { nativeCommands = limits.nativeCommands }
+    init(limits: ExchangeLimits) {
+        nativeCommands = limits.nativeCommands
+        reader = limits.readerPhrase
+    }
 
     mutating func start() -> TagStep<Type2VersionAnswer> {
         guard case .all = nativeCommands else {
             state = .finished
-            return .done(.notAsked)
+            return .done(.notAsked(reader: reader))
         }
         state = .asking
         return .transceive(Type2Command.getVersion, timeout: Type2Command.shortTimeout)
@@ -60,7 +64,7 @@ struct Type2VersionProbe: Sendable {
                     return .reactivate
                 case .unsupportedCommand:
                     state = .finished
-                    return .done(.notAsked)
+                    return .done(.notAsked(reader: reader))
                 default:
                     throw TagEngineError(transport: error)
                 }

@@ -66,7 +66,7 @@ struct Type3Link: Sendable, Hashable {
         guard perCommand >= 1, blocks.allSatisfy({ FeliCaCommand.readLength([$0]) <= limits.maxCommandLength }) else {
             throw TagEngineError(
                 .unsupported,
-                "the reader carries \(limits.maxCommandLength) B commands and \(limits.maxResponseLength) B answers: not one 16-byte block"
+                "\(limits.readerPhrase) carries \(limits.maxCommandLength) B commands and \(limits.maxResponseLength) B answers: not one 16-byte block"
             )
         }
         return batches(blocks, perCommand: perCommand) { FeliCaCommand.readLength($0) <= limits.maxCommandLength }
@@ -80,7 +80,8 @@ struct Type3Link: Sendable, Hashable {
         if let limit = ic.writeLimit { perCommand = min(perCommand, limit) }
         if pseudoAPDULength != nil { perCommand = 1 }
         guard writes.allSatisfy({ FeliCaCommand.writeLength([$0]) <= limits.maxCommandLength }) else {
-            throw TagEngineError(.unsupported, "the reader carries \(limits.maxCommandLength) B commands: not a one-block write")
+            throw TagEngineError(
+                .unsupported, "\(limits.readerPhrase) carries \(limits.maxCommandLength) B commands: not a one-block write")
         }
         let numbers = writes.map(\.block)
         let byNumber = Dictionary(writes.map { ($0.block, $0) }, uniquingKeysWith: { _, last in last })

@@ -25,8 +25,7 @@ struct Type5FormatOperation: Type5Operation {
 
     mutating func start() throws(TagEngineError) -> TagStep<Void> {
         guard let count = information.blockCount, let size = information.blockSize else {
-            throw TagEngineError(
-                .unsupported, "the tag reports no memory size (Get System Information and its extended form), so no CC can be sized for it")
+            throw TagEngineError(.unsupported, Type5SystemInformation.noMemorySize(limits: session.limits, "so no CC can be sized for it"))
         }
         let cc = try Self.capabilityContainer(
             blockCount: session.chip.usableBlocks(of: count), blockSize: size, session: session, information: information)

@@ -35,7 +35,7 @@ extension Type5Session {
         if case .readAndWriteOnly(let length) = limits.nativeCommands { count = min(count, length / blockSize) }
         guard count >= 1 else {
             throw TagEngineError(
-                .unsupported, "the reader's \(limits.maxResponseLength)-byte answers cannot carry one \(blockSize)-byte block")
+                .unsupported, "\(limits.readerPhrase) carries \(limits.maxResponseLength)-byte answers: not one \(blockSize)-byte block")
         }
         let wide = extendedCommands || first > 0xFF
         count = min(count, wide ? 0x10000 : 0x100 - first)

@@ -1,4 +1,5 @@
 import NFCBytes
+import NFCTransport
 
 /// What Get System Information (0x2B) or Extended Get System Information (0x3B) reports.
 ///
@@ -81,5 +82,17 @@ struct Type5SystemInformation: Sendable, Hashable {
     var supportsReadMultipleBlocks: Bool? {
         guard let first = commandList?.first else { return nil }
         return first & 0x08 != 0
+    }
+}
+
+extension Type5SystemInformation {
+    /// Why the memory size is unknown, then `consequence`: a reader that carries only READ and
+    /// WRITE (PC/SC pseudo-APDUs) never sends Get System Information, so that reader is named.
+    static func noMemorySize(limits: ExchangeLimits, _ consequence: String) -> String {
+        if case .readAndWriteOnly = limits.nativeCommands {
+            return
+                "\(limits.readerPhrase) carries READ and WRITE only, so Get System Information cannot be sent: the memory size is unknown, \(consequence)"
+        }
+        return "the tag reports no memory size (Get System Information and its extended form), \(consequence)"
     }
 }

@@ -26,7 +26,7 @@ struct Type5WipeOperation: Type5Operation {
 
     mutating func start() throws(TagEngineError) -> TagStep<Int> {
         guard let count = information.blockCount, let size = information.blockSize else {
-            throw TagEngineError(.unsupported, "the tag reports no memory size (Get System Information), so its memory cannot be wiped")
+            throw TagEngineError(.unsupported, Type5SystemInformation.noMemorySize(limits: session.limits, "so its memory cannot be wiped"))
         }
         session.requestRead(upTo: session.chip.usableBlocks(of: count) * size, withStatus: true)
         state = .reading

@@ -56,4 +56,41 @@ import Testing
         let spans = bench.connection.frames.filter { $0.first == 0x3A }.map { Int($0[2]) - Int($0[1]) + 1 }
         #expect(spans.allSatisfy { $0 <= 4 })
     }
+
+    /// What a READ-and-WRITE-only reader cannot do is an error that names the reader and what it
+    /// lacks (issue 20: "fails with a clear error naming the reader and the missing capability").
+    @Test func refusalsNameTheReaderAndWhatItLacks() async throws {
+        let reader = "HID OMNIKEY 5022 (profile omnikey5022)"
+        var limits = SimulatedReaderConfiguration.type2ReadAndWriteOnly.limits
+        limits.reader = reader
+        let configuration = SimulatedReaderConfiguration(maximumBitRate: .kbps106, limits: limits)
+        func reason(_ body: () async throws -> Void) async -> String {
+            do {
+                try await body()
+                return "no error"
+            } catch let error as TagEngineError {
+                return error.code == .unsupported ? error.reason : "\(error.code): \(error.reason)"
+            } catch {
+                return "\(error)"
+            }
+        }
+        let formatted = try await Type2Bench(.ntag216, configuration: configuration)
+        let password: [UInt8] = [1, 2, 3, 4]
+        let refusals = [
+            await reason { try await formatted.engine.authenticate(password: password, on: formatted.connection) },
+            await reason {
+                try await formatted.engine.setPassword(
+                    password, pack: [0, 0], protectFrom: 4, protectReads: false, on: formatted.connection)
+            },
+            await reason { try await formatted.engine.removePassword(currentPassword: password, on: formatted.connection) },
+            await reason { _ = try await formatted.engine.readSignature(on: formatted.connection) },
+            await reason { try await formatted.engine.makeReadOnly(on: formatted.connection) },
+        ]
+        let blank = try await Type2Bench(.ntag216, blank: true, configuration: configuration)
+        let all = refusals + [await reason { try await blank.engine.format(on: blank.connection) }]
+        for (index, text) in all.enumerated() {
+            #expect(text.contains(reader) && text.contains("READ and WRITE only"), "refusal \(index): \(text)")
+        }
+        #expect(Set(formatted.connection.codes).isSubset(of: [0x30]), "nothing written on the way to a refusal")
+    }
 }
