@@ -22,9 +22,10 @@ import emulation
 from checks import check, failures
 
 # Checks the whole suite makes (all groups); fewer means part of it did not run.
-EXPECTED_CHECKS = 134
+EXPECTED_CHECKS = 231
 import acr122u_checks
 import cli_checks
+import profile_matrix
 import pyscard_ndef
 import readers_watch
 import vendor_checks
@@ -333,7 +334,7 @@ def test_pcscd_restart():
 def main():
     started = time.monotonic()
     wait_for_readers(15)
-    only = sys.argv[1:]  # test groups to run (roundtrip, basic, format, copy, cli, felica, removal, vicc, acr122u, vendors, restart, watch, readers); all by default
+    only = sys.argv[1:]  # test groups to run (roundtrip, basic, format, copy, cli, felica, removal, vicc, acr122u, vendors, matrix, restart, watch, readers); all by default
     selected = lambda group: not only or group in only
     for kind in ["ntag213", "ntag216", "ultralight", "topaz512", "topaz96", "type4", "slix2", "iso15693-2k", "felica-lite-s",
                  "felica"]:
@@ -373,6 +374,8 @@ def main():
             for kind in kinds:
                 test_same_as_simulator(kind, basic=False, profile=profile, given=given)
         vendor_checks.run(NFC, new_image, check, READER)
+    if selected("matrix"):
+        profile_matrix.run(NFC, new_image, check, READER, WORK)
     # Before the restart: pyscard keeps the context it made first, which a restarted pcscd no longer knows.
     if selected("readers"):
         readers_watch.run(NFC, new_image, check, READER)
@@ -382,7 +385,7 @@ def main():
         watch_checks.run(NFC, new_image, check, WORK, control=os.environ.get("PCSCD_CONTROL"))
     print("\n%.1f s" % (time.monotonic() - started))
     shutil.rmtree(WORK, ignore_errors=True)
-    # The whole suite runs 134 checks; a selection runs at least one.
+    # The whole suite runs 231 checks; a selection runs at least one.
     return checks.finish(1 if only else EXPECTED_CHECKS)
 
 

@@ -122,7 +122,11 @@ public struct Type2Engine: NDEFTagEngine {
 
     // MARK: NTAG21x and Ultralight EV1 password protection
 
-    /// Protects pages from `page` on with a password (PWD, PACK, PROT, then AUTH0 last).
+    /// Protects pages from `page` on with a password (PWD, PACK, PROT, then AUTH0 last), then
+    /// reactivates the tag: the chip reads AUTH0 and ACCESS when it is activated (NTAG213/215/216
+    /// and MF0ULX1 data sheets, "Configuration pages"), and a PC/SC reader keeps a tag activated
+    /// from one connection to the next, so without it the protection would wait for the tag to
+    /// leave the field. It is in force when this returns.
     /// - Parameters:
     ///   - password: PWD, 4 bytes.
     ///   - pack: PACK, 2 bytes.
@@ -140,6 +144,16 @@ public struct Type2Engine: NDEFTagEngine {
                 password: password, pack: pack, firstProtectedPage: page, protectReads: protectReads, limits: connection.limits),
             on: connection
         )
+        try await Self.reactivate(connection)
+    }
+
+    /// Reactivates the tag so that a changed configuration (AUTH0, ACCESS) is in force.
+    static func reactivate(_ connection: any TagConnection) async throws(TagEngineError) {
+        do throws(TransportError) {
+            try await connection.reactivate()
+        } catch {
+            throw TagEngineError(transport: error)
+        }
     }
 
     /// Sends PWD_AUTH and returns the tag's PACK; protected pages stay open until reactivation.
@@ -159,10 +173,12 @@ public struct Type2Engine: NDEFTagEngine {
         )
     }
 
-    /// Authenticates with the current password, then sets AUTH0 to FFh (nothing protected).
+    /// Authenticates with the current password, then sets AUTH0 to FFh (nothing protected) and
+    /// reactivates the tag, as ``setPassword(_:pack:protectFrom:protectReads:on:)`` does.
     public func removePassword(currentPassword: [UInt8], on connection: any TagConnection) async throws(TagEngineError) {
         try await TagOperationRunner.run(
             Type2RemovePasswordOperation(currentPassword: currentPassword, limits: connection.limits), on: connection)
+        try await Self.reactivate(connection)
     }
 
     /// The 32-byte originality signature (READ_SIG).

@@ -41,11 +41,15 @@ enum ErrorMapping {
         return code == .readerRemoved || code == .serviceUnavailable || code == .noSuchTarget
     }
 
-    /// A transport failure on a raw command.
+    /// A transport failure on a raw command. A command the reader cannot carry (a PC/SC reader
+    /// with READ and WRITE pseudo-APDUs only, asked for GET_VERSION) is
+    /// `readerErrorUnsupportedFeature`, with the reader named in the reason: the tag is still
+    /// there, so it is not a lost connection.
     static func transceiveError(_ error: TransportError) -> NFCReaderError {
         switch error.code {
         case .frameTooLong: NFCReaderError(.readerTransceiveErrorPacketTooLong, reason: error.description)
         case .notConnected: NFCReaderError(.readerTransceiveErrorTagNotConnected, reason: error.description)
+        case .unsupportedCommand: NFCReaderError(.readerErrorUnsupportedFeature, reason: error.description)
         case .timeout, .transmission: NFCReaderError(.readerTransceiveErrorTagResponseError, reason: error.description)
         default: NFCReaderError(.readerTransceiveErrorTagConnectionLost, reason: error.description)
         }

@@ -49,6 +49,21 @@ import Testing
         #expect(await bench.chip()?.page(0xE4)[0] == 0x00)
     }
 
+    /// The chip reads AUTH0 at activation, and a PC/SC reader keeps the tag activated between
+    /// connections: the engine reactivates it, so the protection holds on the same connection
+    /// (and its removal too), not only after the tag left the field.
+    @Test func theProtectionHoldsOnTheSameConnection() async throws {
+        let bench = try await Type2Bench(.ntag216)
+        try await bench.engine.setPassword(Self.password, pack: Self.pack, protectFrom: 4, protectReads: false, on: bench.connection)
+        let refused = await #expect(throws: TagEngineError.self) {
+            try await bench.engine.writeNDEF(type2Message(length: 10), on: bench.connection)
+        }
+        #expect(refused?.code == .tagError)
+        try await bench.engine.removePassword(currentPassword: Self.password, on: bench.connection)
+        try await bench.engine.writeNDEF(type2Message(length: 10), on: bench.connection)
+        #expect(try await bench.engine.readNDEF(on: bench.connection).message == type2Message(length: 10))
+    }
+
     @Test func anUnexpectedPACKFails() async throws {
         let bench = try await Type2Bench(.ntag213)
         try await bench.engine.setPassword(Self.password, pack: Self.pack, protectFrom: 0xFF, protectReads: false, on: bench.connection)
