@@ -119,7 +119,7 @@ final class PCSCConnection: TagConnection {
     /// `64 01`) is a time-out, not a refusal; a uTrust's READ reads on from page 0 at the first
     /// page that does not exist (`6A 82`), as the tag's own READ rolls over.
     private func pseudoAPDUs(_ command: [UInt8], sent: inout Int) throws(TransportError) -> [UInt8] {
-        var plan = try PseudoAPDUTranslation.plan(command, technology: target.technology, profile: profile)
+        var plan = try PseudoAPDUTranslation.plan(command, technology: target.technology, profile: profile, reader: limits.reader)
         var answers: [(data: [UInt8], sw: UInt16)] = []
         var index = 0
         var rolledOver = false

@@ -19,11 +19,16 @@ enum PseudoAPDUTranslation {
     /// - Parameters:
     ///   - profile: the reader; a uTrust 3700 F answers one 4-byte page per READ BINARY
     ///     (Identiv CLOUD 370x F manual §6.2.1), so a Type 2 READ becomes four of them.
-    static func plan(_ frame: [UInt8], technology: Technology, profile: ReaderProfile = .generic) throws(TransportError) -> Plan {
+    ///   - reader: the reader as errors name it (``PCSCConnection/readerPhrase(profile:readerName:)``);
+    ///     the profile's model when not given.
+    static func plan(_ frame: [UInt8], technology: Technology, profile: ReaderProfile = .generic, reader: String? = nil)
+        throws(TransportError) -> Plan
+    {
+        let named = reader ?? profile.readerModel
         func unsupported() -> TransportError {
             TransportError(
                 .unsupportedCommand,
-                "\(profile.readerModel) only carries READ and WRITE (PC/SC pseudo-APDUs), not \(frame.first.map { Hex.encode([$0]) } ?? "an empty frame")"
+                "\(named) only carries READ and WRITE (PC/SC pseudo-APDUs), not \(frame.first.map { Hex.encode([$0]) } ?? "an empty frame")"
             )
         }
         switch technology {
@@ -78,7 +83,7 @@ enum PseudoAPDUTranslation {
         case .felica:
             throw TransportError(
                 .unsupportedCommand,
-                "FeliCa commands need a reader with a transparent session (PC/SC Part 3 §3.2.2.1.9) or FeliCa pseudo-APDUs; \(profile == .generic ? "this reader" : profile.readerModel) has neither"
+                "FeliCa commands need a reader with a transparent session (PC/SC Part 3 §3.2.2.1.9) or FeliCa pseudo-APDUs; \(named) has neither"
             )
         }
     }
