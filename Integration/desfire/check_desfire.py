@@ -54,7 +54,7 @@ import ev1_crypto  # noqa: E402
 from ev2_crypto import Session, authenticate_ev2_first  # noqa: E402
 
 # Checks a whole run makes; fewer means part of it did not run.
-EXPECTED_CHECKS = 41
+EXPECTED_CHECKS = 49
 
 NFC = os.environ.get("NFC", ".build/debug/nfc")
 # The NTAG 424 DNA check's reader: the two never run at the same time.
@@ -269,6 +269,58 @@ def ndef_formatted(work):
             card.close()
 
 
+def anticollision_uid(card):
+    """The UID the reader got at anticollision (PC/SC Part 3 GET DATA, FF CA 00 00 00)."""
+    answer, sw = card.transmit(bytes.fromhex("FFCA000000"))
+    return answer if sw == 0x9000 else b""
+
+
+def random_id(work):
+    """SetConfiguration option 00 sent here with Python's own EV1 secure messaging (AuthenticateISO
+    on the factory DES key, the byte enciphered with CRC32 as libfreefare lays it out), then two
+    taps: a 4-byte ID 08 xx xx xx each time, different, GetVersion's UID zeros; `nfc desfire info
+    --key` reads the real UID with GetCardUID; FormatPICC refused."""
+    image = os.path.join(work, "random-id.json")
+    nfc("tag", "new", "desfire-ev1", "--blank", "-o", image, "--force")
+    with emulation.emulated(NFC, image, READER, "--vpcd", "127.0.0.1:" + PORT):
+        card = Card(READER)
+        try:
+            before = anticollision_uid(card)
+            proved, kind, key = ev1_crypto.authenticate(native, card, 0x1A, 0, bytes(16), os.urandom(8))
+            session = ev1_crypto.Session(kind, key)
+            answer, status = native(card, 0x5C, session.encipher(0x5C, b"\x00", b"\x03"))
+            accepted = proved and status == 0 and session.answer(answer) == b""
+        finally:
+            card.close()
+    check("SetConfiguration 00 (random ID, format disabled) enciphered here: 91 00 and the CMAC right; the UID was the image's",
+          accepted and before == bytes.fromhex("04444553464980"), "%s %s" % (before.hex(), answer.hex()))
+    seen = []
+    for tap in (1, 2):
+        with emulation.emulated(NFC, image, READER, "--vpcd", "127.0.0.1:" + PORT):
+            card = Card(READER)
+            try:
+                uid = anticollision_uid(card)
+                version, _ = native(card, 0x60)
+            finally:
+                card.close()
+            info = nfc("desfire", "info", "--reader", "pcsc:" + READER, "--key", "00" * 8, "--json")
+            plain = nfc("desfire", "info", "--reader", "pcsc:" + READER)
+            formatted = nfc("desfire", "format-picc", "--reader", "pcsc:" + READER, "--key", "00" * 8)
+        seen.append(uid)
+        check("tap %d: anticollision gives a 4-byte random ID 08 xx xx xx; GetVersion's UID is zeros" % tap,
+              len(uid) == 4 and uid[0] == 0x08 and version[14:21] == bytes(7), "%s / %s" % (uid.hex(), version.hex()))
+        try:
+            shown = json.loads(info.stdout)
+        except ValueError:
+            shown = {}
+        check("tap %d: nfc desfire info --key reads the real UID (GetCardUID); without it the UID is hidden" % tap,
+              shown.get("uid") == "04444553464980" and shown.get("uidAuthenticated") is True and "hidden" in plain.stdout,
+              info.stdout + info.stderr + plain.stdout)
+        check("tap %d: FormatPICC refused (91 9D, exit 4)" % tap, formatted.returncode == 4 and "9D" in formatted.stderr,
+              formatted.stderr.strip())
+    check("two taps, two random IDs", len(seen) == 2 and seen[0] != seen[1], repr([u.hex() for u in seen]))
+
+
 def run(work):
     image = os.path.join(work, "desfire.json")
     made = nfc("tag", "new", "desfire-ev2", "--blank", "-o", image, "--force")
@@ -289,6 +341,7 @@ def run(work):
             card.close()
     saved_image(image)
     ndef_formatted(work)
+    random_id(work)
 
 
 def main():

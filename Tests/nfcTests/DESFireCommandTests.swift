@@ -112,6 +112,32 @@ import Testing
         #expect(formatted.stdout.contains("7680 bytes free"))
     }
 
+    /// `set-config`: the random ID shows at the next tap (`nfc scan`), the real UID only with the
+    /// key; FormatPICC refused afterwards; without --yes and no terminal, nothing happens.
+    @Test func setConfigTurnsOnTheRandomIDAndDisablesFormat() async throws {
+        let path = try await image("desfire-ev1", blank: true)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let sim = ["--reader", "sim:" + path]
+        let key = String(repeating: "0", count: 16)
+        let unconfirmed = try await NFCTool.run(["desfire", "set-config", "--random-id"] + sim + ["--key", key])
+        #expect(unconfirmed.status != 0 && unconfirmed.stderr.contains("--yes"), "\(unconfirmed.stderr)")
+        let nothing = try await NFCTool.run(["desfire", "set-config", "--yes"] + sim + ["--key", key])
+        #expect(nothing.status == 64)
+        let set = try await run(["desfire", "set-config", "--random-id", "--disable-format", "--yes"] + sim + ["--key", key, "--json"])
+        let answer = try #require(try JSONSerialization.jsonObject(with: Data(set.stdout.utf8)) as? [String: Any])
+        #expect(
+            answer["randomID"] as? Bool == true && answer["formatDisabled"] as? Bool == true && answer["uid"] as? String == "04444553464980"
+        )
+        let scan = try await run(["scan", "--json"] + sim)
+        let scanned = try #require(try JSONSerialization.jsonObject(with: Data(scan.stdout.utf8)) as? [String: Any])
+        let uid = try #require(scanned["uid"] as? String)
+        #expect(uid.count == 8 && uid.hasPrefix("08"), "a 4-byte random ID: \(uid)")
+        #expect(try await run(["desfire", "info"] + sim).stdout.contains("UID: hidden"))
+        #expect(try await run(["desfire", "info"] + sim + ["--key", key]).stdout.contains("UID: 04444553464980 (GetCardUID)"))
+        let format = try await NFCTool.run(["desfire", "format-picc"] + sim + ["--key", key])
+        #expect(format.status == 4 && format.stderr.contains("9D"), "\(format.stderr)")
+    }
+
     /// `nfc format` makes a blank DESFire an NFC Forum Type 4 Tag; then read and write as any tag.
     @Test(arguments: ["desfire-ev1", "desfire-ev3"])
     func formatABlankCardForNDEF(kind: String) async throws {

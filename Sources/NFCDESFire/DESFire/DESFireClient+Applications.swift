@@ -79,3 +79,32 @@ extension DESFireClient {
         _ = try await command("ChangeKeySettings", 0x54, data: [settings], mode: .full)
     }
 }
+
+/// What SetConfiguration option `00` turns on (MIFARE DESFire EV1 data sheet, SetConfiguration).
+/// Both are permanent on a real card: once set, no command clears them.
+public struct DESFirePICCConfiguration: OptionSet, Sendable, Hashable {
+    /// The byte as sent.
+    public let rawValue: UInt8
+    /// Flags from the byte.
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// Bit 0: FormatPICC is refused (`91 9D`) from then on.
+    public static let formatDisabled = DESFirePICCConfiguration(rawValue: 0x01)
+    /// Bit 1: anticollision gives a random 4-byte ID (`08 xx xx xx`, ISO/IEC 14443-3 §6.4.4) each
+    /// time the card enters the field; ``DESFireClient/cardUID()`` still reads the real UID.
+    public static let randomID = DESFirePICCConfiguration(rawValue: 0x02)
+}
+
+extension DESFireClient {
+    /// SetConfiguration (`5C`) option `00`, at the PICC level under the PICC master key: the
+    /// option in plain, the configuration byte enciphered (full mode), as libfreefare's
+    /// `mifare_desfire_set_configuration` lays it out. Irreversible on a real card.
+    /// - Throws: ``DESFireError`` `.notAuthenticated` without a session; `.invalidArgument` for an
+    ///   empty configuration (nothing to set); the card's `.authenticationError` (`91 AE`) when
+    ///   the session is not the PICC master key's.
+    public func setPICCConfiguration(_ configuration: DESFirePICCConfiguration) async throws {
+        guard channel != nil else { throw DESFireError(.notAuthenticated, "SetConfiguration needs a session with the PICC master key") }
+        guard !configuration.isEmpty else { throw DESFireError(.invalidArgument, "SetConfiguration with nothing to set") }
+        _ = try await command("SetConfiguration", 0x5C, header: [0x00], data: [configuration.rawValue], mode: .full)
+    }
+}

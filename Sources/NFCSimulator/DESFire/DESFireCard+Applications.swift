@@ -130,10 +130,12 @@ extension DESFireCard {
         }
     }
 
-    /// FormatPICC (`FC`, PICC level, PICC master key): every application and file is gone.
+    /// FormatPICC (`FC`, PICC level, PICC master key): every application and file is gone;
+    /// `9D` once SetConfiguration disabled it.
     mutating func formatPICC(_ data: [UInt8]) -> DESFireAnswer {
         guard selected == nil else { return DESFireAnswer(.permissionDenied) }
         guard masterKeyAuthenticated else { return DESFireAnswer(.authenticationError) }
+        guard !formatDisabled else { return DESFireAnswer(.permissionDenied) }
         switch open(ins: 0xFC, data, headerLength: 0, mode: managementMode) {
         case .failure(let status): return DESFireAnswer(status)
         case .success(let parts):

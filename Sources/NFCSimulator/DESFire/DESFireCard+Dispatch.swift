@@ -84,6 +84,7 @@ extension DESFireCard {
         case 0xCA: return createApplication(data)
         case 0xDA: return deleteApplication(data)
         case 0xFC: return formatPICC(data)
+        case 0x5C: return setConfiguration(data)
         case 0x6E: return getFreeMemory(data)
         case 0x51: return getCardUID(data)
         case 0x45: return getKeySettings(data)
@@ -125,7 +126,9 @@ extension DESFireCard {
                 return DESFireAnswer(model.versionParts[1], .additionalFrame)
             }
             // Inside a session the last frame is MACed over all three (AN12343 §10.5.1; NT4H2421Gx Table 22 note 1).
-            let all = model.versionParts[0] + model.versionParts[1] + uid + DESFireModel.productionData
+            // With the random ID on, the UID field is zeros: only GetCardUID gives the real one.
+            let shownUID = randomIDEnabled ? [UInt8](repeating: 0, count: 7) : uid
+            let all = model.versionParts[0] + model.versionParts[1] + shownUID + DESFireModel.productionData
             var answer = seal(all, mode: managementMode)
             if answer.status == .ok { answer.data.removeFirst(14) }
             return answer

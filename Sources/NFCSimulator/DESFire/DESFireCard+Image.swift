@@ -67,6 +67,9 @@ extension DESFireCard {
         public var piccKeySettings: UInt8
         /// The applications.
         public var applications: [ApplicationImage]
+        /// SetConfiguration option `00`'s byte (bit 0 FormatPICC disabled, bit 1 random ID);
+        /// absent: `0`, as shipped.
+        public var piccConfiguration: UInt8?
     }
 
     /// The card's state.
@@ -80,7 +83,7 @@ extension DESFireCard {
                     keys: app.keys.map { .init(key: HexBytes($0.value), version: $0.version) },
                     isoID: app.isoID.map { HexBytes([UInt8($0 >> 8), UInt8($0 & 0xFF)]) }, dfName: app.dfName.map(HexBytes.init),
                     files: app.files.map(Self.fileImage))
-            })
+            }, piccConfiguration: piccConfiguration == 0 ? nil : piccConfiguration)
     }
 
     private static func fileImage(_ file: DESFireDataFile) -> Image.FileImage {
@@ -120,6 +123,10 @@ extension DESFireCard {
         piccKeyType = image.piccKeyType ?? .aes
         piccKey = try Self.key(image.piccKey, type: piccKeyType, field: "piccKey")
         piccKeySettings = image.piccKeySettings
+        guard (image.piccConfiguration ?? 0) & ~0x03 == 0 else {
+            throw TagImageError(.invalidValue, field: "piccConfiguration", "only bits 0 (format disabled) and 1 (random ID) exist")
+        }
+        piccConfiguration = image.piccConfiguration ?? 0
         guard image.applications.count <= Self.maximumApplications else {
             throw TagImageError(.invalidValue, field: "applications", "a DESFire holds at most \(Self.maximumApplications) applications")
         }

@@ -14,9 +14,14 @@ import NFCTransport
 /// native frames (`cmd data`, answered `status data`) or ISO/IEC 7816-4 wrapped (`90 cmd 00 00 Lc
 /// data 00`, answered `data 91 status`); `AF` asks for the next frame of a long answer.
 ///
+/// SetConfiguration (`5C`) option `00` is modelled: FormatPICC disabled, and the random ID — a
+/// 4-byte UID `08 xx xx xx` (ISO/IEC 14443-3 §6.4.4, UID0 `08h`: a random number) drawn anew
+/// each time the card enters the field, ATQA `0304` for a single-size UID, GetCardUID still
+/// giving the real one.
+///
 /// What is not modelled, and answers as the card does to a command it lacks: ISO 7816-4
-/// authentication (`00 82`/`00 84`/`00 88`), SetConfiguration (random UID), transaction MAC
-/// files, delegated applications and proximity check.
+/// authentication (`00 82`/`00 84`/`00 88`), SetConfiguration's other options (default key, ATS,
+/// the EV2 ones), transaction MAC files, delegated applications and proximity check.
 public struct DESFireCard: VirtualTag, TagImageRepresentable {
     /// A key (16 bytes for DES, 2K3DES and AES, 24 for 3K3DES) and its version.
     public typealias Key = NTAG424Tag.Key
@@ -34,8 +39,18 @@ public struct DESFireCard: VirtualTag, TagImageRepresentable {
     public var piccKeySettings: UInt8
     /// The applications, in creation order.
     public var applications: [DESFireApplication]
+    /// SetConfiguration option `00`'s byte: bit 0 FormatPICC disabled, bit 1 random ID. Both are
+    /// permanent: the card never clears them.
+    public var piccConfiguration: UInt8 = 0
+
+    /// Whether FormatPICC is disabled (SetConfiguration option `00`, bit 0).
+    public var formatDisabled: Bool { piccConfiguration & 0x01 != 0 }
+    /// Whether the card answers anticollision with a random ID (SetConfiguration option `00`, bit 1).
+    public var randomIDEnabled: Bool { piccConfiguration & 0x02 != 0 }
 
     // Volatile state, reset when the card enters the field.
+    /// The random ID of this stay in the field (``randomIDEnabled``), drawn at power-on.
+    var randomID: [UInt8] = []
     /// The index in ``applications`` of the selected application; `nil` is the PICC level.
     public internal(set) var selected: Int?
     /// The index of the file ISOSelectFile made current in the selected application.
@@ -118,12 +133,13 @@ public struct DESFireCard: VirtualTag, TagImageRepresentable {
 
     // MARK: VirtualTag
 
-    /// The UID.
-    public var identifier: [UInt8] { uid }
+    /// The UID anticollision gives: the 7-byte UID, or with the random ID this stay's `08 xx xx xx`.
+    public var identifier: [UInt8] { randomIDEnabled && randomID.count == 4 ? randomID : uid }
 
-    /// ATQA `0344`, SAK `20`, and the model's ATS.
+    /// ATQA `0344` (double-size UID) or, with the random ID, `0304` (single size; ISO/IEC 14443-3
+    /// §6.4.2, bits 8–7 of the first byte), SAK `20`, and the model's ATS.
     public var parameters: TargetInfo.Parameters {
-        .iso14443A(TargetInfo.ISO14443A(atqa: 0x0344, sak: 0x20, ats: answerToSelect))
+        .iso14443A(TargetInfo.ISO14443A(atqa: identifier.count == 4 ? 0x0304 : 0x0344, sak: 0x20, ats: answerToSelect))
     }
 
     /// EV1: `06 75 77 81 02 80` (FSCI 5, 64-byte frames, FWI 8); EV2 and EV3 take 128-byte frames
@@ -134,8 +150,15 @@ public struct DESFireCard: VirtualTag, TagImageRepresentable {
             : AnswerToSelect(fsci: 7, ta: 0x77, tb: 0x71, tc: 0x02, historicalBytes: [0x80])
     }
 
-    /// Entering the field: the PICC level, no session, nothing pending, the transaction aborted.
+    /// Entering the field: a new random ID when it is on, then what every activation resets.
     public mutating func powerOn() {
+        randomID = randomIDEnabled ? [0x08] + (0..<3).map { _ in UInt8.random(in: 0...255) } : []
+        resetSession()
+    }
+
+    /// Every activation: the PICC level, no session, nothing pending, the transaction aborted. A
+    /// card reactivated without leaving the field keeps its random ID.
+    mutating func resetSession() {
         selected = nil
         currentFile = nil
         session = nil
@@ -145,9 +168,9 @@ public struct DESFireCard: VirtualTag, TagImageRepresentable {
 
     /// WUPA, the two cascade levels of a 7-byte UID, RATS/ATS and, above 106 kbit/s, PPS.
     public mutating func activate(context: ExchangeContext) -> [AirFrame] {
-        powerOn()
+        resetSession()
         return ISO14443AActivation.frames(
-            uidLength: uid.count, atsLength: answerToSelect.bytes.count, pps: context.bitRate > .kbps106,
+            uidLength: identifier.count, atsLength: answerToSelect.bytes.count, pps: context.bitRate > .kbps106,
             startUpGuardTime: ISO14443AActivation.startUpGuardTime(sfgi: 0x01))
     }
 

@@ -26,6 +26,7 @@ struct DESFireCommand: ParsableCommand {
             DESFireInfoCommand.self, DESFireAppsCommand.self, DESFireFilesCommand.self, DESFireReadCommand.self,
             DESFireWriteCommand.self, DESFireValueCommand.self, DESFireCreateAppCommand.self, DESFireDeleteAppCommand.self,
             DESFireCreateFileCommand.self, DESFireDeleteFileCommand.self, DESFireChangeKeyCommand.self, DESFireFormatPICCCommand.self,
+            DESFireSetConfigCommand.self,
         ]
     )
 }

@@ -49,8 +49,13 @@ struct DESFireInfoCommand: AsyncParsableCommand {
         Output.line(
             "\(info.version.desfireGeneration ?? "not a DESFire") (hardware \(version(info.version.hardware)), software "
                 + "\(version(info.version.software)), \(info.version.storageBytes) bytes of storage)")
-        Output.line(
-            "UID: \(Hex.encode(info.uid ?? info.version.uid, uppercase: true))\(info.uid == nil ? " (from GetVersion)" : " (GetCardUID)")")
+        if info.uid == nil, info.version.uid.allSatisfy({ $0 == 0 }) {
+            Output.line("UID: hidden (GetVersion gives zeros: the random ID is on; --key reads it with GetCardUID)")
+        } else {
+            Output.line(
+                "UID: \(Hex.encode(info.uid ?? info.version.uid, uppercase: true))\(info.uid == nil ? " (from GetVersion)" : " (GetCardUID)")"
+            )
+        }
         Output.line("free memory: \(info.free) bytes")
         if let settings = info.settings {
             Output.line("PICC key settings: \(Hex.encode([settings.rawValue], uppercase: true)) (\(Self.describe(settings)))")

@@ -1,6 +1,7 @@
 import ArgumentParser
 import NFCBytes
 import NFCDESFire
+import NFCJSON
 
 /// `nfc desfire create-app --aid AID [--keys N] [--settings HEX] [--iso-id HEX [--df-name HEX]] [--key HEX|-]`
 struct DESFireCreateAppCommand: AsyncParsableCommand {
@@ -93,6 +94,64 @@ struct DESFireFormatPICCCommand: AsyncParsableCommand {
             return try await client.freeMemory()
         }
         Output.line("formatted: no applications, \(free) bytes free")
+    }
+}
+
+/// `nfc desfire set-config (--random-id | --disable-format)... --key HEX|- [--yes] [--json]`
+struct DESFireSetConfigCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "set-config",
+        abstract: "Turn on the random ID or turn off FormatPICC (SetConfiguration), under the PICC master key. This cannot be undone.",
+        discussion: """
+            --random-id: from the next tap the card answers anticollision with a random 4-byte ID \
+            (08 xx xx xx), new at every tap, and GetVersion hides the UID; only GetCardUID, after \
+            authentication (nfc desfire info --key), gives the real one. --disable-format: FormatPICC \
+            is refused from then on. Neither can be turned off again on a real card. Asks for \
+            confirmation on a terminal; --yes confirms beforehand.
+            """)
+
+    @OptionGroup var readerOptions: ReaderOptions
+    @Option(name: .long, help: "The PICC master key, 8, 16 or 24 bytes as hex (- for standard input; asked for on a terminal).")
+    var key: String?
+    @Flag(name: .customLong("random-id"), help: "Answer anticollision with a random ID from now on.")
+    var randomID = false
+    @Flag(name: .customLong("disable-format"), help: "Refuse FormatPICC from now on.")
+    var disableFormat = false
+    @Flag(name: .long, help: "Confirm the irreversible change without asking.")
+    var yes = false
+    @Flag(name: .long, help: "Print JSON: {\"randomID\", \"formatDisabled\", \"uid\"} (uid: the real UID, GetCardUID).")
+    var json = false
+
+    func validate() throws {
+        if !randomID && !disableFormat { throw ValidationError("give --random-id, --disable-format or both") }
+    }
+
+    func run() async throws {
+        var configuration: DESFirePICCConfiguration = []
+        if randomID { configuration.insert(.randomID) }
+        if disableFormat { configuration.insert(.formatDisabled) }
+        let what = [randomID ? "turn on the random ID" : nil, disableFormat ? "disable FormatPICC" : nil].compactMap { $0 }
+        try Confirmation.require(yes, "Permanently \(what.joined(separator: " and ")) on this DESFire?")
+        let secret = try SecretInput.read(key, option: "--key", prompt: "PICC master key (hex)")
+        let credentials = (UInt8(0), try DESFireRunner.key(secret, option: "--key"))
+        let uid = try await DESFireRunner.run(readerOptions, aid: .picc, credentials: credentials, json: json) { client in
+            try await client.setPICCConfiguration(configuration)
+            return try await client.cardUID()
+        }
+        if json {
+            Output.line(
+                JSONValue.object([
+                    ("randomID", .bool(randomID)), ("formatDisabled", .bool(disableFormat)),
+                    ("uid", .string(Hex.encode(uid, uppercase: true))),
+                ]).serialized(pretty: true))
+            return
+        }
+        if randomID {
+            Output.line(
+                "random ID on: from the next tap the card answers with 08 xx xx xx; its UID stays \(Hex.encode(uid, uppercase: true)) (GetCardUID)"
+            )
+        }
+        if disableFormat { Output.line("FormatPICC disabled") }
     }
 }
 
