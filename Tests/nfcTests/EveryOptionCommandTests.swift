@@ -220,6 +220,7 @@ import Testing
             ["desfire", "change-key", "--key", zero, "--change", "0", "--new-key", zero, "--new-key-type", "aes", "--new-version", "2"])
         try await checkReaderOptions(card, ["desfire", "delete-app", "--aid", "000001", "--key", zero])
         try await checkReaderOptions(card, ["desfire", "format-picc", "--key", zero])
+        try await checkReaderOptions(card, ["desfire", "set-config", "--random-id", "--yes", "--key", zero])
         let withValue = path("desfire-value.json")
         try FileManager.default.copyItem(atPath: card, toPath: withValue)
         let created = try await run(["desfire", "create-file", "--reader", "sim:" + withValue] + app + ["--file", "3", "--type", "value"])

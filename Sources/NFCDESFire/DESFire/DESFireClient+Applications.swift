@@ -90,7 +90,7 @@ public struct DESFirePICCConfiguration: OptionSet, Sendable, Hashable {
 
     /// Bit 0: FormatPICC is refused (`91 9D`) from then on.
     public static let formatDisabled = DESFirePICCConfiguration(rawValue: 0x01)
-    /// Bit 1: anticollision gives a random 4-byte ID (`08 xx xx xx`, ISO/IEC 14443-3 §6.4.4) each
+    /// Bit 1: anticollision gives a random 4-byte ID (`08 xx xx xx`, ISO/IEC 14443-3 §6.5.4) each
     /// time the card enters the field; ``DESFireClient/cardUID()`` still reads the real UID.
     public static let randomID = DESFirePICCConfiguration(rawValue: 0x02)
 }

@@ -15,7 +15,7 @@ import NFCTransport
 /// data 00`, answered `data 91 status`); `AF` asks for the next frame of a long answer.
 ///
 /// SetConfiguration (`5C`) option `00` is modelled: FormatPICC disabled, and the random ID — a
-/// 4-byte UID `08 xx xx xx` (ISO/IEC 14443-3 §6.4.4, UID0 `08h`: a random number) drawn anew
+/// 4-byte UID `08 xx xx xx` (ISO/IEC 14443-3 §6.5.4, UID0 `08h`: a random number) drawn anew
 /// each time the card enters the field, ATQA `0304` for a single-size UID, GetCardUID still
 /// giving the real one.
 ///
@@ -137,7 +137,7 @@ public struct DESFireCard: VirtualTag, TagImageRepresentable {
     public var identifier: [UInt8] { randomIDEnabled && randomID.count == 4 ? randomID : uid }
 
     /// ATQA `0344` (double-size UID) or, with the random ID, `0304` (single size; ISO/IEC 14443-3
-    /// §6.4.2, bits 8–7 of the first byte), SAK `20`, and the model's ATS.
+    /// §6.5.2.1, bits 8–7 of the first byte), SAK `20`, and the model's ATS.
     public var parameters: TargetInfo.Parameters {
         .iso14443A(TargetInfo.ISO14443A(atqa: identifier.count == 4 ? 0x0304 : 0x0344, sak: 0x20, ats: answerToSelect))
     }
