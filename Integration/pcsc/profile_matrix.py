@@ -8,6 +8,7 @@ cryptography), or fails with an error naming the reader and what it lacks, the t
 The profiles' capabilities are written out here from docs/readers.md, not read from the code,
 so a profile that gained or lost one shows up as a failed check. 97 checks."""
 import json
+import os
 import subprocess
 
 from cryptography.exceptions import InvalidSignature
@@ -36,21 +37,15 @@ OATH_SECRET = "JBSWY3DPEHPK3PXP"
 LONG_TEXT = "2 KB tag, block numbers past 255: " + "0123456789" * 150  # about 1,540 bytes of NDEF
 
 
-def run(nfc, new_image, check, reader, work):
+def run(nfc, new_image, copy, dump, check, reader):
+    """NEW_IMAGE, COPY and DUMP are test_pcsc.py's: a fresh image, a copy of one, its memory."""
     pcsc = "pcsc:" + reader
 
     def tool(*args):
         return subprocess.run([nfc, *args], capture_output=True, text=True, timeout=120)
 
-    def dump(image):
-        result = tool("dump", "--reader", "sim:" + image)
-        return result.stdout if result.returncode == 0 else "dump failed: " + result.stderr
-
     def sim_copy(image, name):
-        copy = image.replace(".json", "-" + name + "-sim.json")
-        with open(image) as source, open(copy, "w") as target:
-            target.write(source.read())
-        return copy
+        return copy(image, os.path.splitext(os.path.basename(image))[0] + "-" + name + "-sim")
 
     def refusal(result, model, *needles):
         """A failed command whose error names the reader's model and every needle."""
@@ -112,9 +107,9 @@ def run(nfc, new_image, check, reader, work):
         image = new_image("ntag216", "%s-password" % profile)
         simulated = sim_copy(image, "password")
         before = dump(image)
-        for target in ([simulated] if native else []):
-            tool("protect", "--reader", "sim:" + target, "--password", PASSWORD)
-            tool("write", "--reader", "sim:" + target, "--password", PASSWORD, "--text", "behind a password")
+        if native:
+            tool("protect", "--reader", "sim:" + simulated, "--password", PASSWORD)
+            tool("write", "--reader", "sim:" + simulated, "--password", PASSWORD, "--text", "behind a password")
         with emulated(image):
             protected = on_reader("protect", "--password", PASSWORD)
             unauthorised = on_reader("write", "--text", "no password") if native else None

@@ -388,7 +388,7 @@ def main():
                 test_same_as_simulator(kind, basic=False, profile=profile, given=given)
         vendor_checks.run(NFC, new_image, check, READER)
     if selected("matrix"):
-        profile_matrix.run(NFC, new_image, check, READER, WORK)
+        profile_matrix.run(NFC, new_image, copy, dump, check, READER)
     # Before the restart: pyscard keeps the context it made first, which a restarted pcscd no longer knows.
     if selected("readers"):
         readers_watch.run(NFC, new_image, check, READER)

@@ -140,20 +140,11 @@ public struct Type2Engine: NDEFTagEngine {
         async throws(TagEngineError)
     {
         _ = try await TagOperationRunner.run(
-            Type2SetPasswordOperation(
-                password: password, pack: pack, firstProtectedPage: page, protectReads: protectReads, limits: connection.limits),
+            ReactivatingOperation(
+                Type2SetPasswordOperation(
+                    password: password, pack: pack, firstProtectedPage: page, protectReads: protectReads, limits: connection.limits)),
             on: connection
         )
-        try await Self.reactivate(connection)
-    }
-
-    /// Reactivates the tag so that a changed configuration (AUTH0, ACCESS) is in force.
-    static func reactivate(_ connection: any TagConnection) async throws(TagEngineError) {
-        do throws(TransportError) {
-            try await connection.reactivate()
-        } catch {
-            throw TagEngineError(transport: error)
-        }
     }
 
     /// Sends PWD_AUTH and returns the tag's PACK; protected pages stay open until reactivation.
@@ -177,8 +168,8 @@ public struct Type2Engine: NDEFTagEngine {
     /// reactivates the tag, as ``setPassword(_:pack:protectFrom:protectReads:on:)`` does.
     public func removePassword(currentPassword: [UInt8], on connection: any TagConnection) async throws(TagEngineError) {
         try await TagOperationRunner.run(
-            Type2RemovePasswordOperation(currentPassword: currentPassword, limits: connection.limits), on: connection)
-        try await Self.reactivate(connection)
+            ReactivatingOperation(Type2RemovePasswordOperation(currentPassword: currentPassword, limits: connection.limits)),
+            on: connection)
     }
 
     /// The 32-byte originality signature (READ_SIG).

@@ -6,7 +6,8 @@ import NFCTransport
 import OpenCoreNFC
 import Testing
 
-/// docs/readers.md's "Core NFC sessions" row: the same app code through every reader profile —
+/// docs/readers.md's "Core NFC sessions" row: the same app code through every reader profile (the
+/// generic one is the plain `OPENCORENFC_READER=pcsc` case) —
 /// an `NFCNDEFReaderSession` writes and reads an NTAG216, an `NFCTagReaderSession` sends
 /// GET_VERSION with `sendMiFareCommand` where the reader carries native commands, and where it
 /// carries only READ and WRITE the command fails with `readerErrorUnsupportedFeature` naming the
@@ -59,7 +60,7 @@ extension SessionTests.PCSCSessionTests {
                 return
             }
             #expect(messages.first?.records.first?.wellKnownTypeURIPayload()?.absoluteString == url)
-            _ = await reader.log.next()
+            #expect(await reader.log.next()?.readerError?.code == .readerSessionInvalidationErrorFirstNDEFTagRead)
         }
     }
 

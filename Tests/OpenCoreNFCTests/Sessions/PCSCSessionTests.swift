@@ -34,39 +34,6 @@ extension SessionTests {
             }
         }
 
-        @Test func writeThenReadThroughPCSC() async throws {
-            let card = LiveCard(try VirtualTagKind.ntag216.make(), slot: Self.slot)
-            let url = "https://example.com/through-pcscd"
-
-            let writer = NDEFWriterDelegate()
-            let writeSession = NFCNDEFReaderSession(delegate: writer, queue: nil, invalidateAfterFirstRead: false)
-            writeSession.begin()
-            guard case .ndefTags(let tags)? = await writer.log.nextSignificant(), let tag = tags.first else {
-                Issue.record("expected didDetect tags")
-                await remove(card)
-                return
-            }
-            try await writeSession.connect(to: tag)
-            let (status, capacity) = try await tag.queryNDEFStatus()
-            #expect(status == .readWrite)
-            #expect(capacity == 868)
-            try await tag.writeNDEF(NFCNDEFMessage(records: [try #require(NFCNDEFPayload.wellKnownTypeURIPayload(string: url))]))
-            writeSession.invalidate()
-            _ = await writer.log.next()
-
-            let reader = NDEFReaderDelegate()
-            let readSession = NFCNDEFReaderSession(delegate: reader, queue: nil, invalidateAfterFirstRead: true)
-            readSession.begin()
-            guard case .ndefs(let messages)? = await reader.log.nextSignificant() else {
-                Issue.record("expected didDetectNDEFs")
-                await remove(card)
-                return
-            }
-            #expect(messages.first?.records.first?.wellKnownTypeURIPayload()?.absoluteString == url)
-            #expect(await reader.log.next()?.readerError?.code == .readerSessionInvalidationErrorFirstNDEFTagRead)
-            await remove(card)
-        }
-
         @Test func tagLeavingMidWriteIsConnectionLost() async throws {
             // GET DATA to identify, then a few commands of the write: the card leaves at the 6th.
             let card = LiveCard(try VirtualTagKind.ntag216.make(), slot: Self.slot, removeAfter: 6)
