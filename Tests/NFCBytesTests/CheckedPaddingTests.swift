@@ -35,4 +35,22 @@ import Testing
         #expect(CheckedPadding.strip(broken, blockSize: 8, length: 3, check: crc) == nil, "padding that is not zero")
         #expect(CheckedPadding.strip([], blockSize: 8, check: crc) == nil)
     }
+
+    /// `data ‖ CRC ‖ 80 00…` (SetConfiguration's ATS): the marker, not the zeros, ends the data.
+    @Test func anEndMarkerEndsTheData() {
+        let ats: [UInt8] = [0x06, 0x75, 0x77, 0x81, 0x02, 0x80]  // ends in 80 itself
+        let plain = ats + crc(ats) + [0x80, 0, 0, 0, 0, 0, 0, 0]
+        #expect(CheckedPadding.strip(plain, blockSize: 8, endMarker: true, check: crc) == ats)
+        #expect(CheckedPadding.strip(plain, blockSize: 8, length: 6, endMarker: true, check: crc) == ats)
+        #expect(CheckedPadding.strip(plain, blockSize: 8, length: 5, endMarker: true, check: crc) == nil, "a wrong length")
+        #expect(CheckedPadding.strip(plain, blockSize: 8, check: crc) == nil, "without the marker the 80 is not padding")
+        #expect(CheckedPadding.strip(ats + crc(ats) + [0, 0], blockSize: 8, endMarker: true, check: crc) == nil, "no marker")
+        #expect(
+            CheckedPadding.strip(ats + crc(ats) + [0x80] + [UInt8](repeating: 0, count: 8), blockSize: 8, endMarker: true, check: crc)
+                == nil, "more than a block of padding")
+        var broken = plain
+        broken[6] ^= 1
+        #expect(CheckedPadding.strip(broken, blockSize: 8, endMarker: true, check: crc) == nil, "a wrong CRC")
+        #expect(CheckedPadding.strip([0x80], blockSize: 8, endMarker: true, check: crc) == nil, "no room for the CRC")
+    }
 }

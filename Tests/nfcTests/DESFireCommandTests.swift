@@ -109,7 +109,7 @@ import Testing
         _ = try await run(["desfire", "delete-app"] + sim + ["--aid", "F12345", "--key", Self.zero])
         _ = try await run(["desfire", "create-app"] + sim + ["--aid", "000002"])
         let formatted = try await run(["desfire", "format-picc"] + sim + ["--key", "-"], stdin: Self.zero + "\n")
-        #expect(formatted.stdout.contains("7680 bytes free"))
+        #expect(formatted.stdout.contains("7936 bytes free"))
     }
 
     /// `set-config`: the random ID shows at the next tap (`nfc scan`), the real UID only with the
@@ -136,6 +136,36 @@ import Testing
         #expect(try await run(["desfire", "info"] + sim + ["--key", key]).stdout.contains("UID: 04444553464980 (GetCardUID)"))
         let format = try await NFCTool.run(["desfire", "format-picc"] + sim + ["--key", key])
         #expect(format.status == 4 && format.stderr.contains("9D"), "\(format.stderr)")
+    }
+
+    /// `set-config --default-key --default-key-version --ats`: no confirmation (neither is
+    /// permanent); a new application's keys are the default key, the next tap's ATS the one set;
+    /// a malformed ATS is a usage error before the card is touched.
+    @Test func setConfigSetsTheDefaultKeyAndTheATS() async throws {
+        let path = try await image("desfire-ev1", blank: true)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let sim = ["--reader", "sim:" + path]
+        let zero = String(repeating: "0", count: 16)
+        let defaultKey = "00112233445566778899AABBCCDDEEFF"
+        let bad = try await NFCTool.run(["desfire", "set-config", "--ats", "0575"] + sim + ["--key", zero])
+        #expect(bad.status == 64 && bad.stderr.contains("TL"), "\(bad.stderr)")
+        let versionAlone = try await NFCTool.run(["desfire", "set-config", "--default-key-version", "3"] + sim + ["--key", zero])
+        #expect(versionAlone.status == 64)
+        let set = try await run(
+            ["desfire", "set-config", "--default-key", "-", "--default-key-version", "3", "--ats", "0778778102C1DE", "--json"] + sim
+                + ["--key", "-"], stdin: zero + "\n" + defaultKey + "\n")
+        let answer = try #require(try JSONSerialization.jsonObject(with: Data(set.stdout.utf8)) as? [String: Any])
+        #expect(
+            answer["defaultKeySet"] as? Bool == true && answer["ats"] as? String == "0778778102C1DE" && answer["randomID"] as? Bool == false
+        )
+        _ = try await run(["desfire", "create-app", "--aid", "D1F1F1", "--keys", "2", "--key-type", "aes"] + sim + ["--key", zero])
+        let files = try await NFCTool.run(
+            ["desfire", "files", "--aid", "D1F1F1", "--json"] + sim + ["--key", defaultKey, "--key-number", "1"])
+        #expect(files.status == 0, "key 1 of the new application is the default key: \(files.stderr)")
+        let zeros = try await NFCTool.run(["desfire", "files", "--aid", "D1F1F1"] + sim + ["--key", zero + zero, "--key-number", "1"])
+        #expect(zeros.status != 0, "zeros are not its key")
+        let scan = try await run(["scan", "--json"] + sim)
+        #expect(scan.stdout.contains("78778102C1DE") || scan.stdout.contains("78778102c1de"), "the ATS set: \(scan.stdout)")
     }
 
     /// `nfc format` makes a blank DESFire an NFC Forum Type 4 Tag; then read and write as any tag.

@@ -19,7 +19,8 @@ extension DESFireClient {
         return stride(from: 0, to: bytes.count, by: 3).map { DESFireAID(wire: bytes[$0..<$0 + 3]) }
     }
 
-    /// CreateApplication (`CA`, PICC level): `keyCount` keys of `keyType` (all zero, version 0),
+    /// CreateApplication (`CA`, PICC level): `keyCount` keys of `keyType` (all zero at version 0, or
+    /// what ``setDefaultKey(_:version:)`` set),
     /// the key settings byte, and optionally an ISO DF identifier and DF name (both, for ISO access).
     /// - Throws: ``DESFireError`` `.invalidArgument` for 0 or more than 14 keys, a DF name without
     ///   an identifier or longer than 16 bytes; the card's `.duplicateError`, `.countError`, …
@@ -106,5 +107,39 @@ extension DESFireClient {
         guard channel != nil else { throw DESFireError(.notAuthenticated, "SetConfiguration needs a session with the PICC master key") }
         guard !configuration.isEmpty else { throw DESFireError(.invalidArgument, "SetConfiguration with nothing to set") }
         _ = try await command("SetConfiguration", 0x5C, header: [0x00], data: [configuration.rawValue], mode: .full)
+    }
+
+    /// SetConfiguration option `01`: the key every key of an application created from then on
+    /// starts as, instead of zeros at version `00`. `key` is 8 bytes (single DES, sent twice as
+    /// the card holds it), 16 or 24, padded with zeros to the 24 bytes the card takes; each key type
+    /// uses its first 16 or 24. DES-family keys read their version from their parity bits, so
+    /// give `key` those bits set as `version` says (libfreefare's `mifare_desfire_key_set_version`)
+    /// when the applications will be DES ones. Under the PICC master key, full mode.
+    /// - Throws: ``DESFireError`` `.notAuthenticated` without a session; `.wrongKey` for another
+    ///   key length; the card's `.authenticationError` when the session is not the PICC master key's.
+    public func setDefaultKey(_ key: [UInt8], version: UInt8) async throws {
+        guard channel != nil else { throw DESFireError(.notAuthenticated, "SetConfiguration needs a session with the PICC master key") }
+        guard [8, 16, 24].contains(key.count) else {
+            throw DESFireError(.wrongKey, "a default key has 8, 16 or 24 bytes, not \(key.count)")
+        }
+        let value = key.count == 8 ? key + key : key
+        let data = value + [UInt8](repeating: 0, count: 24 - value.count) + [version]
+        _ = try await command("SetConfiguration", 0x5C, header: [0x01], data: data, mode: .full)
+    }
+
+    /// SetConfiguration option `02`: the ATS the card answers RATS with from its next activation,
+    /// TL first (ISO/IEC 14443-4 §5.2). Its length is only in TL, so an EV1 or legacy cryptogram
+    /// ends with `CRC ‖ 80` (libfreefare's `mifare_desfire_set_ats`). A real card keeps the ATS
+    /// until it is set again; one that announces a frame size the reader cannot take makes the
+    /// card unreadable there. Under the PICC master key, full mode.
+    /// - Throws: ``DESFireError`` `.notAuthenticated` without a session; `.invalidArgument` for
+    ///   an ATS whose TL is not its length or longer than 20 bytes; the card's `.parameterError`
+    ///   for one it refuses.
+    public func setATS(_ ats: [UInt8]) async throws {
+        guard channel != nil else { throw DESFireError(.notAuthenticated, "SetConfiguration needs a session with the PICC master key") }
+        guard ats.count >= 2, ats.count <= 20, Int(ats[0]) == ats.count else {
+            throw DESFireError(.invalidArgument, "an ATS has 2 to 20 bytes, the first (TL) its length")
+        }
+        _ = try await command("SetConfiguration", 0x5C, header: [0x02], data: ats, mode: .full, endMarker: true)
     }
 }

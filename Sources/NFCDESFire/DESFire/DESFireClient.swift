@@ -276,9 +276,10 @@ public actor DESFireClient {
     /// One command under the session's secure messaging (plain outside a session). `frameLimit`
     /// splits long data into `AF` frames (``exchange(_:_:name:follow:frameLimit:)``). With
     /// `noChanges`, a `91 0C` NO_CHANGES answer is success too (no data, no MAC, the session kept).
+    /// `endMarker` ends a full-mode EV1 or legacy cryptogram with `CRC ‖ 80`.
     func command(
         _ name: String, _ ins: UInt8, header: [UInt8] = [], data: [UInt8] = [], mode: DESFireCommunicationMode,
-        frameLimit: Int? = nil, noChanges: Bool = false, answerLength: Int? = nil
+        frameLimit: Int? = nil, noChanges: Bool = false, answerLength: Int? = nil, endMarker: Bool = false
     ) async throws -> [UInt8] {
         guard var current = channel else {
             let answer = try await exchange(ins, header + data, name: name, frameLimit: frameLimit)
@@ -298,7 +299,7 @@ public actor DESFireClient {
             if Self.readCommands.contains(ins) { commandMode = .plain }
             if ev1.method == .legacy, Self.writeCommands.contains(ins) { answerMode = .plain }
         }
-        let wire = try current.protect(command: ins, header: header, data: data, mode: commandMode)
+        let wire = try current.protect(command: ins, header: header, data: data, mode: commandMode, endMarker: endMarker)
         let answer = try await exchange(ins, wire, name: name, frameLimit: frameLimit)
         if noChanges && answer.status == 0x0C {
             // The short data sheets do not say whether NO_CHANGES carries a MAC: one that does

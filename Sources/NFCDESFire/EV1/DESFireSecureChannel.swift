@@ -22,12 +22,15 @@ public enum DESFireSecureChannel: Sendable, Hashable {
         }
     }
 
-    /// A command's data field under `mode`.
-    mutating func protect(command: UInt8, header: [UInt8], data: [UInt8], mode: DESFireCommunicationMode) throws(DESFireError) -> [UInt8] {
+    /// A command's data field under `mode`; `endMarker` ends an EV1 or legacy cryptogram with
+    /// `CRC ‖ 80` (EV2's padding marks the end anyway).
+    mutating func protect(
+        command: UInt8, header: [UInt8], data: [UInt8], mode: DESFireCommunicationMode, endMarker: Bool = false
+    ) throws(DESFireError) -> [UInt8] {
         switch self {
         case .ev2(let session): return try session.protect(command: command, header: header, data: data, mode: mode)
         case .ev1(var session):
-            let wire = try session.protect(command: command, header: header, data: data, mode: mode)
+            let wire = try session.protect(command: command, header: header, data: data, mode: mode, endMarker: endMarker)
             self = .ev1(session)
             return wire
         }

@@ -51,22 +51,25 @@ public struct EV1Session: Sendable, Hashable {
         }
     }
 
-    /// A command's data field under `mode` (the IV moves on in EV1).
-    public mutating func protect(command: UInt8, header: [UInt8], data: [UInt8], mode: DESFireCommunicationMode) throws(DESFireError)
-        -> [UInt8]
-    {
+    /// A command's data field under `mode` (the IV moves on in EV1). With `endMarker` a full-mode
+    /// cryptogram is `data ‖ CRC ‖ 80 00…` rather than `data ‖ CRC ‖ 00…`: how data whose length
+    /// nothing else gives ends (SetConfiguration's ATS, as libfreefare and proxmark3 send it).
+    public mutating func protect(
+        command: UInt8, header: [UInt8], data: [UInt8], mode: DESFireCommunicationMode, endMarker: Bool = false
+    ) throws(DESFireError) -> [UInt8] {
+        let marker: [UInt8] = endMarker ? [0x80] : []
         if legacy {
             switch mode {
             case .plain: return header + data
             case .mac: return header + data + (try cipher.legacyMAC(data))
             case .full:
                 guard !data.isEmpty else { return header }
-                return header + (try cipher.legacySend(cipher.zeroPadded(data + CRC16.crcA.bytes(data))))
+                return header + (try cipher.legacySend(cipher.zeroPadded(data + CRC16.crcA.bytes(data) + marker)))
             }
         }
         switch mode {
         case .full where !data.isEmpty:
-            let sealed = try cipher.encrypt(cipher.zeroPadded(data + DESFireCrypto.crc32([command] + header + data)), iv: iv)
+            let sealed = try cipher.encrypt(cipher.zeroPadded(data + DESFireCrypto.crc32([command] + header + data) + marker), iv: iv)
             iv = sealed.last
             return header + sealed.data
         case .mac:

@@ -74,7 +74,8 @@ extension DESFireCard {
     /// CreateApplication (`CA`, PICC level): AID, KeySett1, KeySett2 (crypto method in bits 7–6:
     /// `00` DES/2K3DES, `01` 3K3DES, `10` AES; ISO identifiers in bit 5; 1–14 keys), then with bit 5 the ISO DF
     /// identifier (least significant byte first) and optionally a DF name of up to 16 bytes. Free
-    /// when the PICC key settings allow it (bit 2), else under the PICC master key.
+    /// when the PICC key settings allow it (bit 2), else under the PICC master key. Its keys start
+    /// as the default key (zeros, or SetConfiguration option `01`'s).
     mutating func createApplication(_ data: [UInt8]) -> DESFireAnswer {
         guard selected == nil else { return DESFireAnswer(.permissionDenied) }
         if let refused = requireMaster(unless: piccKeySettings & 0x04 != 0) { return DESFireAnswer(refused) }
@@ -104,8 +105,10 @@ extension DESFireCard {
             if let isoID, applications.contains(where: { $0.isoID == isoID }) { return DESFireAnswer(.duplicateError) }
             if let name, applications.contains(where: { $0.dfName == name }) { return DESFireAnswer(.duplicateError) }
             guard applications.count < Self.maximumApplications else { return DESFireAnswer(.countError) }
-            applications.append(
-                DESFireApplication(aid: aid, keySettings: body[3], keyCount: keyCount, keyType: keyType, isoID: isoID, dfName: name))
+            var application = DESFireApplication(
+                aid: aid, keySettings: body[3], keyCount: keyCount, keyType: keyType, isoID: isoID, dfName: name)
+            application.keys = Array(repeating: newApplicationKey(keyType), count: keyCount)
+            applications.append(application)
             return seal([], mode: managementMode, writes: true)
         }
     }

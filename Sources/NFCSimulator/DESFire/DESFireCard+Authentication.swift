@@ -26,15 +26,17 @@ extension DESFireCard {
     /// Removes a command's secure messaging (nothing outside a session; an EV1 session's IV moves
     /// on even in plain mode).
     /// `bodyLength`, when the command says it, is where an enciphered body ends (EV1 and legacy
-    /// sessions check their CRC there).
+    /// sessions check their CRC there); `endMarker`, that it ends before `CRC ‖ 80 00…` instead
+    /// (``CheckedPadding``: data no field measures, SetConfiguration's ATS).
     mutating func open(
-        ins: UInt8, _ data: [UInt8], headerLength: Int, mode: NTAG424File.CommunicationMode, bodyLength: Int? = nil
+        ins: UInt8, _ data: [UInt8], headerLength: Int, mode: NTAG424File.CommunicationMode, bodyLength: Int? = nil,
+        endMarker: Bool = false
     ) -> Result<(header: [UInt8], body: [UInt8]), DESFireStatus> {
         guard var current = session else {
             guard data.count >= headerLength else { return .failure(.lengthError) }
             return .success((Array(data.prefix(headerLength)), Array(data.dropFirst(headerLength))))
         }
-        let result = current.unwrap(ins: ins, data, headerLength: headerLength, mode: mode, bodyLength: bodyLength)
+        let result = current.unwrap(ins: ins, data, headerLength: headerLength, mode: mode, bodyLength: bodyLength, endMarker: endMarker)
         session = current
         return result
     }

@@ -70,6 +70,10 @@ extension DESFireCard {
         /// SetConfiguration option `00`'s byte (bit 0 FormatPICC disabled, bit 1 random ID);
         /// absent: `0`, as shipped.
         public var piccConfiguration: UInt8?
+        /// SetConfiguration option `01`'s key (24 bytes) and version; absent: zeros, as shipped.
+        public var defaultKey: KeyImage?
+        /// SetConfiguration option `02`'s ATS, TL first; absent: the model's own.
+        public var ats: HexBytes?
     }
 
     /// The card's state.
@@ -83,7 +87,8 @@ extension DESFireCard {
                     keys: app.keys.map { .init(key: HexBytes($0.value), version: $0.version) },
                     isoID: app.isoID.map { HexBytes([UInt8($0 >> 8), UInt8($0 & 0xFF)]) }, dfName: app.dfName.map(HexBytes.init),
                     files: app.files.map(Self.fileImage))
-            }, piccConfiguration: piccConfiguration == 0 ? nil : piccConfiguration)
+            }, piccConfiguration: piccConfiguration == 0 ? nil : piccConfiguration,
+            defaultKey: defaultKey.map { .init(key: HexBytes($0.value), version: $0.version) }, ats: userATS.map(HexBytes.init))
     }
 
     private static func fileImage(_ file: DESFireDataFile) -> Image.FileImage {
@@ -112,7 +117,8 @@ extension DESFireCard {
 
     /// Rebuilds a card from an image, powered off.
     /// - Throws: ``TagImageError`` `.invalidValue` naming the field: a UID that is not 7 bytes, a
-    ///   key of another length than its type's, an AID that is not 3, too many applications, keys or files, a
+    ///   key of another length than its type's, a default key that is not 24 bytes, an ATS that
+    ///   does not parse, an AID that is not 3, too many applications, keys or files, a
     ///   duplicate, an unknown file type, access rights or limits the card cannot hold, records
     ///   of the wrong size or too many.
     public init(image: Image) throws(TagImageError) {
@@ -127,6 +133,20 @@ extension DESFireCard {
             throw TagImageError(.invalidValue, field: "piccConfiguration", "only bits 0 (format disabled) and 1 (random ID) exist")
         }
         piccConfiguration = image.piccConfiguration ?? 0
+        if let key = image.defaultKey {
+            guard key.key.bytes.count == 24 else {
+                throw TagImageError(.invalidValue, field: "defaultKey.key", "the default key has 24 bytes, not \(key.key.bytes.count)")
+            }
+            defaultKey = Key(value: key.key.bytes, version: key.version)
+        }
+        if let ats = image.ats?.bytes {
+            guard Self.isValidATS(ats) else {
+                throw TagImageError(
+                    .invalidValue, field: "ats",
+                    "an ATS has 2 to \(Self.maximumATSLength) bytes, TL first equal to its length, and the interface bytes T0 announces")
+            }
+            userATS = ats
+        }
         guard image.applications.count <= Self.maximumApplications else {
             throw TagImageError(.invalidValue, field: "applications", "a DESFire holds at most \(Self.maximumApplications) applications")
         }

@@ -14,14 +14,14 @@ import NFCTransport
 /// native frames (`cmd data`, answered `status data`) or ISO/IEC 7816-4 wrapped (`90 cmd 00 00 Lc
 /// data 00`, answered `data 91 status`); `AF` asks for the next frame of a long answer.
 ///
-/// SetConfiguration (`5C`) option `00` is modelled: FormatPICC disabled, and the random ID — a
+/// SetConfiguration (`5C`) options `00`–`02` are modelled: FormatPICC disabled, the random ID — a
 /// 4-byte UID `08 xx xx xx` (ISO/IEC 14443-3 §6.5.4, UID0 `08h`: a random number) drawn anew
 /// each time the card enters the field, ATQA `0304` for a single-size UID, GetCardUID still
-/// giving the real one.
+/// giving the real one — the default key new applications' keys start as, and a user-defined ATS.
 ///
 /// What is not modelled, and answers as the card does to a command it lacks: ISO 7816-4
-/// authentication (`00 82`/`00 84`/`00 88`), SetConfiguration's other options (default key, ATS,
-/// the EV2 ones), transaction MAC files, delegated applications and proximity check.
+/// authentication (`00 82`/`00 84`/`00 88`), SetConfiguration's EV2 options, transaction MAC
+/// files, delegated applications and proximity check.
 public struct DESFireCard: VirtualTag, TagImageRepresentable {
     /// A key (16 bytes for DES, 2K3DES and AES, 24 for 3K3DES) and its version.
     public typealias Key = NTAG424Tag.Key
@@ -42,6 +42,14 @@ public struct DESFireCard: VirtualTag, TagImageRepresentable {
     /// SetConfiguration option `00`'s byte: bit 0 FormatPICC disabled, bit 1 random ID. Both are
     /// permanent: the card never clears them.
     public var piccConfiguration: UInt8 = 0
+
+    /// The key every key of a new application starts as (SetConfiguration option `01`): 24 bytes,
+    /// of which a key type takes the first 16 or 24, and its version; `nil` is the shipped one, zeros
+    /// at version `00`.
+    public var defaultKey: Key?
+    /// The ATS the card answers RATS with (SetConfiguration option `02`), TL first; `nil` is the
+    /// model's own.
+    public var userATS: [UInt8]?
 
     /// Whether FormatPICC is disabled (SetConfiguration option `00`, bit 0).
     public var formatDisabled: Bool { piccConfiguration & 0x01 != 0 }
@@ -142,10 +150,12 @@ public struct DESFireCard: VirtualTag, TagImageRepresentable {
         .iso14443A(TargetInfo.ISO14443A(atqa: identifier.count == 4 ? 0x0304 : 0x0344, sak: 0x20, ats: answerToSelect))
     }
 
-    /// EV1: `06 75 77 81 02 80` (FSCI 5, 64-byte frames, FWI 8); EV2 and EV3 take 128-byte frames
-    /// (`06 77 77 71 02 80`, FSCI 7, FWI 7), as their short data sheets' frame sizes give.
+    /// The ``userATS`` when one is set; else EV1: `06 75 77 81 02 80` (FSCI 5, 64-byte frames, FWI
+    /// 8); EV2 and EV3 take 128-byte frames (`06 77 77 71 02 80`, FSCI 7, FWI 7), as their short
+    /// data sheets' frame sizes give.
     var answerToSelect: AnswerToSelect {
-        model == .ev1
+        if let userATS, let ats = try? AnswerToSelect(bytes: userATS) { return ats }
+        return model == .ev1
             ? AnswerToSelect(fsci: 5, ta: 0x77, tb: 0x81, tc: 0x02, historicalBytes: [0x80])
             : AnswerToSelect(fsci: 7, ta: 0x77, tb: 0x71, tc: 0x02, historicalBytes: [0x80])
     }

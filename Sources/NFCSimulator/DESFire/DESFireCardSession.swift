@@ -20,12 +20,14 @@ enum DESFireCardSession: Sendable, Hashable {
 
     /// Checks and removes a command's protection.
     mutating func unwrap(
-        ins: UInt8, _ data: [UInt8], headerLength: Int, mode: NTAG424File.CommunicationMode, bodyLength: Int? = nil
+        ins: UInt8, _ data: [UInt8], headerLength: Int, mode: NTAG424File.CommunicationMode, bodyLength: Int? = nil,
+        endMarker: Bool = false
     ) -> Result<(header: [UInt8], body: [UInt8]), DESFireStatus> {
         switch self {
         case .ev2(let session): return session.unwrap(ins: ins, data, headerLength: headerLength, mode: mode)
         case .ev1(var session):
-            let result = session.unwrap(ins: ins, data, headerLength: headerLength, mode: mode, bodyLength: bodyLength)
+            let result = session.unwrap(
+                ins: ins, data, headerLength: headerLength, mode: mode, bodyLength: bodyLength, endMarker: endMarker)
             self = .ev1(session)
             return result
         }

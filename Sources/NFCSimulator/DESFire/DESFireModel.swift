@@ -40,9 +40,11 @@ public enum DESFireModel: String, Sendable, Hashable, CaseIterable, Codable {
     /// The storage size byte: `1A`, 8,192 bytes.
     static let storageSize: UInt8 = 0x1A
 
-    /// The bytes of file memory the card hands out: 8 KB less what the PICC's own structures take
-    /// (a model value: real 8 KB cards report about 7.5 KB free when blank).
-    static let capacity = 7_680
+    /// The bytes of file memory the card hands out: 8 KB less what the PICC's own structures take.
+    /// A blank 8 KB card answers FreeMemory with 7,936 (`1F00`) — what readers of real cards
+    /// report, and what libfreefare's `mifare-desfire-create-ndef` counts on: it makes a CC file of
+    /// one 32-byte block and an NDEF file of 7,680 bytes on an 8 KB card.
+    static let capacity = 7_936
 
     /// The 7 bytes of GetVersion's first (hardware) and second (software) frames.
     var versionParts: [[UInt8]] {

@@ -25,9 +25,11 @@ struct EV1CardSession: Sendable, Hashable {
     /// Whether the session came from the legacy Authenticate (`0A`).
     var legacy: Bool
 
-    /// Checks and removes a command's protection; `headerLength` bytes stay in the clear.
+    /// Checks and removes a command's protection; `headerLength` bytes stay in the clear. An
+    /// enciphered body ends at `bodyLength` when given, before `CRC ‖ 80 00…` with `endMarker`.
     mutating func unwrap(
-        ins: UInt8, _ data: [UInt8], headerLength: Int, mode: NTAG424File.CommunicationMode, bodyLength: Int? = nil
+        ins: UInt8, _ data: [UInt8], headerLength: Int, mode: NTAG424File.CommunicationMode, bodyLength: Int? = nil,
+        endMarker: Bool = false
     ) -> Result<(header: [UInt8], body: [UInt8]), DESFireStatus> {
         guard data.count >= headerLength else { return .failure(.lengthError) }
         let header = Array(data.prefix(headerLength))
@@ -47,7 +49,8 @@ struct EV1CardSession: Sendable, Hashable {
             case .full:
                 guard !rest.isEmpty else { return .success((header, rest)) }
                 guard let plain = cipher.legacyReceive(rest),
-                    let body = CheckedPadding.strip(plain, blockSize: cipher.blockSize, length: bodyLength, check: { CRC16.crcA.bytes($0) })
+                    let body = CheckedPadding.strip(
+                        plain, blockSize: cipher.blockSize, length: bodyLength, endMarker: endMarker, check: { CRC16.crcA.bytes($0) })
                 else {
                     return .failure(.integrityError)
                 }
@@ -71,7 +74,8 @@ struct EV1CardSession: Sendable, Hashable {
             guard !rest.isEmpty else { return unwrap(ins: ins, data, headerLength: headerLength, mode: .plain) }
             guard let decrypted = decipher(rest),
                 let body = CheckedPadding.strip(
-                    decrypted, blockSize: cipher.blockSize, length: bodyLength, check: { DESFireCardSession.crc32([ins] + header + $0) })
+                    decrypted, blockSize: cipher.blockSize, length: bodyLength, endMarker: endMarker,
+                    check: { DESFireCardSession.crc32([ins] + header + $0) })
             else { return .failure(.integrityError) }
             return .success((header, body))
         }

@@ -39,7 +39,7 @@ import Testing
         try await client.createApplication(Self.aid, keySettings: 0x0B, keyCount: 2)
         #expect(try await client.applicationIDs() == [Self.aid])
         let free = try await client.freeMemory()
-        #expect(free == 7_680)
+        #expect(free == 7_936)
         try await client.selectApplication(Self.aid)
         try await client.authenticate(keyNumber: 0, key: Self.zero)
         try await client.changeKey(1, to: Self.fileKey, version: 3, oldKey: Self.zero)

@@ -6,14 +6,16 @@ import Testing
 /// The virtual DESFire's SetConfiguration (`5C`) refusals, frame by frame (the accepted command
 /// is checked through the client's secure messaging in NFCDESFireTests' DESFireConfigurationTests).
 @Suite struct DESFireCardConfigurationTests {
-    @Test("without the PICC master key 91 AE; another option 91 1C; nothing changes")
+    @Test("without the PICC master key 91 AE (options 00-02); an EV2 option 91 1C; nothing changes")
     func refusals() {
         var card = DESFireCard(model: .ev1)
         card.powerOn()
         #expect(DESFireCardSecureMessagingTests.send(&card, "905C0000020002") == "91AE")
-        #expect(DESFireCardSecureMessagingTests.send(&card, "905C000002010000") == "911C")
+        #expect(DESFireCardSecureMessagingTests.send(&card, "905C000002010000") == "91AE")
+        #expect(DESFireCardSecureMessagingTests.send(&card, "905C000002020000") == "91AE")
+        #expect(DESFireCardSecureMessagingTests.send(&card, "905C000002030000") == "911C")
         #expect(DESFireCardSecureMessagingTests.send(&card, "5C") == "7E", "native framing, no option")
-        #expect(card.piccConfiguration == 0 && !card.randomIDEnabled)
+        #expect(card.piccConfiguration == 0 && !card.randomIDEnabled && card.defaultKey == nil && card.userATS == nil)
         #expect(card.identifier == card.uid)
     }
 

@@ -35,7 +35,7 @@ private func send(_ card: inout DESFireCard, _ command: String) -> String {
         ev3.powerOn()
         #expect(send(&ev3, "9060000000") == "04010133001A0591AF")
         #expect(send(&ev3, "906A000000") == "9100", "no applications")
-        #expect(send(&ev3, "906E000000") == "001E009100", "7,680 bytes free")
+        #expect(send(&ev3, "906E000000") == "001F009100", "7,936 bytes free (1F00), a blank 8 KB card's")
         #expect(send(&ev3, "9045000000") == "0F019100", "PICC key settings 0F, one DES key")
         #expect(send(&ev3, "90AF000000") == "911C", "nothing to continue")
         #expect(send(&ev3, "9042000000") == "911C", "an unknown command")

@@ -7,7 +7,7 @@ import NFCJSON
 struct DESFireCreateAppCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "create-app",
-        abstract: "Create an application of AES, DES/2K3DES or 3K3DES keys (all zero, version 0).",
+        abstract: "Create an application of AES, DES/2K3DES or 3K3DES keys (all zero at version 0, or the card's default key).",
         discussion: """
             --key is the PICC master key, needed when the PICC's settings do not allow free creation. \
             --settings is the application's key settings byte (0F: master key changeable, free listing, free \
@@ -97,17 +97,21 @@ struct DESFireFormatPICCCommand: AsyncParsableCommand {
     }
 }
 
-/// `nfc desfire set-config (--random-id | --disable-format)... --key HEX|- [--yes] [--json]`
+/// `nfc desfire set-config [--random-id] [--disable-format] [--default-key HEX|- [--default-key-version V]] [--ats HEX] --key HEX|- [--yes] [--json]`
 struct DESFireSetConfigCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "set-config",
-        abstract: "Turn on the random ID or turn off FormatPICC (SetConfiguration), under the PICC master key. This cannot be undone.",
+        abstract: "Set the random ID, FormatPICC, the default key or the ATS (SetConfiguration), under the PICC master key.",
         discussion: """
             --random-id: from the next tap the card answers anticollision with a random 4-byte ID \
             (08 xx xx xx), new at every tap, and GetVersion hides the UID; only GetCardUID, after \
             authentication (nfc desfire info --key), gives the real one. --disable-format: FormatPICC \
-            is refused from then on. Neither can be turned off again on a real card. Asks for \
-            confirmation on a terminal; --yes confirms beforehand.
+            is refused from then on. Neither can be turned off again on a real card: both ask for \
+            confirmation on a terminal; --yes confirms beforehand. --default-key: the key (8, 16 or 24 \
+            bytes; - for standard input) every key of an application created from then on starts as, \
+            with --default-key-version. --ats: the ATS (TL first, up to 20 bytes) the card answers RATS \
+            with from the next tap; one announcing frames or timings a reader cannot take makes the card \
+            unreadable there.
             """)
 
     @OptionGroup var readerOptions: ReaderOptions
@@ -117,41 +121,66 @@ struct DESFireSetConfigCommand: AsyncParsableCommand {
     var randomID = false
     @Flag(name: .customLong("disable-format"), help: "Refuse FormatPICC from now on.")
     var disableFormat = false
+    @Option(
+        name: .customLong("default-key"), help: "The key new applications' keys start as, 8, 16 or 24 bytes as hex (- for standard input).")
+    var defaultKey: String?
+    @Option(name: .customLong("default-key-version"), help: "The default key's version, 0-255 (default 0).")
+    var defaultKeyVersion: UInt8?
+    @Option(name: .long, help: "The ATS to answer RATS with, TL first, as hex (an EV1 answers 067577810280).")
+    var ats: String?
     @Flag(name: .long, help: "Confirm the irreversible change without asking.")
     var yes = false
-    @Flag(name: .long, help: "Print JSON: {\"randomID\", \"formatDisabled\", \"uid\"} (uid: the real UID, GetCardUID).")
+    @Flag(
+        name: .long,
+        help: "Print JSON: {\"randomID\", \"formatDisabled\", \"defaultKeySet\", \"ats\", \"uid\"} (uid: the real UID, GetCardUID).")
     var json = false
 
     func validate() throws {
-        if !randomID && !disableFormat { throw ValidationError("give --random-id, --disable-format or both") }
+        if !randomID && !disableFormat && defaultKey == nil && ats == nil {
+            throw ValidationError("give --random-id, --disable-format, --default-key or --ats")
+        }
+        if defaultKeyVersion != nil && defaultKey == nil { throw ValidationError("--default-key-version goes with --default-key") }
     }
 
     func run() async throws {
         var configuration: DESFirePICCConfiguration = []
         if randomID { configuration.insert(.randomID) }
         if disableFormat { configuration.insert(.formatDisabled) }
+        let atsBytes = try ats.map { text throws -> [UInt8] in
+            let bytes = try Input.hex(text, what: "--ats")
+            guard bytes.count >= 2, bytes.count <= 20, Int(bytes[0]) == bytes.count else {
+                throw CLIError(.usage, "--ats takes an ATS of 2 to 20 bytes whose first byte (TL) is its length; \(text) is not one")
+            }
+            return bytes
+        }
         let what = [randomID ? "turn on the random ID" : nil, disableFormat ? "disable FormatPICC" : nil].compactMap { $0 }
-        try Confirmation.require(yes, "Permanently \(what.joined(separator: " and ")) on this DESFire?")
+        if !what.isEmpty { try Confirmation.require(yes, "Permanently \(what.joined(separator: " and ")) on this DESFire?") }
         let secret = try SecretInput.read(key, option: "--key", prompt: "PICC master key (hex)")
         let credentials = (UInt8(0), try DESFireRunner.key(secret, option: "--key"))
+        let newDefault = try SecretInput.readIfGiven(defaultKey, option: "--default-key", prompt: "Default key (hex)").map {
+            try DESFireRunner.key($0, option: "--default-key")
+        }
         let uid = try await DESFireRunner.run(readerOptions, aid: .picc, credentials: credentials, json: json) { client in
-            try await client.setPICCConfiguration(configuration)
+            if !configuration.isEmpty { try await client.setPICCConfiguration(configuration) }
+            if let newDefault { try await client.setDefaultKey(newDefault, version: defaultKeyVersion ?? 0) }
+            if let atsBytes { try await client.setATS(atsBytes) }
             return try await client.cardUID()
         }
+        let uidText = Hex.encode(uid, uppercase: true)
         if json {
             Output.line(
                 JSONValue.object([
-                    ("randomID", .bool(randomID)), ("formatDisabled", .bool(disableFormat)),
-                    ("uid", .string(Hex.encode(uid, uppercase: true))),
+                    ("randomID", .bool(randomID)), ("formatDisabled", .bool(disableFormat)), ("defaultKeySet", .bool(newDefault != nil)),
+                    ("ats", atsBytes.map { .string(Hex.encode($0, uppercase: true)) } ?? .null), ("uid", .string(uidText)),
                 ]).serialized(pretty: true))
             return
         }
         if randomID {
-            Output.line(
-                "random ID on: from the next tap the card answers with 08 xx xx xx; its UID stays \(Hex.encode(uid, uppercase: true)) (GetCardUID)"
-            )
+            Output.line("random ID on: from the next tap the card answers with 08 xx xx xx; its UID stays \(uidText) (GetCardUID)")
         }
         if disableFormat { Output.line("FormatPICC disabled") }
+        if newDefault != nil { Output.line("default key set (version \(defaultKeyVersion ?? 0)): new applications' keys start as it") }
+        if let atsBytes { Output.line("ATS \(Hex.encode(atsBytes, uppercase: true)) from the next tap") }
     }
 }
 
