@@ -93,8 +93,8 @@ let package = Package(
         .target(
             name: "NFCDESFire",
             dependencies: [
-                "NFCBytes", "ISO7816", "NDEF", "NFCTripleDES", .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                "NFCBytes", "ISO7816", "NDEF", "NFCTripleDES", "NFCEllipticCurves", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"), .product(name: "BigInt", package: "BigInt"),
             ]),
         // Row 2: passports and ID cards (ICAO Doc 9303): MRZ, BAC, secure messaging, the LDS, passive authentication
         .target(
@@ -179,7 +179,8 @@ let package = Package(
         .testTarget(
             name: "OpenCoreNFCTests",
             dependencies: [
-                "OpenCoreNFC", "NDEF", "NFCTags", "NFCSimulator", "NFCTransport", "NFCPCSC", "NFCPN532", "NFCTestSupport", "NFCDESFire", "NFCeMRTD",
+                "OpenCoreNFC", "NDEF", "NFCTags", "NFCSimulator", "NFCTransport", "NFCPCSC", "NFCPN532", "NFCTestSupport", "NFCDESFire",
+                "NFCeMRTD",
                 // The applet clients' sessions tests run serialized with the other session tests.
                 "NFCOATH", "NFCPIV", "NFCFIDO", "NFCCBOR", "ISO7816", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -201,7 +202,10 @@ let package = Package(
             ]),
         .testTarget(
             name: "NFCDESFireTests",
-            dependencies: ["NFCDESFire", "NFCBytes", "NFCTestSupport", "NFCSimulator", "NFCTransport", "ISO7816", "NFCTags", "NDEF"]),
+            dependencies: [
+                "NFCDESFire", "NFCBytes", "NFCTestSupport", "NFCSimulator", "NFCTransport", "ISO7816", "NFCTags", "NDEF",
+                "NFCEllipticCurves",
+            ]),
         .testTarget(
             name: "NFCeMRTDTests",
             dependencies: [

@@ -24,7 +24,14 @@ file's own AES, AES-CMAC and NDEF parsing.
    its data decrypted to UID ‖ 80 ‖ zeros. A wrong key 0 (all 11) is refused with 91 AE.
 5. Selecting the application again ends the session; the NDEF read as in step 2 then steps the
    counter to 3 (the authenticated commands did not move it).
-6. The emulator is stopped and the temporary files removed whatever happens.
+6. Read_Sig (90 3C 00 00 01 00 00) in plain: 56 bytes r ‖ s, ECDSA on P-224 over the UID with no
+   hash (AN12343, originality check). The simulator's test key is rebuilt here from its documented
+   definition (private key SHA-256("OpenCoreNFC simulator originality test key") mod n), and the
+   signature is verified twice: by `cryptography` (the UID left-padded to 28 bytes, the same
+   integer, verified as a prehashed SHA-224 digest) and by `openssl pkeyutl -verify` on the raw UID.
+   Both verifiers must also accept AN12343's worked example under NXP's DESFire Light key and
+   refuse the tag's signature for another UID (so they can fail); another address answers 91 9E.
+7. The emulator is stopped and the temporary files removed whatever happens.
 
 Every check is counted and printed; the exit status is 1 when one fails or fewer than
 EXPECTED_CHECKS ran. Needs pcscd with Integration/pcsc/vpcd-readers.conf (Integration/pcsc/pcscd.sh
@@ -47,7 +54,7 @@ from checks import check  # noqa: E402
 from ev2_crypto import AuthenticationRefused, authenticate_ev2_first, cbc, cmac, ecb, truncate  # noqa: E402
 
 # Checks a whole run makes; fewer means part of it did not run.
-EXPECTED_CHECKS = 26
+EXPECTED_CHECKS = 32
 
 NFC = os.environ.get("NFC", ".build/debug/nfc")
 # "Virtual PCD C 00 00" (35967) is used by the PC/SC suite's nfc watch checks, which never run
@@ -191,6 +198,68 @@ def authenticated_commands(card):
           "%04X" % refused if refused is not None else "accepted")
 
 
+# NIST P-224's order (FIPS 186-4 §D.1.2.2).
+P224_ORDER = 0xFFFFFFFFFFFFFFFFFFFFFFFFFFFF16A2E0B8F03E13DD29455C5C2A3D
+# AN12343 (MIFARE DESFire Light features and hints), originality check: NXP's key and an example.
+LIGHT_KEY = bytes.fromhex("040E98E117AAA36457F43173DC920A8757267F44CE4EC5ADD3C54075571AEBBF7B"
+                          "942A9774A1D94AD02572427E5AE0A2DD36591B1FB34FCF3D")
+LIGHT_UID = bytes.fromhex("045A115A346180")
+LIGHT_SIGNATURE = bytes.fromhex("1CA298FC3F0F04A329254AC0DF7A3EB8E756C076CD1BAAF47B8BBA6D"
+                                "CD78BCC64DFD3E80E679D9A663CAE9E4D4C2C77023077CC549CE4A61")
+
+
+def verify_with_cryptography(public_point, uid, signature):
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.asymmetric import ec, utils
+    key = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP224R1(), public_point)
+    der = utils.encode_dss_signature(int.from_bytes(signature[:28], "big"), int.from_bytes(signature[28:], "big"))
+    try:
+        key.verify(der, bytes(28 - len(uid)) + uid, ec.ECDSA(utils.Prehashed(hashes.SHA224())))
+        return True
+    except InvalidSignature:
+        return False
+
+
+def verify_with_openssl(work, public_point, uid, signature):
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec, utils
+    key = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP224R1(), public_point)
+    paths = [os.path.join(work, name) for name in ("key.pem", "uid.bin", "signature.der")]
+    with open(paths[0], "wb") as out:
+        out.write(key.public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo))
+    with open(paths[1], "wb") as out:
+        out.write(uid)
+    with open(paths[2], "wb") as out:
+        out.write(utils.encode_dss_signature(int.from_bytes(signature[:28], "big"), int.from_bytes(signature[28:], "big")))
+    result = subprocess.run(["openssl", "pkeyutl", "-verify", "-pubin", "-inkey", paths[0], "-in", paths[1], "-sigfile", paths[2]],
+                            capture_output=True, text=True)
+    return result.returncode == 0 and "Verified Successfully" in result.stdout
+
+
+def originality(card, work):
+    import hashlib
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    d = int.from_bytes(hashlib.sha256(b"OpenCoreNFC simulator originality test key").digest(), "big") % P224_ORDER
+    test_key = ec.derive_private_key(d, ec.SECP224R1()).public_key().public_bytes(
+        serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+    signature, sw = card.transmit(bytes.fromhex("903C0000010000"))
+    check("Read_Sig in plain: 56 bytes and 91 00", sw == 0x9100 and len(signature) == 56, "%s %04X" % (signature.hex(), sw))
+    check("the verifiers accept AN12343's example under NXP's DESFire Light key",
+          verify_with_cryptography(LIGHT_KEY, LIGHT_UID, LIGHT_SIGNATURE)
+          and verify_with_openssl(work, LIGHT_KEY, LIGHT_UID, LIGHT_SIGNATURE))
+    check("cryptography: the tag's signature of its UID verifies under the simulator's test key",
+          verify_with_cryptography(test_key, UID, signature), signature.hex())
+    check("openssl pkeyutl: the same signature verifies on the raw UID", verify_with_openssl(work, test_key, UID, signature))
+    other = bytes.fromhex("04424E54343291")
+    check("both refuse it for another UID and under NXP's key",
+          not verify_with_cryptography(test_key, other, signature) and not verify_with_openssl(work, test_key, other, signature)
+          and not verify_with_cryptography(LIGHT_KEY, UID, signature))
+    _, sw = card.transmit(bytes.fromhex("903C0000010100"))
+    check("Read_Sig of address 01: 91 9E", sw == 0x919E, "%04X" % sw)
+
+
 def run(work):
     image = os.path.join(work, "ntag424.json")
     key1, key2 = os.urandom(16), os.urandom(16)
@@ -208,6 +277,7 @@ def run(work):
             url = read_ndef_url(card)
             print("      read 3: %s" % url, flush=True)
             check_url("read 3, after the session (ended by SELECT)", url, key1, key2, 3)
+            originality(card, work)
         except Exception:
             print("APDUs so far:\n" + "\n".join(card.log[-12:]), flush=True)
             raise

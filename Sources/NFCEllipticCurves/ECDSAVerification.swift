@@ -12,14 +12,21 @@ extension EllipticCurve {
         guard order > 1, (1..<order).contains(r), (1..<order).contains(s), publicKey != .infinity, contains(publicKey),
             cofactor == 1 || multiply(publicKey, by: order) == .infinity, let inverse = s.inverse(order)
         else { return false }
-        var e = BigUInt(Data(digest))
-        let orderBits = order.bitWidth
-        if digest.count * 8 > orderBits { e >>= digest.count * 8 - orderBits }
-        let u1 = e % order * inverse % order
+        let u1 = digestInteger(digest) % order * inverse % order
         let u2 = r * inverse % order
         let sum = multiplyAndAdd(generator, u1, publicKey, u2)
         guard let x = sum.x else { return false }
         return x % order == r
+    }
+
+    /// The integer e of a digest (SEC 1 v2 §4.1.3 step 5): its leftmost bits, as many as the
+    /// order has. A digest shorter than the order is taken whole, as NXP's originality signature
+    /// takes the 7-byte UID with no hash (AN12343, originality check).
+    func digestInteger(_ digest: [UInt8]) -> BigUInt {
+        var e = BigUInt(Data(digest))
+        let orderBits = order.bitWidth
+        if digest.count * 8 > orderBits { e >>= digest.count * 8 - orderBits }
+        return e
     }
 
     /// An ECDSA signature in the plain format of BSI TR-03111 §5.2.1 (r ‖ s, each as long as

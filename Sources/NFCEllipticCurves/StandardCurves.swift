@@ -1,6 +1,8 @@
 /// The curves ICAO Doc 9303 and BSI TR-03110 name by standardized domain parameter identifier
 /// (TR-03110 Part 3 Table 4; ICAO Doc 9303 Part 11 §9.5.1), with their parameters from RFC 5639
-/// §3.4 (brainpool) and FIPS 186-4 §D.1.2.3 (NIST).
+/// §3.4 (brainpool) and FIPS 186-4 §D.1.2.2–§D.1.2.3 (NIST). NIST P-224 is also the curve of
+/// NXP's originality signatures on NTAG 424 DNA, MIFARE DESFire EV2/EV3/Light and MIFARE Plus
+/// EV1 (AN12343, originality check).
 extension EllipticCurve {
     /// brainpoolP256r1 (identifier 13).
     public static let brainpoolP256r1 = EllipticCurve(
@@ -11,6 +13,16 @@ extension EllipticCurve {
         x: "8BD2AEB9CB7E57CB2C4B482FFC81B7AFB9DE27E1E3BD23C23A4453BD9ACE3262",
         y: "547EF835C3DAC4FD97F8461A14611DC9C27745132DED8E545C1D54C72F046997",
         order: "A9FB57DBA1EEA9BC3E660A909D838D718C397AA3B561A6F7901E0E82974856A7")
+
+    /// NIST P-224, secp224r1 (identifier 10).
+    public static let secp224r1 = EllipticCurve(
+        name: "secp224r1",
+        p: "FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF000000000000000000000001",
+        a: "FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEFFFFFFFFFFFFFFFFFFFFFFFE",
+        b: "B4050A850C04B3ABF54132565044B0B7D7BFD8BA270B39432355FFB4",
+        x: "B70E0CBD6BB4BF7F321390B94A03C1D356C21122343280D6115C1D21",
+        y: "BD376388B5F723FB4C22DFE6CD4375A05A07476444D5819985007E34",
+        order: "FFFFFFFFFFFFFFFFFFFFFFFFFFFF16A2E0B8F03E13DD29455C5C2A3D")
 
     /// NIST P-256, secp256r1 (identifier 12).
     public static let secp256r1 = EllipticCurve(
@@ -25,6 +37,7 @@ extension EllipticCurve {
     /// The curve of a standardized domain parameter identifier this build has, or `nil`.
     public static func standardized(_ identifier: Int) -> EllipticCurve? {
         switch identifier {
+        case 10: secp224r1
         case 12: secp256r1
         case 13: brainpoolP256r1
         default: nil
@@ -34,6 +47,7 @@ extension EllipticCurve {
     /// The standardized identifier of a curve this build has.
     public var standardizedIdentifier: Int? {
         switch name {
+        case "secp224r1": 10
         case "secp256r1": 12
         case "brainpoolP256r1": 13
         default: nil

@@ -103,6 +103,8 @@ import Testing
         let info = try Self.object(try await run(["desfire", "info"] + sim + ["--key", Self.zero, "--json"]).stdout)
         #expect(info["generation"] as? String == "DESFire EV2" && info["uidAuthenticated"] as? Bool == true)
         #expect(info["applications"] as? [String] == ["F12345"])
+        let originality = try #require(info["originality"] as? [String: Any], "an EV2 is asked for its originality signature")
+        #expect(originality["valid"] as? Bool == true && originality["testKey"] as? Bool == true)
         let apps = try await run(["desfire", "apps"] + sim + ["--key", Self.zero, "--json"])
         let appList = try #require(try JSONSerialization.jsonObject(with: Data(apps.stdout.utf8)) as? [[String: Any]])
         #expect(appList.first?["keys"] as? Int == 3 && appList.first?["files"] as? [Int] == [1, 2, 3, 4])
@@ -132,7 +134,8 @@ import Testing
         let scanned = try #require(try JSONSerialization.jsonObject(with: Data(scan.stdout.utf8)) as? [String: Any])
         let uid = try #require(scanned["uid"] as? String)
         #expect(uid.count == 8 && uid.hasPrefix("08"), "a 4-byte random ID: \(uid)")
-        #expect(try await run(["desfire", "info"] + sim).stdout.contains("UID: hidden"))
+        let hidden = try await run(["desfire", "info"] + sim).stdout
+        #expect(hidden.contains("UID: hidden") && !hidden.contains("originality"), "an EV1 has no signature: \(hidden)")
         #expect(try await run(["desfire", "info"] + sim + ["--key", key]).stdout.contains("UID: 04444553464980 (GetCardUID)"))
         let format = try await NFCTool.run(["desfire", "format-picc"] + sim + ["--key", key])
         #expect(format.status == 4 && format.stderr.contains("9D"), "\(format.stderr)")

@@ -25,6 +25,7 @@ import Testing
         #expect(text.stdout.contains("NTAG 424 DNA: yes"))
         #expect(text.stdout.contains("file 2: 256 bytes, plain, read free, write free, read-write free, change key 0"))
         #expect(text.stdout.contains("file 3: 128 bytes, full, read key 2, write key 3"))
+        #expect(text.stdout.contains("originality: signed with the OpenCoreNFC simulator test key: a virtual card"), "\(text.stdout)")
         let json = try await NFCTool.run(
             ["ntag424", "info", "--reader", "sim:" + path, "--key", "-", "--key-number", "0", "--json"], stdin: Self.zero + "\n")
         #expect(json.status == 0, "\(json.stderr)")
@@ -32,6 +33,9 @@ import Testing
         #expect(object["uidAuthenticated"] as? Bool == true)
         #expect(object["uid"] as? String == "04424e54343290")
         #expect((object["files"] as? [[String: Any]])?.count == 3)
+        let originality = try #require(object["originality"] as? [String: Any])
+        #expect(originality["valid"] as? Bool == true && originality["testKey"] as? Bool == true)
+        #expect((originality["signature"] as? String)?.count == 112, "56 bytes, read in the session (full mode)")
     }
 
     /// Keys changed, SUN set up, then two reads of the NDEF file give two URLs `nfc sun verify` accepts,

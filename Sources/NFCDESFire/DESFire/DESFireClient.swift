@@ -66,6 +66,19 @@ public actor DESFireClient {
         return uid
     }
 
+    /// Read_Sig (`3C`, address `00`; NTAG 424 DNA, MIFARE DESFire EV2 and later): the 56-byte
+    /// originality signature of the UID, enciphered in a session (full mode), plain outside one.
+    /// ``OriginalitySignature/signer(of:uid:among:)`` says whose key made it.
+    /// - Throws: ``DESFireError`` `.illegalCommand` from a card without one (an EV1),
+    ///   `.malformedResponse` for an answer of another length.
+    public func originalitySignature() async throws -> [UInt8] {
+        let answer = try await command("Read_Sig", 0x3C, header: [0x00], mode: .full, answerLength: 56)
+        guard answer.count == 56 else {
+            throw DESFireError(.malformedResponse, "Read_Sig answered \(answer.count) bytes; a signature has 56")
+        }
+        return answer
+    }
+
     // MARK: Authentication
 
     /// AuthenticateEV2First (NT4H2421Gx §9.1.5, AN12196 §6.6; DESFire EV2 the same): proves both

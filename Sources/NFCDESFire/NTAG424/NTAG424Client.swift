@@ -80,6 +80,14 @@ public actor NTAG424Client {
         try await core.cardUID()
     }
 
+    /// Read_Sig (`3C`, address `00`; NT4H2421Gx, originality check): the 56-byte originality
+    /// signature of the UID, enciphered in a session (full mode), plain outside one.
+    /// ``OriginalitySignature/signer(of:uid:among:)`` says whose key made it.
+    /// - Throws: ``DESFireError`` `.malformedResponse` for an answer of another length.
+    public func originalitySignature() async throws -> [UInt8] {
+        try await core.originalitySignature()
+    }
+
     // MARK: Authentication
 
     /// AuthenticateEV2First (§9.1.5, AN12196 §6.6): proves both sides hold key `keyNumber` and

@@ -158,6 +158,22 @@ extension DESFireCard {
         }
     }
 
+    /// Read_Sig (`3C`, address `00`; MIFARE DESFire EV2 and EV3 — an EV1 has no originality
+    /// signature and answers `1C`): the 56-byte originality signature (ECDSA on P-224 over the
+    /// UID, AN12343's originality check), plain outside a session, enciphered in one. Signed with
+    /// the simulator's test key (``OriginalityTestKey``) unless the image records another.
+    mutating func readSignature(_ data: [UInt8]) -> DESFireAnswer {
+        guard model.hasEV2SecureMessaging else { return DESFireAnswer(.illegalCommand) }
+        let mode: NTAG424File.CommunicationMode = session == nil ? .plain : .full
+        switch open(ins: 0x3C, data, headerLength: 1, mode: mode) {
+        case .failure(let status): return DESFireAnswer(status)
+        case .success(let parts):
+            guard parts.body.isEmpty else { return DESFireAnswer(.lengthError) }
+            guard parts.header == [0x00] else { return DESFireAnswer(.parameterError) }
+            return seal(originalitySignature ?? OriginalityTestKey.signature(of: uid), mode: mode)
+        }
+    }
+
     /// GetCardUID (`51`): the UID, encrypted, to an authenticated reader only.
     mutating func getCardUID(_ data: [UInt8]) -> DESFireAnswer {
         guard session != nil else { return DESFireAnswer(.authenticationError) }

@@ -87,6 +87,7 @@ extension DESFireCard {
         case 0x5C: return setConfiguration(data)
         case 0x6E: return getFreeMemory(data)
         case 0x51: return getCardUID(data)
+        case 0x3C: return readSignature(data)
         case 0x45: return getKeySettings(data)
         case 0x54: return changeKeySettings(data)
         case 0xC4: return changeKey(data)

@@ -74,6 +74,8 @@ extension DESFireCard {
         public var defaultKey: KeyImage?
         /// SetConfiguration option `02`'s ATS, TL first; absent: the model's own.
         public var ats: HexBytes?
+        /// The 56-byte originality signature (EV2, EV3); absent: the simulator's test key's signature of the UID.
+        public var signature: HexBytes?
     }
 
     /// The card's state.
@@ -88,7 +90,8 @@ extension DESFireCard {
                     isoID: app.isoID.map { HexBytes([UInt8($0 >> 8), UInt8($0 & 0xFF)]) }, dfName: app.dfName.map(HexBytes.init),
                     files: app.files.map(Self.fileImage))
             }, piccConfiguration: piccConfiguration == 0 ? nil : piccConfiguration,
-            defaultKey: defaultKey.map { .init(key: HexBytes($0.value), version: $0.version) }, ats: userATS.map(HexBytes.init))
+            defaultKey: defaultKey.map { .init(key: HexBytes($0.value), version: $0.version) }, ats: userATS.map(HexBytes.init),
+            signature: originalitySignature.map(HexBytes.init))
     }
 
     private static func fileImage(_ file: DESFireDataFile) -> Image.FileImage {
@@ -118,7 +121,7 @@ extension DESFireCard {
     /// Rebuilds a card from an image, powered off.
     /// - Throws: ``TagImageError`` `.invalidValue` naming the field: a UID that is not 7 bytes, a
     ///   key of another length than its type's, a default key that is not 24 bytes, an ATS that
-    ///   does not parse, an AID that is not 3, too many applications, keys or files, a
+    ///   does not parse, a signature that is not 56 bytes, an AID that is not 3, too many applications, keys or files, a
     ///   duplicate, an unknown file type, access rights or limits the card cannot hold, records
     ///   of the wrong size or too many.
     public init(image: Image) throws(TagImageError) {
@@ -146,6 +149,12 @@ extension DESFireCard {
                     "an ATS has 2 to \(Self.maximumATSLength) bytes, TL first equal to its length, and the interface bytes T0 announces")
             }
             userATS = ats
+        }
+        if let signature = image.signature?.bytes {
+            guard signature.count == 56 else {
+                throw TagImageError(.invalidValue, field: "signature", "an originality signature has 56 bytes, not \(signature.count)")
+            }
+            originalitySignature = signature
         }
         guard image.applications.count <= Self.maximumApplications else {
             throw TagImageError(.invalidValue, field: "applications", "a DESFire holds at most \(Self.maximumApplications) applications")

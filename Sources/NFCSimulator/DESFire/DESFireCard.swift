@@ -50,6 +50,9 @@ public struct DESFireCard: VirtualTag, TagImageRepresentable {
     /// The ATS the card answers RATS with (SetConfiguration option `02`), TL first; `nil` is the
     /// model's own.
     public var userATS: [UInt8]?
+    /// The 56-byte originality signature Read_Sig answers (EV2, EV3); `nil`: the simulator's
+    /// test key's signature of the UID (``OriginalityTestKey/signature(of:)``).
+    public var originalitySignature: [UInt8]?
 
     /// Whether FormatPICC is disabled (SetConfiguration option `00`, bit 0).
     public var formatDisabled: Bool { piccConfiguration & 0x01 != 0 }

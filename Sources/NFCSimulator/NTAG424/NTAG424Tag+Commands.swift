@@ -150,6 +150,19 @@ extension NTAG424Tag {
         }
     }
 
+    /// Read_Sig (`3C`, address `00`; NT4H2421Gx, originality check): the 56-byte originality
+    /// signature, at the PICC level or in the application; in a session enciphered (full mode),
+    /// else plain. Another address is a parameter error.
+    mutating func readSignature(_ data: [UInt8]) -> SimResponseAPDU {
+        switch open(ins: 0x3C, data, headerLength: 1, mode: session == nil ? .plain : .full) {
+        case .failure(let status): return Self.native(status)
+        case .success(let parts):
+            guard parts.body.isEmpty else { return Self.native(.lengthError) }
+            guard parts.header == [0x00] else { return Self.native(.parameterError) }
+            return seal(originalitySignature ?? OriginalityTestKey.signature(of: uid), mode: session == nil ? .plain : .full)
+        }
+    }
+
     /// GetFileCounters (`F6`, §10.7.3): SDMReadCtr (3 bytes) and two reserved bytes, under
     /// SDMCtrRet (full mode with a key, plain when free).
     mutating func getFileCounters(_ data: [UInt8]) -> SimResponseAPDU {

@@ -86,6 +86,7 @@ extension NTAG424Tag {
             pending = .version(part: 1)
             return Self.native(Self.versionParts[0], .additionalFrame)
         }
+        if ins == 0x3C { return readSignature(data) }
         guard applicationSelected else { return Self.native(.permissionDenied) }
         switch ins {
         case 0x71, 0x77: return beginAuthentication(first: ins == 0x71, data)

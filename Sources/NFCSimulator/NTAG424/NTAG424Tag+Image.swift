@@ -32,6 +32,8 @@ extension NTAG424Tag {
         public var keys: [KeyImage]
         /// Files 1–3.
         public var files: [FileImage]
+        /// The 56-byte originality signature; absent: the simulator's test key's signature of the UID.
+        public var signature: HexBytes?
     }
 
     /// The tag's state.
@@ -43,18 +45,24 @@ extension NTAG424Tag {
                     number: file.number, mode: file.mode.rawValue, access: HexBytes(file.access.bytes),
                     sdm: file.sdm.map { HexBytes($0.bytes) },
                     readCounter: file.readCounter, contents: HexBytes(file.contents))
-            })
+            }, signature: originalitySignature.map(HexBytes.init))
     }
 
     /// Rebuilds a tag from an image, powered off.
     /// - Throws: ``TagImageError`` `.invalidValue` naming the field: a UID that is not 7 bytes,
-    ///   not five 16-byte keys, files other than 1–3 at their sizes (32, 256, 128), an access
+    ///   a signature that is not 56 bytes, not five 16-byte keys, files other than 1–3 at their sizes (32, 256, 128), an access
     ///   condition or SDM setting the chip cannot hold.
     public init(image: Image) throws(TagImageError) {
         guard image.uid.bytes.count == 7 else {
             throw TagImageError(.invalidValue, field: "uid", "an NTAG 424 DNA UID has 7 bytes, not \(image.uid.bytes.count)")
         }
         self.init(uid: image.uid.bytes)
+        if let signature = image.signature?.bytes {
+            guard signature.count == 56 else {
+                throw TagImageError(.invalidValue, field: "signature", "an originality signature has 56 bytes, not \(signature.count)")
+            }
+            originalitySignature = signature
+        }
         guard image.keys.count == 5 else {
             throw TagImageError(.invalidValue, field: "keys", "NTAG 424 DNA has 5 keys, not \(image.keys.count)")
         }

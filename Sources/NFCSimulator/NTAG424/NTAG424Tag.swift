@@ -7,8 +7,9 @@ import NFCTransport
 /// Written from the NTAG 424 DNA data sheet (NT4H2421Gx rev. 3.0) and NXP AN12196, independently
 /// of the `NFCDESFire` client. Native commands arrive ISO/IEC 7816-4 wrapped (`90 INS 00 00 Lc data
 /// 00`, answers ending `91 xx`, `91 AF` asking for the next frame); ISOSelectFile, ISOReadBinary
-/// and ISOUpdateBinary arrive with CLA `00`. What is not modelled: the originality signature
-/// (Read_Sig needs NXP's private key; it answers `91 1C`), SetConfiguration (random ID, LRP mode,
+/// and ISOUpdateBinary arrive with CLA `00`. Read_Sig answers the originality signature, made
+/// with the simulator's test key (``OriginalityTestKey``) unless the image holds another. What
+/// is not modelled: SetConfiguration (random ID, LRP mode,
 /// failed-authentication counters), TagTamper, and command chaining of long WriteData commands
 /// (the tag answers a length error; write in parts).
 public struct NTAG424Tag: VirtualTag, TagImageRepresentable {
@@ -37,6 +38,9 @@ public struct NTAG424Tag: VirtualTag, TagImageRepresentable {
     public var keys: [Key]
     /// Files `01` (CC), `02` (NDEF) and `03` (proprietary).
     public var files: [NTAG424File]
+    /// The 56-byte originality signature Read_Sig answers; `nil`: the simulator's test key's
+    /// signature of the UID (``OriginalityTestKey/signature(of:)``), made when first asked.
+    public var originalitySignature: [UInt8]?
 
     // Volatile state, reset when the tag enters the field.
     /// Whether the application (rather than the PICC level) is selected.

@@ -8,14 +8,20 @@ struct DESFireInfoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
         abstract: "Show the card's generation, storage, UID, free memory, PICC key settings and applications.",
-        discussion: "With --key (the PICC master key) also the real UID (GetCardUID) and the applications of a card that hides them.")
+        discussion: """
+            With --key (the PICC master key) also the real UID (GetCardUID) and the applications of a card that hides \
+            them. An EV2 or later is asked for its originality signature (Read_Sig), checked against NXP's published \
+            keys and the simulator's test key.
+            """)
 
     @OptionGroup var readerOptions: ReaderOptions
     @Option(name: .long, help: "The PICC master key, 8, 16 or 24 bytes as hex (- for standard input).")
     var key: String?
     @Flag(
         name: .long,
-        help: "Print JSON: {\"generation\", \"hardware\", \"software\", \"uid\", \"freeMemory\", \"keySettings\", \"applications\"}.")
+        help:
+            "Print JSON: {\"generation\", \"hardware\", \"software\", \"uid\", \"freeMemory\", \"keySettings\", \"applications\", \"originality\"}."
+    )
     var json = false
 
     struct Info {
@@ -24,6 +30,8 @@ struct DESFireInfoCommand: AsyncParsableCommand {
         var free: Int
         var settings: DESFireKeySettings?
         var applications: [DESFireAID]?
+        /// EV2 and later: Read_Sig's answer checked against the UID.
+        var originality: OriginalityVerdict?
     }
 
     func run() async throws {
@@ -34,10 +42,13 @@ struct DESFireInfoCommand: AsyncParsableCommand {
             let uid = authenticated ? try await client.cardUID() : nil
             let free = try await client.freeMemory()
             let settings = try? await client.keySettings()
-            if !authenticated, settings.map({ !$0.freeListing }) ?? true {
-                return Info(version: version, uid: uid, free: free, settings: settings, applications: nil)
-            }
-            return Info(version: version, uid: uid, free: free, settings: settings, applications: try await client.applicationIDs())
+            let hidden = !authenticated && (settings.map { !$0.freeListing } ?? true)
+            let applications = hidden ? nil : try await client.applicationIDs()
+            // Last: a refused Read_Sig ends the session. An EV1 has no signature.
+            let known = uid ?? (version.uid.allSatisfy { $0 == 0 } ? nil : version.uid)
+            let originality =
+                version.software.major >= 2 ? OriginalityVerdict(signature: try? await client.originalitySignature(), uid: known) : nil
+            return Info(version: version, uid: uid, free: free, settings: settings, applications: applications, originality: originality)
         }
         if json {
             Output.line(Self.json(info).serialized(pretty: true))
@@ -65,6 +76,7 @@ struct DESFireInfoCommand: AsyncParsableCommand {
         } else {
             Output.line("applications: hidden (the PICC master key lists them: --key)")
         }
+        if let originality = info.originality { Output.line("originality: " + originality.text) }
     }
 
     /// The settings bits in words.
@@ -89,6 +101,7 @@ struct DESFireInfoCommand: AsyncParsableCommand {
             ("freeMemory", .int(Int64(info.free))),
             ("keySettings", info.settings.map { .string(Hex.encode([$0.rawValue])) } ?? .null),
             ("applications", info.applications.map { .array($0.map { .string($0.description) }) } ?? .null),
+            ("originality", info.originality?.json ?? .null),
         ])
     }
 }

@@ -7,11 +7,17 @@ import NFCJSON
 struct NTAG424InfoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
-        abstract: "Show the chip's version, the settings of its three files and its key versions; with --key also its real UID.")
+        abstract:
+            "Show the chip's version, the settings of its three files, its key versions and whose key signed it (originality); with --key also its real UID.",
+        discussion: """
+            The originality signature (Read_Sig) is checked against NXP's published keys and the \
+            simulator's test key: a virtual card says it is one. A valid signature shows NXP made the \
+            chip that UID belongs to, not that the chip is present: a recorded signature replays.
+            """)
 
     @OptionGroup var readerOptions: ReaderOptions
     @OptionGroup var keys: NTAG424KeyOptions
-    @Flag(name: .long, help: "Print JSON: {\"version\", \"uid\", \"files\", \"keyVersions\"}.")
+    @Flag(name: .long, help: "Print JSON: {\"version\", \"uid\", \"files\", \"keyVersions\", \"originality\"}.")
     var json = false
 
     struct Info {
@@ -19,6 +25,8 @@ struct NTAG424InfoCommand: AsyncParsableCommand {
         var uid: [UInt8]?
         var files: [(UInt8, NTAG424FileSettings)]
         var keyVersions: [UInt8]
+        /// Read_Sig's answer checked against the UID.
+        var originality: OriginalityVerdict
     }
 
     func run() async throws {
@@ -35,7 +43,9 @@ struct NTAG424InfoCommand: AsyncParsableCommand {
                 try await client.authenticate(keyNumber: number, key: key)
                 uid = try await client.cardUID()
             }
-            return Info(version: version, uid: uid, files: files, keyVersions: versions)
+            // Last: a chip that refuses Read_Sig ends the session with it.
+            let originality = OriginalityVerdict(signature: try? await client.originalitySignature(), uid: uid ?? version.uid)
+            return Info(version: version, uid: uid, files: files, keyVersions: versions, originality: originality)
         }
         if json {
             Output.line(Self.json(info).serialized(pretty: true))
@@ -57,6 +67,7 @@ struct NTAG424InfoCommand: AsyncParsableCommand {
         }
         Output.line(
             "key versions: " + info.keyVersions.enumerated().map { "\($0.offset)=\(Hex.encode([$0.element]))" }.joined(separator: " "))
+        Output.line("originality: " + info.originality.text)
     }
 
     static func text(_ sdm: NTAG424SDMSettings) -> String {
@@ -110,6 +121,7 @@ struct NTAG424InfoCommand: AsyncParsableCommand {
                     })
             ),
             ("keyVersions", .array(info.keyVersions.map { .int(Int64($0)) })),
+            ("originality", info.originality.json),
         ])
     }
 }
