@@ -30,6 +30,8 @@ import Testing
         changed[55] ^= 0x01
         #expect(OriginalitySignature.signer(of: changed, uid: uid) == nil)
         #expect(OriginalitySignature.signer(of: Array(signature.prefix(55)), uid: uid) == nil, "55 bytes")
+        let padded = [0] + signature.prefix(28) + [0] + signature.suffix(28)
+        #expect(OriginalitySignature.signer(of: padded, uid: uid) == nil, "58 bytes holding the same r and s: not a chip's answer")
         #expect(OriginalitySignature.signer(of: signature, uid: uid, among: OriginalityKey.nxp.filter { $0 != .desfireLight }) == nil)
     }
 
