@@ -25,6 +25,22 @@ import Testing
         #expect((object["fileData"] as? String)?.count == 32)
     }
 
+    /// An LRP-mode tag's message (nfc-developer/sdm-backend's `test_sdm_lrp1`, zero keys): the
+    /// 48 hex digits of picc_data say LRP; --lrp on an AES message is refused as malformed.
+    @Test func anLRPModeMessage() async throws {
+        let url =
+            "https://example.org/?picc_data=07D9CA2545881D4BFDD920BE1603268C0714420DD893A497&enc=D6E921C47DB4C17C56F979F81559BB83&cmac=F9481AC7D855BDB6"
+        let text = try await NFCTool.run(["sun", "verify", url, "--key", Self.zero])
+        #expect(
+            text.status == 0 && text.stdout.hasPrefix("valid, UID 049B112A2F7080, read counter 4") && text.stdout.hasSuffix("(LRP)\n"),
+            "\(text)")
+        let json = try await NFCTool.run(["sun", "verify", url, "--key", Self.zero, "--lrp", "--json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(object["cipher"] as? String == "lrp" && object["valid"] as? Bool == true)
+        let forced = try await NFCTool.run(["sun", "verify", Self.encrypted, "--key", Self.zero, "--lrp"])
+        #expect(forced.status == 2 && forced.stderr.contains("24 bytes"), "\(forced.stderr)")
+    }
+
     @Test func anAlteredMessageIsInvalidWithExitStatus1() async throws {
         let altered = Self.encrypted.replacingOccurrences(of: "cmac=94EE", with: "cmac=94EF")
         let run = try await NFCTool.run(["sun", "verify", altered, "--key", "-", "--json"], stdin: Self.zero + "\n")

@@ -32,6 +32,20 @@ public struct SDMSessionKeys: Sendable, Hashable {
         [UInt8(truncatingIfNeeded: counter), UInt8(truncatingIfNeeded: counter >> 8), UInt8(truncatingIfNeeded: counter >> 16)]
     }
 
+    /// LRP mode (NT4H2421Gx §9.3.9.2): SV = `00 01 00 80` ‖ UID ‖ SDMReadCtr (each when
+    /// mirrored), zeros, then `1E E1`, a multiple of 16 bytes; SesSDMFileReadMasterKey =
+    /// CMAC_LRP(KSDMFileRead, SV). The primitive of that key gives SDMMAC under its updated key 0
+    /// (SesSDMFileReadMACKey) and deciphers SDMENCFileData under updated key 1
+    /// (SesSDMFileReadENCKey).
+    /// - Throws: ``DESFireError`` `.wrongKey` for a key that is not 16 bytes.
+    public static func lrp(fileReadKey: [UInt8], uid: [UInt8]?, counter: UInt32?) throws(DESFireError) -> LeakageResilientPrimitive {
+        var vector: [UInt8] = [0x00, 0x01, 0x00, 0x80] + (uid ?? []) + (counter.map(counterBytes) ?? [])
+        while (vector.count + 2) % 16 != 0 { vector.append(0) }
+        vector += [0x1E, 0xE1]
+        let master = try LeakageResilientPrimitive(key: fileReadKey).cmac(vector)
+        return try LeakageResilientPrimitive(key: master)
+    }
+
     /// A session vector: label, `00 01 00 80`, the context, zeros to a multiple of 16 bytes.
     static func vector(_ label: [UInt8], _ context: [UInt8]) -> [UInt8] {
         var bytes = label + [0x00, 0x01, 0x00, 0x80] + context

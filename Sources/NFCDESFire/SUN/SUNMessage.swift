@@ -12,7 +12,21 @@ import NFCBytes
 /// The MAC input: empty when nothing but PICC data is mirrored (SDMMACInputOffset =
 /// SDMMACOffset); from the first character of the `enc=` value up to the `cmac=` value, `&cmac=`
 /// included, when file data is (AN12196 Table 5). Other layouts give ``macInput`` themselves.
+///
+/// A tag in LRP mode (NT4H2421Gx §9.3, AN12304) writes the same message with LRP in place of
+/// AES: encrypted PICC data is then 24 bytes (PICCRand first), which tells the mode apart;
+/// plain mirrors do not tell, so ``cipher`` says.
 public struct SUNMessage: Sendable, Hashable {
+    /// The tag's secure-messaging cipher.
+    public enum Cipher: String, Sendable, Hashable {
+        /// AES-128 (the chip as shipped).
+        case aes
+        /// NXP's Leakage Resilient Primitive (SetConfiguration's LRP mode).
+        case lrp
+    }
+
+    /// AES or LRP; from the length of encrypted PICC data when there is some, else AES unless set.
+    public var cipher: Cipher
     /// Encrypted PICC data, when the tag mirrors it encrypted.
     public var encryptedPICCData: [UInt8]?
     /// Plain PICC data (UID and/or counter), when the tag mirrors them in the clear.
@@ -25,7 +39,11 @@ public struct SUNMessage: Sendable, Hashable {
     public var macInput: [UInt8]
 
     /// A message from its parts.
-    public init(encryptedPICCData: [UInt8]?, plainPICCData: PICCData?, encryptedFileData: [UInt8]?, mac: [UInt8], macInput: [UInt8]) {
+    public init(
+        encryptedPICCData: [UInt8]?, plainPICCData: PICCData?, encryptedFileData: [UInt8]?, mac: [UInt8], macInput: [UInt8],
+        cipher: Cipher? = nil
+    ) {
+        self.cipher = cipher ?? (encryptedPICCData?.count == 24 ? .lrp : .aes)
         self.encryptedPICCData = encryptedPICCData
         self.plainPICCData = plainPICCData
         self.encryptedFileData = encryptedFileData
@@ -52,22 +70,23 @@ public struct SUNMessage: Sendable, Hashable {
             if end < bytes.count, bytes[end] == UInt8(ascii: "#") { break }
             start = end + 1
         }
-        func hex(_ names: [String], count: Int?) throws(DESFireError) -> (range: Range<Int>, bytes: [UInt8])? {
+        func hex(_ names: [String], count: [Int]?) throws(DESFireError) -> (range: Range<Int>, bytes: [UInt8])? {
             guard let name = names.first(where: { values[$0] != nil }), let found = values[name] else { return nil }
             guard let decoded = try? Hex.decode(found.text),
-                count.map({ decoded.count == $0 }) ?? (!decoded.isEmpty && decoded.count % 16 == 0)
+                count.map({ $0.contains(decoded.count) }) ?? (!decoded.isEmpty && decoded.count % 16 == 0)
             else {
-                let wanted = count.map { "\($0 * 2) hex digits" } ?? "hex digits for whole 16-byte blocks"
+                let wanted =
+                    count.map { $0.map { "\($0 * 2)" }.joined(separator: " or ") + " hex digits" } ?? "hex digits for whole 16-byte blocks"
                 throw DESFireError(.malformedMessage, "\(name)= holds \(found.text.utf8.count) characters, not \(wanted)")
             }
             return (found.range, decoded)
         }
-        guard let mac = try hex(["cmac", "c"], count: 8) else {
+        guard let mac = try hex(["cmac", "c"], count: [8]) else {
             throw DESFireError(.malformedMessage, "no cmac= parameter: SDMMAC is what a SUN message is verified by")
         }
-        let encrypted = try hex(["picc_data", "e"], count: 16)
-        let uid = try hex(["uid"], count: 7)
-        let counter = try hex(["ctr"], count: 3)
+        let encrypted = try hex(["picc_data", "e"], count: [16, 24])
+        let uid = try hex(["uid"], count: [7])
+        let counter = try hex(["ctr"], count: [3])
         guard encrypted != nil || uid != nil || counter != nil else {
             throw DESFireError(.malformedMessage, "neither picc_data= nor uid=/ctr=: the message carries no PICC data")
         }
@@ -91,16 +110,23 @@ public struct SUNMessage: Sendable, Hashable {
     ///   - fileReadKey: KSDMFileRead, from which the session keys for SDMMAC and the file data come.
     /// - Returns: the UID and counter, the decrypted file data, and whether SDMMAC matches.
     /// - Throws: ``DESFireError`` `.wrongKey` (a key that is not 16 bytes, PICC data that a wrong
-    ///   meta read key turned into nonsense), `.malformedMessage`.
+    ///   meta read key turned into nonsense), `.malformedMessage` (also encrypted PICC data whose
+    ///   length is the other cipher's).
     public func verify(metaReadKey: [UInt8], fileReadKey: [UInt8]) throws(DESFireError) -> SUNVerification {
         let picc: PICCData
         if let encryptedPICCData {
+            guard encryptedPICCData.count == (cipher == .lrp ? 24 : 16) else {
+                throw DESFireError(
+                    .malformedMessage,
+                    "\(cipher.rawValue.uppercased()) PICC data has \(cipher == .lrp ? 24 : 16) bytes, not \(encryptedPICCData.count)")
+            }
             picc = try PICCData(decrypting: encryptedPICCData, metaReadKey: metaReadKey)
         } else if let plainPICCData {
             picc = plainPICCData
         } else {
             throw DESFireError(.malformedMessage, "the message carries no PICC data")
         }
+        if cipher == .lrp { return try verifyLRP(picc: picc, fileReadKey: fileReadKey) }
         let keys = try SDMSessionKeys(fileReadKey: fileReadKey, uid: picc.uid, counter: picc.counter)
         let expected = DESFireCrypto.truncated(try DESFireCrypto.cmac(key: keys.mac, macInput))
         var fileData: [UInt8]?
@@ -109,6 +135,21 @@ public struct SUNMessage: Sendable, Hashable {
             let counter = SDMSessionKeys.counterBytes(picc.counter ?? 0)
             let iv = try DESFireCrypto.block(counter + [UInt8](repeating: 0, count: 13), key: keys.encryption, decrypt: false)
             fileData = try DESFireCrypto.decryptCBC(encryptedFileData, key: keys.encryption, iv: iv)
+        }
+        return SUNVerification(
+            isValid: Self.constantTimeEqual(expected, mac), piccData: picc, fileData: fileData, expectedMAC: expected)
+    }
+
+    /// LRP mode (NT4H2421Gx §9.3.6.2, §9.3.8.2): SDMMAC is MACt of CMAC_LRP under the session
+    /// master key's updated key 0; SDMENCFileData is LRICB under its updated key 1, unpadded,
+    /// the counter SDMReadCtr (least significant byte first) ‖ `00 00 00`.
+    private func verifyLRP(picc: PICCData, fileReadKey: [UInt8]) throws(DESFireError) -> SUNVerification {
+        let session = try SDMSessionKeys.lrp(fileReadKey: fileReadKey, uid: picc.uid, counter: picc.counter)
+        let expected = DESFireCrypto.truncated(try session.cmac(macInput))
+        var fileData: [UInt8]?
+        if let encryptedFileData {
+            var counter = SDMSessionKeys.counterBytes(picc.counter ?? 0) + [0, 0, 0]
+            fileData = try session.decrypt(encryptedFileData, updatedKey: 1, counter: &counter, padding: false)
         }
         return SUNVerification(
             isValid: Self.constantTimeEqual(expected, mac), piccData: picc, fileData: fileData, expectedMAC: expected)

@@ -12,7 +12,7 @@ struct SUNCommand: ParsableCommand {
     )
 }
 
-/// `nfc sun verify URL --key HEX|- [--file-key HEX|-] [--json]`
+/// `nfc sun verify URL --key HEX|- [--file-key HEX|-] [--lrp] [--json]`
 struct SUNVerifyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
@@ -22,8 +22,9 @@ struct SUNVerifyCommand: ParsableCommand {
             optionally enc= (encrypted file data), and cmac= (SDMMAC), as NTAG 424 DNA mirrors them (NXP \
             AN12196). --key is the SDM meta read key, which decrypts picc_data; --file-key the SDM file read \
             key, from which the MAC and file data session keys come (the same key unless given). Give a key \
-            as - to read it from standard input, or leave it out on a terminal to be asked for it. Exit \
-            status 0 when the MAC is valid, 1 when it is not.
+            as - to read it from standard input, or leave it out on a terminal to be asked for it. A tag in \
+            LRP mode (NXP AN12304) writes 48 hex digits of picc_data (PICCRand first), which says so; with \
+            plain uid= and ctr= mirrors --lrp does. Exit status 0 when the MAC is valid, 1 when it is not.
             """
     )
 
@@ -36,16 +37,20 @@ struct SUNVerifyCommand: ParsableCommand {
     @Option(name: .customLong("file-key"), help: "The SDM file read key, 16 bytes as hex (- for standard input); default: --key.")
     var fileKey: String?
 
-    @Flag(name: .long, help: "Print JSON: {\"valid\", \"uid\", \"counter\", …}.")
+    @Flag(name: .long, help: "The tag is in LRP mode (only needed for plain uid= and ctr= mirrors).")
+    var lrp = false
+
+    @Flag(name: .long, help: "Print JSON: {\"valid\", \"uid\", \"counter\", \"cipher\", …}.")
     var json = false
 
     func run() throws {
-        let message: SUNMessage
+        var message: SUNMessage
         do {
             message = try SUNMessage(url: url)
         } catch {
             throw CLIError(.badInput, "not a SUN message: \(error.reason)")
         }
+        if lrp { message.cipher = .lrp }
         let metaKey = try Self.key(try SecretInput.read(key, option: "--key", prompt: "SDM meta read key (hex)"), option: "--key")
         let fileReadKey =
             try SecretInput.readIfGiven(fileKey, option: "--file-key", prompt: "SDM file read key (hex)")
@@ -57,9 +62,9 @@ struct SUNVerifyCommand: ParsableCommand {
             throw CLIError(error.code == .wrongKey ? .failure : .badInput, error.reason)
         }
         if json {
-            Output.line(Self.json(result).serialized(pretty: true))
+            Output.line(Self.json(result, cipher: message.cipher).serialized(pretty: true))
         } else {
-            Output.line(Self.text(result))
+            Output.line(Self.text(result) + (message.cipher == .lrp ? " (LRP)" : ""))
         }
         if !result.isValid { throw ExitCode(CLIError.Code.failure.exitStatus) }
     }
@@ -82,8 +87,8 @@ struct SUNVerifyCommand: ParsableCommand {
         return ([verdict] + parts).joined(separator: parts.isEmpty ? "" : ", ")
     }
 
-    static func json(_ result: SUNVerification) -> JSONValue {
-        var fields: [(String, JSONValue)] = [("valid", .bool(result.isValid))]
+    static func json(_ result: SUNVerification, cipher: SUNMessage.Cipher) -> JSONValue {
+        var fields: [(String, JSONValue)] = [("valid", .bool(result.isValid)), ("cipher", .string(cipher.rawValue))]
         fields.append(("uid", result.piccData.uid.map { .string(Hex.encode($0)) } ?? .null))
         fields.append(("counter", result.piccData.counter.map { .int(Int64($0)) } ?? .null))
         if let tag = result.piccData.tag { fields.append(("piccDataTag", .string(Hex.encode([tag])))) }
