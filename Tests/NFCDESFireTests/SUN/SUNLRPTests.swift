@@ -34,6 +34,13 @@ import Testing
             try message.verify(metaReadKey: [UInt8](repeating: 2, count: 16), fileReadKey: Self.zero)
         }
         #expect(wrongMeta?.code == .wrongKey, "a wrong meta read key decrypts to a PICCDataTag no tag writes")
+        // The same UID and counter mirrored in the clear: the session keys depend on them alone
+        // and the MAC input is empty, so the same SDMMAC holds, in LRP mode only.
+        var plain = try SUNMessage(url: "uid=04940E2A2F7080&ctr=000003&cmac=4231608BA7B02BA9")
+        #expect(plain.cipher == .aes, "clear mirrors do not show the mode")
+        #expect(try !plain.verify(metaReadKey: Self.zero, fileReadKey: Self.zero).isValid)
+        plain.cipher = .lrp
+        #expect(try plain.verify(metaReadKey: Self.zero, fileReadKey: Self.zero).isValid)
     }
 
     @Test("custom layouts (MAC input given): the SDMMAC over the ASCII before it, and SDMENCFileData under updated key 1")
