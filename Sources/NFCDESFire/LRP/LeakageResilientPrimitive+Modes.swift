@@ -6,18 +6,7 @@ extension LeakageResilientPrimitive {
     /// - Throws: ``DESFireError`` `.invalidArgument` for an empty counter or unpadded input that is
     ///   not whole blocks.
     public func encrypt(_ plain: [UInt8], updatedKey: Int = 0, counter: inout [UInt8], padding: Bool) throws(DESFireError) -> [UInt8] {
-        let data = padding ? DESFireCrypto.pad(plain) : plain
-        guard !counter.isEmpty else { throw DESFireError(.invalidArgument, "an LRICB counter has at least one byte") }
-        guard !data.isEmpty, data.count % 16 == 0 else {
-            throw DESFireError(.invalidArgument, "LRICB without padding enciphers whole 16-byte blocks, not \(data.count) bytes")
-        }
-        var out: [UInt8] = []
-        for start in stride(from: 0, to: data.count, by: 16) {
-            let key = try evaluate(updatedKey: updatedKey, bytes: counter, final: true)
-            out += try DESFireCrypto.block(Array(data[start..<start + 16]), key: key, decrypt: false)
-            Self.step(&counter)
-        }
-        return out
+        try blocks(padding ? DESFireCrypto.pad(plain) : plain, updatedKey: updatedKey, counter: &counter, decrypt: false)
     }
 
     /// LRICB decryption (AN12304 Algorithm 5), the counter as in ``encrypt(_:updatedKey:counter:padding:)``;
@@ -25,21 +14,27 @@ extension LeakageResilientPrimitive {
     /// - Throws: ``DESFireError`` `.invalidArgument` for data that is not whole blocks or an empty
     ///   counter, `.malformedMessage` when the padding is not there (a wrong key, most often).
     public func decrypt(_ data: [UInt8], updatedKey: Int = 0, counter: inout [UInt8], padding: Bool) throws(DESFireError) -> [UInt8] {
-        guard !counter.isEmpty else { throw DESFireError(.invalidArgument, "an LRICB counter has at least one byte") }
-        guard !data.isEmpty, data.count % 16 == 0 else {
-            throw DESFireError(.invalidArgument, "LRICB deciphers whole 16-byte blocks, not \(data.count) bytes")
-        }
-        var out: [UInt8] = []
-        for start in stride(from: 0, to: data.count, by: 16) {
-            let key = try evaluate(updatedKey: updatedKey, bytes: counter, final: true)
-            out += try DESFireCrypto.block(Array(data[start..<start + 16]), key: key, decrypt: true)
-            Self.step(&counter)
-        }
+        let out = try blocks(data, updatedKey: updatedKey, counter: &counter, decrypt: true)
         guard padding else { return out }
         guard let unpadded = DESFireCrypto.unpad(out) else {
             throw DESFireError(.malformedMessage, "the LRICB plaintext does not end in 80 00…: is the key right?")
         }
         return unpadded
+    }
+
+    /// Each block through AES under EvalLRP(UKᵤ, counter, final), the counter stepping after each.
+    private func blocks(_ data: [UInt8], updatedKey: Int, counter: inout [UInt8], decrypt: Bool) throws(DESFireError) -> [UInt8] {
+        guard !counter.isEmpty else { throw DESFireError(.invalidArgument, "an LRICB counter has at least one byte") }
+        guard !data.isEmpty, data.count % 16 == 0 else {
+            throw DESFireError(.invalidArgument, "LRICB works on whole 16-byte blocks, not \(data.count) bytes")
+        }
+        var out: [UInt8] = []
+        for start in stride(from: 0, to: data.count, by: 16) {
+            let key = try evaluate(updatedKey: updatedKey, bytes: counter, final: true)
+            out += try DESFireCrypto.block(Array(data[start..<start + 16]), key: key, decrypt: decrypt)
+            Self.step(&counter)
+        }
+        return out
     }
 
     /// CMAC_LRP (AN12304 Algorithm 6): AES-CMAC's structure with F(x) = EvalLRP(UK₀, x, final)
