@@ -10,7 +10,9 @@ the way is checked here with plain APDUs and this suite's own AES (Integration/p
 
 1. A blank DESFire EV2 image (`nfc tag new desfire-ev2 --blank`) in vpcd's reader READER: the
    ATR 3B8180018080, GetVersion's three frames (90 60, 90 AF ×2) with NXP/DESFire/EV2 identity
-   and the image's UID, FreeMemory, an empty application list.
+   and the image's UID, FreeMemory (7,936 bytes), an empty application list; Read_Sig's 56-byte
+   originality signature verified over the UID by Python `cryptography` and `openssl pkeyutl`
+   under the simulator's documented test key (Integration/pcsc/originality.py).
 2. Plain: CreateApplication 000042 (AES, 2 keys), GetApplicationIDs lists it,
    SelectApplication, CreateBackupDataFile (free), WriteData, ReadData still zeros, Commit,
    ReadData the new bytes; CreateValueFile, Credit, GetValue before and after Commit;
@@ -52,9 +54,10 @@ from card import Card, expect  # noqa: E402
 from checks import check  # noqa: E402
 import ev1_crypto  # noqa: E402
 from ev2_crypto import Session, authenticate_ev2_first  # noqa: E402
+from originality import simulator_test_key, verify_with_cryptography, verify_with_openssl  # noqa: E402
 
 # Checks a whole run makes; fewer means part of it did not run.
-EXPECTED_CHECKS = 49
+EXPECTED_CHECKS = 52
 
 NFC = os.environ.get("NFC", ".build/debug/nfc")
 # The NTAG 424 DNA check's reader: the two never run at the same time.
@@ -93,9 +96,22 @@ def identity(card):
           version[0:7].hex())
     check("GetVersion: the image's UID", version[14:21] == UID, version[14:21].hex())
     free, status = native(card, 0x6E)
-    check("FreeMemory: 7680 bytes", status == 0 and int.from_bytes(free, "little") == 7680, free.hex())
+    check("FreeMemory: 7936 bytes (a blank 8 KB card's)", status == 0 and int.from_bytes(free, "little") == 7936, free.hex())
     apps, status = native(card, 0x6A)
     check("GetApplicationIDs: none", status == 0 and apps == b"", apps.hex())
+
+
+def originality(card, work):
+    """Read_Sig (90 3C 00 00 01 00 00) outside a session: 56 bytes that Python cryptography and
+    openssl pkeyutl verify over the UID under the simulator's test key, and refuse for another UID."""
+    signature, status = native(card, 0x3C, b"\x00")
+    check("Read_Sig: 56 bytes, 91 00", status == 0 and len(signature) == 56, signature.hex())
+    key = simulator_test_key()
+    check("Read_Sig: cryptography and openssl verify it over the UID under the simulator's test key",
+          verify_with_cryptography(key, UID, signature) and verify_with_openssl(work, key, UID, signature), signature.hex())
+    check("Read_Sig: neither verifies it for another UID",
+          not verify_with_cryptography(key, bytes.fromhex("04444553464981"), signature)
+          and not verify_with_openssl(work, key, bytes.fromhex("04444553464981"), signature))
 
 
 def ev1_keys(card):
@@ -331,6 +347,7 @@ def run(work):
         card = Card(READER)
         try:
             identity(card)
+            originality(card, work)
             ev1_keys(card)
             plain_files(card)
             secure_messaging(card)
