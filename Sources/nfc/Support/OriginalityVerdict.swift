@@ -9,6 +9,17 @@ struct OriginalityVerdict {
     /// The UID it signs, when known (a random ID hides it until GetCardUID).
     var uid: [UInt8]?
 
+    /// Read_Sig's answer through `read`, or `nil` when the card refuses the command (a chip
+    /// without a signature answers a status); anything else — a tag taken away, an answer that
+    /// does not parse — is thrown, not shown as a refusal.
+    static func signature(_ read: () async throws -> [UInt8]) async throws -> [UInt8]? {
+        do {
+            return try await read()
+        } catch let error as DESFireError where error.status != nil {
+            return nil
+        }
+    }
+
     /// Whose key made ``signature`` over ``uid``.
     var signer: OriginalityKey? {
         guard let signature, let uid else { return nil }

@@ -46,8 +46,11 @@ struct DESFireInfoCommand: AsyncParsableCommand {
             let applications = hidden ? nil : try await client.applicationIDs()
             // Last: a refused Read_Sig ends the session. An EV1 has no signature.
             let known = uid ?? (version.uid.allSatisfy { $0 == 0 } ? nil : version.uid)
-            let originality =
-                version.software.major >= 2 ? OriginalityVerdict(signature: try? await client.originalitySignature(), uid: known) : nil
+            var originality: OriginalityVerdict?
+            if version.software.major >= 2 {
+                let signature = try await OriginalityVerdict.signature { try await client.originalitySignature() }
+                originality = OriginalityVerdict(signature: signature, uid: known)
+            }
             return Info(version: version, uid: uid, free: free, settings: settings, applications: applications, originality: originality)
         }
         if json {

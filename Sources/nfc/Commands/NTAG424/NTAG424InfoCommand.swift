@@ -44,7 +44,8 @@ struct NTAG424InfoCommand: AsyncParsableCommand {
                 uid = try await client.cardUID()
             }
             // Last: a chip that refuses Read_Sig ends the session with it.
-            let originality = OriginalityVerdict(signature: try? await client.originalitySignature(), uid: uid ?? version.uid)
+            let signature = try await OriginalityVerdict.signature { try await client.originalitySignature() }
+            let originality = OriginalityVerdict(signature: signature, uid: uid ?? version.uid)
             return Info(version: version, uid: uid, files: files, keyVersions: versions, originality: originality)
         }
         if json {
