@@ -26,7 +26,7 @@ public actor DESFireClient {
     /// The level SelectApplication last chose: the PICC level after power-on, `nil` after an ISO
     /// SELECT (which may have chosen anything).
     public internal(set) var selected: DESFireAID?
-    private let random: @Sendable (Int) -> [UInt8]
+    let random: @Sendable (Int) -> [UInt8]
 
     /// A client sending through `transmitter`; `random` supplies RndA (the system's generator
     /// unless a test replays a published exchange).
@@ -68,11 +68,13 @@ public actor DESFireClient {
 
     /// Read_Sig (`3C`, address `00`; NTAG 424 DNA, MIFARE DESFire EV2 and later): the 56-byte
     /// originality signature of the UID, enciphered in a session (full mode), plain outside one.
+    /// The chips answer `91 90` where the data sheets say `91 00` (NXP AN12196's exchange,
+    /// proxmark3): both are success, and a session's answer MAC covers whichever came.
     /// ``OriginalitySignature/signer(of:uid:among:)`` says whose key made it.
     /// - Throws: ``DESFireError`` `.illegalCommand` from a card without one (an EV1),
     ///   `.malformedResponse` for an answer of another length.
     public func originalitySignature() async throws -> [UInt8] {
-        let answer = try await command("Read_Sig", 0x3C, header: [0x00], mode: .full, answerLength: 56)
+        let answer = try await command("Read_Sig", 0x3C, header: [0x00], mode: .full, answerLength: 56, success: [0x00, 0x90])
         guard answer.count == 56 else {
             throw DESFireError(.malformedResponse, "Read_Sig answered \(answer.count) bytes; a signature has 56")
         }
@@ -107,6 +109,7 @@ public actor DESFireClient {
     ///   for a key length the method does not take.
     public func authenticate(keyNumber: UInt8, key: [UInt8], method: DESFireAuthentication) async throws {
         if method == .ev2 { return try await authenticate(keyNumber: keyNumber, key: key) }
+        if method == .lrp { return try await authenticateLRP(keyNumber: keyNumber, key: key) }
         channel = nil
         let type: DESFireKeyType = method == .aes ? .aes : key.count == 24 ? .tdes3 : .des
         if method == .legacy, type != .des {
@@ -225,13 +228,14 @@ public actor DESFireClient {
         guard let current = channel else { throw DESFireError(.notAuthenticated, "ChangeKey needs a session") }
         let own = keyNumber & 0x3F == current.keyNumber
         switch current {
-        case .ev2(let ev2):
-            guard type == nil || type == .aes else { throw DESFireError(.invalidArgument, "an EV2 session changes AES keys only") }
+        case .ev2, .lrp:
+            guard type == nil || type == .aes else { throw DESFireError(.invalidArgument, "an EV2 or LRP session changes AES keys only") }
             guard newKey.count == 16, oldKey.count == 16 else { throw DESFireError(.wrongKey, "AES-128 keys have 16 bytes") }
             // At the PICC level bits 7–6 name the new key's type: 10, AES (else a card would make it DES).
             let keyByte = selected == .picc ? 0x80 | (keyNumber & 0x3F) : keyNumber
             if own {
-                let wire = try ev2.protect(command: 0xC4, header: [keyByte], data: newKey + [version], mode: .full)
+                var secure = current
+                let wire = try secure.protect(command: 0xC4, header: [keyByte], data: newKey + [version], mode: .full)
                 channel = nil
                 let answer = try await exchange(0xC4, wire, name: "ChangeKey")
                 guard answer.status == 0x00 else { throw DESFireError.status(answer.status, command: "ChangeKey") }
@@ -282,21 +286,26 @@ public actor DESFireClient {
     /// The mode of a management command: MAC in an EV2 session, plain otherwise (an EV1 session
     /// still checks each answer's CMAC).
     var managementMode: DESFireCommunicationMode {
-        if case .ev2 = channel { return .mac }
+        switch channel {
+        case .ev2, .lrp: return .mac
+        default: break
+        }
         return .plain
     }
 
     /// One command under the session's secure messaging (plain outside a session). `frameLimit`
     /// splits long data into `AF` frames (``exchange(_:_:name:follow:frameLimit:)``). With
     /// `noChanges`, a `91 0C` NO_CHANGES answer is success too (no data, no MAC, the session kept).
-    /// `endMarker` ends a full-mode EV1 or legacy cryptogram with `CRC ‖ 80`.
+    /// `endMarker` ends a full-mode EV1 or legacy cryptogram with `CRC ‖ 80`. `success` lists
+    /// the return codes that mean success (`00`; Read_Sig's `90` too), the answer MAC covering it.
     func command(
         _ name: String, _ ins: UInt8, header: [UInt8] = [], data: [UInt8] = [], mode: DESFireCommunicationMode,
-        frameLimit: Int? = nil, noChanges: Bool = false, answerLength: Int? = nil, endMarker: Bool = false
+        frameLimit: Int? = nil, noChanges: Bool = false, answerLength: Int? = nil, endMarker: Bool = false,
+        success: Set<UInt8> = [0x00]
     ) async throws -> [UInt8] {
         guard var current = channel else {
             let answer = try await exchange(ins, header + data, name: name, frameLimit: frameLimit)
-            guard answer.status == 0x00 || (noChanges && answer.status == 0x0C) else {
+            guard success.contains(answer.status) || (noChanges && answer.status == 0x0C) else {
                 throw DESFireError.status(answer.status, command: name)
             }
             return answer.data
@@ -321,8 +330,8 @@ public actor DESFireClient {
             channel = current
             return []
         }
-        guard answer.status == 0x00 else { throw DESFireError.status(answer.status, command: name) }
-        let plain = try current.open(response: answer.data, mode: answerMode, length: answerLength)
+        guard success.contains(answer.status) else { throw DESFireError.status(answer.status, command: name) }
+        let plain = try current.open(response: answer.data, mode: answerMode, status: answer.status, length: answerLength)
         channel = current
         return plain
     }

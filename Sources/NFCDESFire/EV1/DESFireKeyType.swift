@@ -63,6 +63,9 @@ public enum DESFireKeyType: String, Sendable, Hashable, CaseIterable, CustomStri
 public enum DESFireAuthentication: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// AuthenticateEV2First (`71`): AES keys, EV2 and later; EV2 secure messaging.
     case ev2
+    /// AuthenticateLRPFirst (`71` asking for LRP): AES keys of an NTAG 424 DNA (or DESFire
+    /// Light) in LRP mode; LRP secure messaging.
+    case lrp
     /// AuthenticateAES (`AA`): AES keys; EV1 secure messaging (CMAC).
     case aes
     /// AuthenticateISO (`1A`): DES, 2K3DES and 3K3DES keys; EV1 secure messaging (CMAC).
@@ -70,6 +73,6 @@ public enum DESFireAuthentication: String, Sendable, Hashable, CaseIterable, Cus
     /// Authenticate (`0A`): DES and 2K3DES keys; the legacy DES MACs and CRC16 cryptograms.
     case legacy
 
-    /// `ev2`, `aes`, `iso` or `legacy`.
+    /// `ev2`, `lrp`, `aes`, `iso` or `legacy`.
     public var description: String { rawValue }
 }

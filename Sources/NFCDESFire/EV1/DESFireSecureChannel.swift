@@ -1,8 +1,11 @@
-/// The secure channel a DESFire client has open: an EV2 session (AuthenticateEV2First/NonFirst)
-/// or an EV1/legacy one (AuthenticateAES, AuthenticateISO, Authenticate).
+/// The secure channel a DESFire client has open: an EV2 session (AuthenticateEV2First/NonFirst),
+/// an LRP one (AuthenticateLRPFirst/NonFirst) or an EV1/legacy one (AuthenticateAES,
+/// AuthenticateISO, Authenticate).
 public enum DESFireSecureChannel: Sendable, Hashable {
     /// EV2 secure messaging.
     case ev2(EV2Session)
+    /// LRP secure messaging (NTAG 424 DNA in LRP mode).
+    case lrp(LRPSession)
     /// EV1 secure messaging, or the legacy one.
     case ev1(EV1Session)
 
@@ -10,6 +13,7 @@ public enum DESFireSecureChannel: Sendable, Hashable {
     public var keyNumber: UInt8 {
         switch self {
         case .ev2(let session): session.keyNumber
+        case .lrp(let session): session.keyNumber
         case .ev1(let session): session.keyNumber
         }
     }
@@ -18,6 +22,7 @@ public enum DESFireSecureChannel: Sendable, Hashable {
     public var method: DESFireAuthentication {
         switch self {
         case .ev2: .ev2
+        case .lrp: .lrp
         case .ev1(let session): session.method
         }
     }
@@ -29,6 +34,10 @@ public enum DESFireSecureChannel: Sendable, Hashable {
     ) throws(DESFireError) -> [UInt8] {
         switch self {
         case .ev2(let session): return try session.protect(command: command, header: header, data: data, mode: mode)
+        case .lrp(var session):
+            let wire = try session.protect(command: command, header: header, data: data, mode: mode)
+            self = .lrp(session)
+            return wire
         case .ev1(var session):
             let wire = try session.protect(command: command, header: header, data: data, mode: mode, endMarker: endMarker)
             self = .ev1(session)
@@ -44,6 +53,10 @@ public enum DESFireSecureChannel: Sendable, Hashable {
         case .ev2(var session):
             let plain = try session.open(response: data, mode: mode, status: status)
             self = .ev2(session)
+            return plain
+        case .lrp(var session):
+            let plain = try session.open(response: data, mode: mode, status: status)
+            self = .lrp(session)
             return plain
         case .ev1(var session):
             let plain = try session.open(response: data, mode: mode, status: status, length: length)

@@ -5,7 +5,8 @@ import ISO7816
 ///
 /// Native commands go ISO/IEC 7816-4 wrapped (`90 INS 00 00 Lc data 00`, NT4H2421Gx §8.3;
 /// the chip knows no other framing), answers end `91 xx` and `91 AF` asks for the next frame.
-/// ``authenticate(keyNumber:key:)`` opens an EV2 secure-messaging session (``EV2Session``); from
+/// ``authenticate(keyNumber:key:)`` opens an EV2 secure-messaging session (``EV2Session``), or an
+/// LRP one (``LRPSession``) on a tag switched to LRP mode (``enableLRP()``); from
 /// then on every command is wrapped in the mode its access condition calls for: the file's mode
 /// when the session's key grants access, plain when access is free (§8.2.3.3). Any error answer
 /// ends the session on the card, and here too (§9.1.9).
@@ -18,9 +19,14 @@ public actor NTAG424Client {
     /// The DESFire client underneath: framing, authentication and secure messaging.
     public nonisolated let core: DESFireClient
 
-    /// The open session, if any.
+    /// The open EV2 (AES) session, if any.
     public var session: EV2Session? {
         get async { await core.session }
+    }
+
+    /// The open secure channel, if any: an EV2 (AES) or an LRP session.
+    public var channel: DESFireSecureChannel? {
+        get async { await core.channel }
     }
 
     /// The NDEF application's DF name (§8.2.1).
@@ -91,18 +97,47 @@ public actor NTAG424Client {
     // MARK: Authentication
 
     /// AuthenticateEV2First (§9.1.5, AN12196 §6.6): proves both sides hold key `keyNumber` and
-    /// opens a session (new TI, CmdCtr zero).
+    /// opens a session (new TI, CmdCtr zero). A tag in LRP mode refuses AES authentication with
+    /// PERMISSION_DENIED (§9.2, Table 27); then AuthenticateLRPFirst follows
+    /// (``authenticateLRP(keyNumber:key:)``), so one call opens a session in either mode.
     /// - Throws: ``DESFireError`` `.authenticationError` when the card refuses the key (`91 AE`: a
     ///   wrong key), `.authenticationFailed` when the card's answer does not prove the key,
     ///   `.wrongKey` for a key that is not 16 bytes.
     public func authenticate(keyNumber: UInt8, key: [UInt8]) async throws {
-        try await core.authenticate(keyNumber: keyNumber, key: key)
+        do {
+            try await core.authenticate(keyNumber: keyNumber, key: key)
+        } catch let error as DESFireError where error.code == .permissionDenied {
+            try await core.authenticateLRP(keyNumber: keyNumber, key: key)
+        }
     }
 
-    /// AuthenticateEV2NonFirst (§9.1.6, AN12196 §6.14): changes the session's key, keeping TI and CmdCtr.
+    /// AuthenticateLRPFirst (§9.2.5, §10.4.3): an LRP session (``LRPSession``) on a tag in LRP mode.
+    /// - Throws: ``DESFireError`` `.permissionDenied` from a tag in AES mode, else as
+    ///   ``authenticate(keyNumber:key:)``.
+    public func authenticateLRP(keyNumber: UInt8, key: [UInt8]) async throws {
+        try await core.authenticateLRP(keyNumber: keyNumber, key: key)
+    }
+
+    /// AuthenticateEV2NonFirst (§9.1.6, AN12196 §6.14), or AuthenticateLRPNonFirst in an LRP
+    /// session (§9.2.6): changes the session's key, keeping TI and CmdCtr.
     /// - Throws: ``DESFireError`` `.notAuthenticated` without a session, else as ``authenticate(keyNumber:key:)``.
     public func authenticateNonFirst(keyNumber: UInt8, key: [UInt8]) async throws {
+        if case .lrp = await core.channel { return try await core.authenticateLRPNonFirst(keyNumber: keyNumber, key: key) }
         try await core.authenticateNonFirst(keyNumber: keyNumber, key: key)
+    }
+
+    /// SetConfiguration option `05` with PDCap2.1 bit 1 (§10.5.1, Table 50; AN12343 Table 18):
+    /// switches the tag to LRP mode. **This cannot be undone.** It needs a session with key 0;
+    /// the session ends (the answer carries no MAC), SDM is off on every file until
+    /// ChangeFileSettings sets it again, and from then on only LRP authentication opens a session.
+    /// - Throws: ``DESFireError`` `.notAuthenticated` without a session with key 0, the card's
+    ///   status otherwise.
+    public func enableLRP() async throws {
+        guard let current = await core.channel, current.keyNumber == 0 else {
+            throw DESFireError(.notAuthenticated, "SetConfiguration needs a session with key 0, the application master key")
+        }
+        try await core.commandEndingSession(
+            "SetConfiguration", 0x5C, header: [0x05], data: [0x00, 0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00])
     }
 
     // MARK: Files
@@ -189,7 +224,7 @@ public actor NTAG424Client {
     /// - Throws: ``DESFireError`` `.notAuthenticated` without a session with key 0, `.wrongKey`
     ///   for keys that are not 16 bytes.
     public func changeKey(_ keyNumber: UInt8, to newKey: [UInt8], version: UInt8, oldKey: [UInt8]) async throws {
-        guard let current = await core.session, current.keyNumber == 0 else {
+        guard let current = await core.channel, current.keyNumber == 0 else {
             throw DESFireError(.notAuthenticated, "ChangeKey needs a session with key 0, the application master key")
         }
         try await core.changeKey(keyNumber, to: newKey, version: version, oldKey: oldKey)

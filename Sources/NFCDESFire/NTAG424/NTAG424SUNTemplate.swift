@@ -4,7 +4,8 @@ import NDEF
 /// file (NLEN and one URI record) and the SDM settings whose offsets point at the placeholders.
 ///
 /// Placeholders (NT4H2421Gx §9.3 and AN12196 §4): `{picc}` the encrypted PICC data (32
-/// characters, UID and counter under the SDM meta read key), `{uid}` and `{ctr}` the UID (14) and
+/// characters, UID and counter under the SDM meta read key; 48 on a tag in LRP mode, whose PICC
+/// data is PICCRand ‖ one LRICB block, §9.3.4.2), `{uid}` and `{ctr}` the UID (14) and
 /// counter (6) in the clear, `{enc:TEXT}` file data the tag encrypts on every read (TEXT of 16 or
 /// 32 ASCII characters, held in the file and mirrored as twice as many hex characters), `{mac}`
 /// SDMMAC (16 characters). `{picc}` cannot be mixed with `{uid}`/`{ctr}`. SDMMAC covers the
@@ -23,11 +24,13 @@ public struct NTAG424SUNTemplate: Sendable, Hashable {
     ///   - fileReadKey: the key SDMMAC and `{enc:…}` derive from.
     ///   - counterRetrieval: who may read the counter with GetFileCounters.
     ///   - fileSize: the NDEF file's size (256 on NTAG 424 DNA).
+    ///   - lrp: lay `{picc}` out for a tag in LRP mode (48 characters).
     /// - Throws: ``DESFireError`` `.invalidArgument` naming the problem: an unknown or repeated
     ///   placeholder, no `{mac}`, PICC data both encrypted and plain, encrypted data without the
     ///   UID and counter, a URL too long for the file.
     public init(
-        url: String, metaReadKey: UInt8 = 2, fileReadKey: UInt8 = 1, counterRetrieval: NTAG424Access = .never, fileSize: Int = 256
+        url: String, metaReadKey: UInt8 = 2, fileReadKey: UInt8 = 1, counterRetrieval: NTAG424Access = .never, fileSize: Int = 256,
+        lrp: Bool = false
     ) throws(DESFireError) {
         guard metaReadKey <= 4, fileReadKey <= 4 else { throw DESFireError(.invalidArgument, "SDM keys are numbered 0-4") }
         var text: [UInt8] = []
@@ -43,7 +46,7 @@ public struct NTAG424SUNTemplate: Sendable, Hashable {
             let name = String(inside.prefix { $0 != ":" })
             let length: Int
             switch name {
-            case "picc": length = 32
+            case "picc": length = lrp ? 48 : 32
             case "uid": length = 14
             case "ctr": length = 6
             case "mac": length = 16

@@ -162,6 +162,7 @@ extension DESFireCard {
     /// signature and answers `1C`): the 56-byte originality signature (ECDSA on P-224 over the
     /// UID, AN12343's originality check), plain outside a session, enciphered in one. Signed with
     /// the simulator's test key (``OriginalityTestKey``) unless the image records another.
+    /// Answered `90` (``DESFireStatus/signatureOK``), as the chips do.
     mutating func readSignature(_ data: [UInt8]) -> DESFireAnswer {
         guard model.hasEV2SecureMessaging else { return DESFireAnswer(.illegalCommand) }
         let mode: NTAG424File.CommunicationMode = session == nil ? .plain : .full
@@ -170,7 +171,7 @@ extension DESFireCard {
         case .success(let parts):
             guard parts.body.isEmpty else { return DESFireAnswer(.lengthError) }
             guard parts.header == [0x00] else { return DESFireAnswer(.parameterError) }
-            return seal(originalitySignature ?? OriginalityTestKey.signature(of: uid), mode: mode)
+            return seal(originalitySignature ?? OriginalityTestKey.signature(of: uid), mode: mode, status: .signatureOK)
         }
     }
 

@@ -42,13 +42,15 @@ extension DESFireCard {
     }
 
     /// A successful answer, protected when a session is open, split into frames.
-    mutating func seal(_ data: [UInt8], mode: NTAG424File.CommunicationMode, writes: Bool = false) -> DESFireAnswer {
-        guard var current = session else { return chunked(data, writes: writes) }
-        switch current.wrap(data, mode: mode) {
-        case .failure(let status): return DESFireAnswer(status)
+    mutating func seal(
+        _ data: [UInt8], mode: NTAG424File.CommunicationMode, writes: Bool = false, status: DESFireStatus = .ok
+    ) -> DESFireAnswer {
+        guard var current = session else { return chunked(data, writes: writes, status: status) }
+        switch current.wrap(data, mode: mode, status: status.rawValue) {
+        case .failure(let failure): return DESFireAnswer(failure)
         case .success(let wrapped):
             session = current
-            return chunked(wrapped, writes: writes)
+            return chunked(wrapped, writes: writes, status: status)
         }
     }
 

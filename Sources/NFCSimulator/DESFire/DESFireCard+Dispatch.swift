@@ -63,7 +63,7 @@ extension DESFireCard {
             pending = nil
             answer = command(ins, data)
         }
-        if answer.status != .ok, answer.status != .additionalFrame, answer.status != .noChanges {
+        if answer.status != .ok, answer.status != .additionalFrame, answer.status != .noChanges, answer.status != .signatureOK {
             session = nil
             pending = nil
         }
@@ -137,9 +137,9 @@ extension DESFireCard {
             return finishAuthentication(keyNumber: keyNumber, rndB: rndB, first: first, pcdCapabilities: capabilities, data)
         case .ev1Authentication(let ins, let keyNumber, let rndB, let iv):
             return finishEV1Authentication(ins: ins, keyNumber: keyNumber, rndB: rndB, iv: iv, data)
-        case .response(let rest):
+        case .response(let rest, let status):
             guard data.isEmpty else { return DESFireAnswer(.lengthError) }
-            return chunked(rest)
+            return chunked(rest, status: status)
         case .frames(let rest):
             guard data.isEmpty else { return DESFireAnswer(.lengthError) }
             return frames(rest)
@@ -166,9 +166,9 @@ extension DESFireCard {
 
     /// An answer longer than one frame: ``frameLimit`` bytes behind `AF`, the rest on `AF`
     /// (EV1 short data sheet §9: answers continue in frames of up to 59 bytes).
-    mutating func chunked(_ data: [UInt8], writes: Bool = false) -> DESFireAnswer {
-        guard data.count > Self.frameLimit else { return DESFireAnswer(data, .ok, writes: writes) }
-        pending = .response(rest: Array(data.dropFirst(Self.frameLimit)))
+    mutating func chunked(_ data: [UInt8], writes: Bool = false, status: DESFireStatus = .ok) -> DESFireAnswer {
+        guard data.count > Self.frameLimit else { return DESFireAnswer(data, status, writes: writes) }
+        pending = .response(rest: Array(data.dropFirst(Self.frameLimit)), status: status)
         return DESFireAnswer(Array(data.prefix(Self.frameLimit)), .additionalFrame, writes: writes)
     }
 

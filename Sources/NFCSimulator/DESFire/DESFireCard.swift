@@ -92,8 +92,8 @@ public struct DESFireCard: VirtualTag, TagImageRepresentable {
         /// Authenticate, AuthenticateISO or AuthenticateAES after the card sent E(RndB); `iv` the
         /// last block of it.
         case ev1Authentication(ins: UInt8, keyNumber: UInt8, rndB: [UInt8], iv: [UInt8])
-        /// The rest of a long answer.
-        case response(rest: [UInt8])
+        /// The rest of a long answer and the status its last frame ends with.
+        case response(rest: [UInt8], status: DESFireStatus)
         /// Answers that go one per frame (GetDFNames).
         case frames([[UInt8]])
         /// A command whose data goes on in `AF` frames: what came so far and the length it needs.

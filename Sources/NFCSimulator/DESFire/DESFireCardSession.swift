@@ -34,14 +34,14 @@ enum DESFireCardSession: Sendable, Hashable {
     }
 
     /// Protects a successful answer.
-    mutating func wrap(_ data: [UInt8], mode: NTAG424File.CommunicationMode) -> Result<[UInt8], DESFireStatus> {
+    mutating func wrap(_ data: [UInt8], mode: NTAG424File.CommunicationMode, status: UInt8 = 0x00) -> Result<[UInt8], DESFireStatus> {
         switch self {
         case .ev2(var session):
-            let result = session.wrap(data, mode: mode)
+            let result = session.wrap(data, mode: mode, status: status)
             self = .ev2(session)
             return result
         case .ev1(var session):
-            let result = session.wrap(data, mode: mode)
+            let result = session.wrap(data, mode: mode, status: status)
             self = .ev1(session)
             return result
         }

@@ -14,6 +14,9 @@ enum DESFireStatus: UInt8, Error, Sendable {
     case applicationNotFound = 0xA0
     case authenticationError = 0xAE
     case additionalFrame = 0xAF
+    /// Read_Sig's success: the chips answer `90`, not `00` (proxmark3 `DesfireReadSignature`
+    /// requires it; NXP AN12196 shows the same of NTAG 424 DNA), and an EV2 answer's MAC covers it.
+    case signatureOK = 0x90
     case boundaryError = 0xBE
     case commandAborted = 0xCA
     case countError = 0xCE

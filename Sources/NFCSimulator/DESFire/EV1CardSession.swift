@@ -97,7 +97,7 @@ struct EV1CardSession: Sendable, Hashable {
     }
 
     /// Protects a successful answer.
-    mutating func wrap(_ data: [UInt8], mode: NTAG424File.CommunicationMode) -> Result<[UInt8], DESFireStatus> {
+    mutating func wrap(_ data: [UInt8], mode: NTAG424File.CommunicationMode, status: UInt8 = 0x00) -> Result<[UInt8], DESFireStatus> {
         if legacy {
             switch mode {
             case .plain: return .success(data)
@@ -113,13 +113,13 @@ struct EV1CardSession: Sendable, Hashable {
             }
         }
         if mode == .full, !data.isEmpty {
-            guard let sealed = cipher.cbc(pad(data + DESFireCardSession.crc32(data + [0x00])), iv: iv, decrypt: false) else {
+            guard let sealed = cipher.cbc(pad(data + DESFireCardSession.crc32(data + [status])), iv: iv, decrypt: false) else {
                 return .failure(.integrityError)
             }
             iv = sealed.iv
             return .success(sealed.data)
         }
-        guard let mac = cipher.cmac(data + [0x00], iv: iv) else { return .failure(.integrityError) }
+        guard let mac = cipher.cmac(data + [status], iv: iv) else { return .failure(.integrityError) }
         iv = mac
         return .success(data + mac.prefix(8))
     }

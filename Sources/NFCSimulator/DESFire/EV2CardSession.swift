@@ -45,7 +45,7 @@ struct EV2CardSession: Sendable, Hashable {
     /// Protects a successful answer: CmdCtr steps, then in full mode the data is encrypted with IV
     /// = E(5A A5 ‖ TI ‖ CmdCtr ‖ 0…), and in MAC and full mode it gains MACt(SesAuthMACKey, `00` ‖
     /// CmdCtr ‖ TI ‖ data). A counter at its end aborts the command (`CA`).
-    mutating func wrap(_ data: [UInt8], mode: NTAG424File.CommunicationMode) -> Result<[UInt8], DESFireStatus> {
+    mutating func wrap(_ data: [UInt8], mode: NTAG424File.CommunicationMode, status: UInt8 = 0x00) -> Result<[UInt8], DESFireStatus> {
         guard counter < 0xFFFF else { return .failure(.commandAborted) }
         counter += 1
         guard mode != .plain else { return .success(data) }
@@ -56,7 +56,7 @@ struct EV2CardSession: Sendable, Hashable {
             else { return .failure(.integrityError) }
             payload = encrypted
         }
-        guard let tag = NTAG424Cipher.truncatedMAC([0x00] + Self.counterBytes(counter) + ti + payload, key: mac) else {
+        guard let tag = NTAG424Cipher.truncatedMAC([status] + Self.counterBytes(counter) + ti + payload, key: mac) else {
             return .failure(.integrityError)
         }
         return .success(payload + tag)

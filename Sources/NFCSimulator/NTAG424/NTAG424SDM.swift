@@ -85,8 +85,9 @@ public struct NTAG424SDM: Sendable, Hashable {
     }
 
     /// Reads the SDM part of ChangeFileSettings data; `nil` when it is malformed or its fields
-    /// do not fit `fileSize` (the chip answers PARAMETER_ERROR, data sheet §10.7.1).
-    init?(parsing data: ArraySlice<UInt8>, fileSize: Int) {
+    /// do not fit `fileSize` (the chip answers PARAMETER_ERROR, data sheet §10.7.1). A tag in LRP
+    /// mode (`lrp`) mirrors 48 characters of PICC data, not 32 (§9.3.4.2).
+    init?(parsing data: ArraySlice<UInt8>, fileSize: Int, lrp: Bool = false) {
         var rest = data
         func take(_ count: Int) -> ArraySlice<UInt8>? {
             guard rest.count >= count else { return nil }
@@ -124,7 +125,7 @@ public struct NTAG424SDM: Sendable, Hashable {
         encryptedLength = encLength
         macOffset = mac
         counterLimit = limit.map { UInt32($0) }
-        guard validate(fileSize: fileSize) else { return nil }
+        guard validate(fileSize: fileSize, lrp: lrp) else { return nil }
     }
 
     /// SDMReadCtrOffset `FFFFFF`: the counter runs but is not mirrored (data sheet §10.7.1).
@@ -134,8 +135,8 @@ public struct NTAG424SDM: Sendable, Hashable {
     /// SDMMetaRead a key needs UID or counter mirroring, `F` allows neither; SDMCtrRet and a
     /// counter limit need the counter; encrypted file data needs both mirrors and a MAC key, a
     /// non-zero multiple of 32 characters, between the MAC input and the MAC; every mirror fits in
-    /// the file and none overlaps another.
-    func validate(fileSize: Int) -> Bool {
+    /// the file and none overlaps another (PICC data 32 characters, 48 in LRP mode).
+    func validate(fileSize: Int, lrp: Bool = false) -> Bool {
         if metaReadKey <= 4 && !(mirrorsUID || mirrorsCounter) { return false }
         if metaReadKey == 0x0E && ((mirrorsUID && uidOffset == nil) || (mirrorsCounter && counterOffset == nil)) { return false }
         if metaReadKey == 0x0F && (mirrorsUID || mirrorsCounter) { return false }
@@ -149,7 +150,7 @@ public struct NTAG424SDM: Sendable, Hashable {
         if let macInput = macInputOffset, let mac = macOffset, macInput > mac { return false }
         var ranges: [Range<Int>] = []
         for (offset, length) in [
-            (uidOffset, 14), (counterOffset == Self.notMirrored ? nil : counterOffset, 6), (piccDataOffset, 32),
+            (uidOffset, 14), (counterOffset == Self.notMirrored ? nil : counterOffset, 6), (piccDataOffset, lrp ? 48 : 32),
             (encryptedOffset, encryptedLength ?? 0), (macOffset, 16),
         ] {
             guard let offset else { continue }

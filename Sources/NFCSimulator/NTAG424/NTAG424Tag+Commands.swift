@@ -36,7 +36,7 @@ extension NTAG424Tag {
             var sdm: NTAG424SDM?
             if option & 0x40 != 0 {
                 guard number == 0x02 else { return Self.native(.permissionDenied) }
-                guard let parsed = NTAG424SDM(parsing: body[3...], fileSize: files[index].contents.count) else {
+                guard let parsed = NTAG424SDM(parsing: body[3...], fileSize: files[index].contents.count, lrp: lrpMode) else {
                     return Self.native(.parameterError)
                 }
                 sdm = parsed
@@ -152,14 +152,15 @@ extension NTAG424Tag {
 
     /// Read_Sig (`3C`, address `00`; NT4H2421Gx, originality check): the 56-byte originality
     /// signature, at the PICC level or in the application; in a session enciphered (full mode),
-    /// else plain. Another address is a parameter error.
+    /// else plain, answered `91 90` (``Status/signatureOK``). Another address is a parameter error.
     mutating func readSignature(_ data: [UInt8]) -> SimResponseAPDU {
         switch open(ins: 0x3C, data, headerLength: 1, mode: session == nil ? .plain : .full) {
         case .failure(let status): return Self.native(status)
         case .success(let parts):
             guard parts.body.isEmpty else { return Self.native(.lengthError) }
             guard parts.header == [0x00] else { return Self.native(.parameterError) }
-            return seal(originalitySignature ?? OriginalityTestKey.signature(of: uid), mode: session == nil ? .plain : .full)
+            return seal(
+                originalitySignature ?? OriginalityTestKey.signature(of: uid), mode: session == nil ? .plain : .full, status: .signatureOK)
         }
     }
 

@@ -11,6 +11,10 @@ extension NTAG424Tag {
         case parameterError = 0x9E
         case authenticationError = 0xAE
         case additionalFrame = 0xAF
+        /// Read_Sig's success: the data sheet's table says `00`, but the chips and AN12196's
+        /// Read_Sig exchange answer `91 90` (proxmark3 `ntag424_get_signature` expects it), and
+        /// in a session the answer's MAC covers RC `90`.
+        case signatureOK = 0x90
         case boundaryError = 0xBE
         case commandAborted = 0xCA
         case fileNotFound = 0xF0
@@ -48,7 +52,7 @@ extension NTAG424Tag {
             let response = nativeCommand(command.ins, command.data)
             // Every error ends the session and goes without a MAC (data sheet §9.1.9).
             if response.status.sw1 == 0x91, response.status.sw2 != Status.ok.rawValue,
-                response.status.sw2 != Status.additionalFrame.rawValue
+                response.status.sw2 != Status.additionalFrame.rawValue, response.status.sw2 != Status.signatureOK.rawValue
             {
                 session = nil
                 pending = nil
@@ -96,6 +100,7 @@ extension NTAG424Tag {
         case 0x8D: return writeData(data)
         case 0xC4: return changeKey(data)
         case 0x64: return getKeyVersion(data)
+        case 0x5C: return setConfiguration(data)
         case 0x51: return getCardUID(data)
         case 0xF6: return getFileCounters(data)
         default: return Self.native(.illegalCommand)
@@ -115,7 +120,8 @@ extension NTAG424Tag {
             var response = seal(all, mode: .mac)
             if response.status.sw2 == Status.ok.rawValue { response.data.removeFirst(14) }
             return response
-        case .authentication(let keyNumber, let rndB, let first, let capabilities):
+        case .authentication(let keyNumber, let rndB, let first, let capabilities, let lrp):
+            if lrp { return finishLRPAuthentication(keyNumber: keyNumber, rndB: rndB, first: first, pcdCapabilities: capabilities, data) }
             return finishAuthentication(keyNumber: keyNumber, rndB: rndB, first: first, pcdCapabilities: capabilities, data)
         case .response(let rest):
             guard data.isEmpty else { return Self.native(.lengthError) }
@@ -126,8 +132,8 @@ extension NTAG424Tag {
     /// An answer of more than one short response: 256 bytes now behind `91 AF` (ADDITIONAL_FRAME,
     /// §10.3 Table 23), the rest on `90 AF`. A model choice: the chip carries such answers by
     /// ISO/IEC 14443-4 chaining (§8.5); the client never asks for one (it reads 192 bytes at a time).
-    mutating func chunked(_ data: [UInt8]) -> SimResponseAPDU {
-        guard data.count > Self.frameLimit else { return Self.native(data, .ok) }
+    mutating func chunked(_ data: [UInt8], status: Status = .ok) -> SimResponseAPDU {
+        guard data.count > Self.frameLimit else { return Self.native(data, status) }
         pending = .response(rest: Array(data.dropFirst(Self.frameLimit)))
         return Self.native(Array(data.prefix(Self.frameLimit)), .additionalFrame)
     }

@@ -103,7 +103,8 @@ extension NTAG424Tag {
     /// session an SDM file is mirrored (§9.3): the first read of a run steps SDMReadCtr and
     /// writes UID and counter as upper-case hex or the encrypted PICC data, SDMENCFileData, and
     /// SDMMAC last, over the mirrored bytes from SDMMACInputOffset; reads of the same file by
-    /// the same command straight after it see the same bytes (§9.3.1). Inside a session the
+    /// the same command straight after it see the same bytes (§9.3.1). In LRP mode the PICC data,
+    /// the file data and SDMMAC are LRP's (§9.3.4.2, §9.3.6.2, §9.3.8.2). Inside a session the
     /// stored bytes, placeholders and all. `nil` once SDMReadCtr reaches its limit or `FFFFFF`.
     mutating func readableContents(_ index: Int, iso: Bool) -> (contents: [UInt8], counted: Bool)? {
         let file = files[index]
@@ -131,28 +132,68 @@ extension NTAG424Tag {
             if sdm.mirrorsUID { plain += uid }
             if sdm.mirrorsCounter { plain += counter }
             plain += random(16 - plain.count)
-            guard let encrypted = NTAG424Cipher.cbc(plain, key: keys[Int(sdm.metaReadKey)].value, decrypt: false) else { return nil }
-            put(encrypted, at: sdm.piccDataOffset)
+            let key = keys[Int(sdm.metaReadKey)].value
+            if lrpMode {
+                // PICCRand ‖ LRICB(PICCDataTag ‖ UID ‖ SDMReadCtr ‖ padding) under UK₀, PICCRand the counter (§9.3.4.2).
+                let piccRand = random(8)
+                var lrpCounter = piccRand
+                guard
+                    let encrypted = NTAG424LRP(key: key, updatedKeyCount: 1)?.lricb(
+                        plain, updatedKey: 0, counter: &lrpCounter, decrypt: false)
+                else { return nil }
+                put(piccRand + encrypted, at: sdm.piccDataOffset)
+            } else {
+                guard let encrypted = NTAG424Cipher.cbc(plain, key: key, decrypt: false) else { return nil }
+                put(encrypted, at: sdm.piccDataOffset)
+            }
         }
         if sdm.fileReadKey <= 4, let macInput = sdm.macInputOffset, let macOffset = sdm.macOffset {
-            guard
-                let sessionKeys = NTAG424Cipher.sdmSessionKeys(
-                    key: keys[Int(sdm.fileReadKey)].value, uid: sdm.mirrorsUID ? uid : nil, counter: sdm.mirrorsCounter ? counter : nil)
-            else { return nil }
-            if let (offset, length) = sdm.encryptedData {
-                let plain = Array(file.contents[offset..<offset + length / 2])
-                guard let iv = NTAG424Cipher.cbc(counter + [UInt8](repeating: 0, count: 13), key: sessionKeys.encryption, decrypt: false),
-                    let encrypted = NTAG424Cipher.cbc(plain, key: sessionKeys.encryption, iv: iv, decrypt: false)
-                else { return nil }
-                put(encrypted, at: offset)
+            let key = keys[Int(sdm.fileReadKey)].value
+            let mirroredUID = sdm.mirrorsUID ? uid : nil
+            let mirroredCounter = sdm.mirrorsCounter ? counter : nil
+            guard macInput <= macOffset else { return nil }
+            if lrpMode {
+                guard let session = Self.sdmLRPSession(key: key, uid: mirroredUID, counter: mirroredCounter) else { return nil }
+                if let (offset, length) = sdm.encryptedData {
+                    // LRICB under UK₁, unpadded, the counter SDMReadCtr ‖ 000000 (§9.3.6.2).
+                    var fileCounter = counter + [0, 0, 0]
+                    guard
+                        let encrypted = session.lricb(
+                            Array(file.contents[offset..<offset + length / 2]), updatedKey: 1, counter: &fileCounter, decrypt: false)
+                    else { return nil }
+                    put(encrypted, at: offset)
+                }
+                guard let full = session.cmac(Array(out[macInput..<macOffset])) else { return nil }
+                put(stride(from: 1, to: 16, by: 2).map { full[$0] }, at: macOffset)
+            } else {
+                guard let sessionKeys = NTAG424Cipher.sdmSessionKeys(key: key, uid: mirroredUID, counter: mirroredCounter) else {
+                    return nil
+                }
+                if let (offset, length) = sdm.encryptedData {
+                    let plain = Array(file.contents[offset..<offset + length / 2])
+                    guard
+                        let iv = NTAG424Cipher.cbc(counter + [UInt8](repeating: 0, count: 13), key: sessionKeys.encryption, decrypt: false),
+                        let encrypted = NTAG424Cipher.cbc(plain, key: sessionKeys.encryption, iv: iv, decrypt: false)
+                    else { return nil }
+                    put(encrypted, at: offset)
+                }
+                guard let mac = NTAG424Cipher.truncatedMAC(Array(out[macInput..<macOffset]), key: sessionKeys.mac) else { return nil }
+                put(mac, at: macOffset)
             }
-            guard macInput <= macOffset, let mac = NTAG424Cipher.truncatedMAC(Array(out[macInput..<macOffset]), key: sessionKeys.mac) else {
-                return nil
-            }
-            put(mac, at: macOffset)
         }
         lastRead = Mirror(file: file.number, iso: iso, contents: out)
         return (out, true)
+    }
+
+    /// SDM's LRP session in LRP mode (§9.3.9.2): SesSDMFileReadMasterKey = CMAC_LRP(KSDMFileRead,
+    /// `00 01 00 80` ‖ UID ‖ SDMReadCtr (each when mirrored) ‖ zeros ‖ `1E E1`, a whole number of
+    /// blocks), whose updated key 0 MACs and updated key 1 enciphers file data.
+    static func sdmLRPSession(key: [UInt8], uid: [UInt8]?, counter: [UInt8]?) -> NTAG424LRP? {
+        var vector: [UInt8] = [0x00, 0x01, 0x00, 0x80] + (uid ?? []) + (counter ?? [])
+        while (vector.count + 2) % 16 != 0 { vector.append(0) }
+        vector += [0x1E, 0xE1]
+        guard let master = NTAG424LRP(key: key, updatedKeyCount: 1)?.cmac(vector) else { return nil }
+        return NTAG424LRP(key: master)
     }
 
     /// Upper-case hex, as the mirrors write it.

@@ -34,6 +34,8 @@ extension NTAG424Tag {
         public var files: [FileImage]
         /// The 56-byte originality signature; absent: the simulator's test key's signature of the UID.
         public var signature: HexBytes?
+        /// `true` once SetConfiguration has switched the tag to LRP mode; absent: AES mode.
+        public var lrp: Bool?
     }
 
     /// The tag's state.
@@ -45,7 +47,7 @@ extension NTAG424Tag {
                     number: file.number, mode: file.mode.rawValue, access: HexBytes(file.access.bytes),
                     sdm: file.sdm.map { HexBytes($0.bytes) },
                     readCounter: file.readCounter, contents: HexBytes(file.contents))
-            }, signature: originalitySignature.map(HexBytes.init))
+            }, signature: originalitySignature.map(HexBytes.init), lrp: lrpMode ? true : nil)
     }
 
     /// Rebuilds a tag from an image, powered off.
@@ -63,6 +65,7 @@ extension NTAG424Tag {
             }
             originalitySignature = signature
         }
+        lrpMode = image.lrp ?? false
         guard image.keys.count == 5 else {
             throw TagImageError(.invalidValue, field: "keys", "NTAG 424 DNA has 5 keys, not \(image.keys.count)")
         }
@@ -90,7 +93,9 @@ extension NTAG424Tag {
             }
             var sdm: NTAG424SDM?
             if let settings = file.sdm {
-                guard file.number == 2, let parsed = NTAG424SDM(parsing: settings.bytes[...], fileSize: files[index].contents.count) else {
+                guard file.number == 2,
+                    let parsed = NTAG424SDM(parsing: settings.bytes[...], fileSize: files[index].contents.count, lrp: lrpMode)
+                else {
                     throw TagImageError(
                         .invalidValue, field: field + ".sdm", "not SDM settings the NDEF file can hold (data sheet §10.7.1)")
                 }

@@ -33,54 +33,91 @@ extension NTAG424Tag {
     /// Checks and removes a command's secure messaging. `headerLength` bytes stay in the clear; in
     /// MAC and full mode the last 8 bytes are MACt(SesAuthMACKey, Cmd ‖ CmdCtr ‖ TI ‖ header ‖
     /// data), and in full mode the data is E(SesAuthENCKey, IV = E(A5 5A ‖ TI ‖ CmdCtr ‖ 0…),
-    /// padded) (§9.1.9, §9.1.10). Outside a session, or in plain mode, nothing is checked.
-    func open(
+    /// padded) (§9.1.9, §9.1.10). In LRP mode the MAC is CMAC_LRP's and the data LRICB at EncCtr,
+    /// which steps per block (§9.2.3, §9.2.4). Outside a session, or in plain mode, nothing is checked.
+    mutating func open(
         ins: UInt8, _ data: [UInt8], headerLength: Int, mode: NTAG424File.CommunicationMode
     ) -> Result<(header: [UInt8], body: [UInt8]), Status> {
         guard data.count >= headerLength else { return .failure(.lengthError) }
         let header = Array(data.prefix(headerLength))
-        guard let session, mode != .plain else { return .success((header, Array(data.dropFirst(headerLength)))) }
+        guard var session, mode != .plain else { return .success((header, Array(data.dropFirst(headerLength)))) }
         guard data.count >= headerLength + 8 else { return .failure(.lengthError) }
         let protected = Array(data[headerLength..<data.count - 8])
         let input = [ins] + Self.counterBytes(session.counter) + session.ti + header + protected
-        guard let expected = NTAG424Cipher.truncatedMAC(input, key: session.mac), expected == Array(data.suffix(8)) else {
+        guard let expected = Self.mac(input, session: session), expected == Array(data.suffix(8)) else {
             return .failure(.integrityError)
         }
         guard mode == .full, !protected.isEmpty else { return .success((header, protected)) }
-        guard protected.count % 16 == 0,
-            let iv = NTAG424Cipher.iv(label: [0xA5, 0x5A], ti: session.ti, counter: session.counter, key: session.encryption),
-            let padded = NTAG424Cipher.cbc(protected, key: session.encryption, iv: iv, decrypt: true),
-            let plain = NTAG424Cipher.unpad(padded)
-        else { return .failure(.integrityError) }
+        guard protected.count % 16 == 0 else { return .failure(.integrityError) }
+        let padded: [UInt8]?
+        if let lrp = session.lrp {
+            var counter = Self.encryptionCounterBytes(session.encryptionCounter)
+            padded = lrp.lricb(protected, updatedKey: 1, counter: &counter, decrypt: true)
+            session.encryptionCounter &+= UInt32(protected.count / 16)
+            self.session = session
+        } else {
+            padded = NTAG424Cipher.iv(label: [0xA5, 0x5A], ti: session.ti, counter: session.counter, key: session.encryption).flatMap {
+                NTAG424Cipher.cbc(protected, key: session.encryption, iv: $0, decrypt: true)
+            }
+        }
+        guard let padded, let plain = NTAG424Cipher.unpad(padded) else { return .failure(.integrityError) }
         return .success((header, plain))
     }
 
+    /// A session's MACt: the odd-numbered bytes of AES-CMAC under SesAuthMACKey, or of CMAC_LRP
+    /// under the LRP session's updated key 0 (§9.1.3, §9.2.3).
+    static func mac(_ input: [UInt8], session: Session) -> [UInt8]? {
+        guard let lrp = session.lrp else { return NTAG424Cipher.truncatedMAC(input, key: session.mac) }
+        guard let full = lrp.cmac(input) else { return nil }
+        return stride(from: 1, to: 16, by: 2).map { full[$0] }
+    }
+
+    /// EncCtr as LRICB takes it: 4 bytes, most significant first (§9.2.4).
+    static func encryptionCounterBytes(_ value: UInt32) -> [UInt8] {
+        [
+            UInt8(truncatingIfNeeded: value >> 24), UInt8(truncatingIfNeeded: value >> 16), UInt8(truncatingIfNeeded: value >> 8),
+            UInt8(truncatingIfNeeded: value),
+        ]
+    }
+
     /// A successful answer under secure messaging: CmdCtr steps, then in MAC mode the data gains
-    /// MACt(SesAuthMACKey, `00` ‖ CmdCtr ‖ TI ‖ data), in full mode the data is first encrypted
-    /// with IV = E(5A A5 ‖ TI ‖ CmdCtr ‖ 0…) (§9.1.9, §9.1.10). Outside a session, plain data.
-    mutating func seal(_ data: [UInt8], mode: NTAG424File.CommunicationMode, writes: Bool = false) -> SimResponseAPDU {
-        guard var current = session else { return finish(data, writes: writes) }
+    /// MACt(SesAuthMACKey, RC ‖ CmdCtr ‖ TI ‖ data), in full mode the data is first encrypted
+    /// with IV = E(5A A5 ‖ TI ‖ CmdCtr ‖ 0…) (§9.1.9, §9.1.10), or in LRP mode LRICB-enciphered
+    /// at EncCtr (§9.2.4). RC is `status`, `00` but for Read_Sig. Outside a session, plain data.
+    mutating func seal(_ data: [UInt8], mode: NTAG424File.CommunicationMode, writes: Bool = false, status: Status = .ok) -> SimResponseAPDU
+    {
+        guard var current = session else { return finish(data, writes: writes, status: status) }
         guard current.counter < 0xFFFF else {
             session = nil
             return Self.native(.commandAborted)
         }
         current.counter += 1
         session = current
-        guard mode != .plain else { return finish(data, writes: writes) }
+        guard mode != .plain else { return finish(data, writes: writes, status: status) }
         var payload = data
         if mode == .full, !data.isEmpty {
-            guard let iv = NTAG424Cipher.iv(label: [0x5A, 0xA5], ti: current.ti, counter: current.counter, key: current.encryption),
-                let encrypted = NTAG424Cipher.cbc(NTAG424Cipher.pad(data), key: current.encryption, iv: iv, decrypt: false)
-            else { return Self.native(.integrityError) }
+            let encrypted: [UInt8]?
+            if let lrp = current.lrp {
+                var counter = Self.encryptionCounterBytes(current.encryptionCounter)
+                encrypted = lrp.lricb(NTAG424Cipher.pad(data), updatedKey: 1, counter: &counter, decrypt: false)
+                current.encryptionCounter &+= UInt32((data.count / 16) + 1)
+                session = current
+            } else {
+                encrypted = NTAG424Cipher.iv(label: [0x5A, 0xA5], ti: current.ti, counter: current.counter, key: current.encryption).flatMap
+                {
+                    NTAG424Cipher.cbc(NTAG424Cipher.pad(data), key: current.encryption, iv: $0, decrypt: false)
+                }
+            }
+            guard let encrypted else { return Self.native(.integrityError) }
             payload = encrypted
         }
-        guard let mac = NTAG424Cipher.truncatedMAC([0x00] + Self.counterBytes(current.counter) + current.ti + payload, key: current.mac)
+        guard let mac = Self.mac([status.rawValue] + Self.counterBytes(current.counter) + current.ti + payload, session: current)
         else { return Self.native(.integrityError) }
-        return finish(payload + mac, writes: writes)
+        return finish(payload + mac, writes: writes, status: status)
     }
 
-    private mutating func finish(_ data: [UInt8], writes: Bool) -> SimResponseAPDU {
-        var response = chunked(data)
+    private mutating func finish(_ data: [UInt8], writes: Bool, status: Status) -> SimResponseAPDU {
+        var response = chunked(data, status: status)
         if writes {
             response.writesMemory = true
             response.additionalProcessingTime = Self.writeTime
@@ -92,6 +129,10 @@ extension NTAG424Tag {
 
     /// AuthenticateEV2First (`71`: KeyNo, LenCap, PCDcap2) or NonFirst (`77`: KeyNo): the card
     /// answers E(Kx, RndB) with IV zero behind `91 AF` (§9.1.5, §9.1.6, §10.4.1, §10.4.2).
+    /// PCDcap2.1 bit 1 asks for AuthenticateLRPFirst: a tag in LRP mode answers `01` ‖ RndB
+    /// (§10.4.3), one in AES mode the AES answer, so that the reader can fall back (§9, Table
+    /// 19). A tag in LRP mode refuses AES authentication with PERMISSION_DENIED, and NonFirst
+    /// takes the mode of the session it continues.
     mutating func beginAuthentication(first: Bool, _ data: [UInt8]) -> SimResponseAPDU {
         var capabilities: [UInt8] = []
         if first {
@@ -103,12 +144,23 @@ extension NTAG424Tag {
         }
         let keyNumber = data[0]
         guard Int(keyNumber) < keys.count else { return Self.native(.noSuchKey) }
+        if lrpMode {
+            let asksLRP = first ? (capabilities.first ?? 0) & 0x02 != 0 : session?.lrp != nil
+            guard asksLRP else {
+                session = nil
+                return Self.native(.permissionDenied)
+            }
+            if first { session = nil }
+            let rndB = random(16)
+            pending = .authentication(keyNumber: keyNumber, rndB: rndB, first: first, pcdCapabilities: capabilities, lrp: true)
+            return Self.native([0x01] + rndB, .additionalFrame)
+        }
         if first { session = nil }
         let rndB = random(16)
         guard let encrypted = NTAG424Cipher.cbc(rndB, key: keys[Int(keyNumber)].value, decrypt: false) else {
             return Self.native(.integrityError)
         }
-        pending = .authentication(keyNumber: keyNumber, rndB: rndB, first: first, pcdCapabilities: capabilities)
+        pending = .authentication(keyNumber: keyNumber, rndB: rndB, first: first, pcdCapabilities: capabilities, lrp: false)
         return Self.native(encrypted, .additionalFrame)
     }
 

@@ -8,10 +8,14 @@ import NFCTransport
 /// of the `NFCDESFire` client. Native commands arrive ISO/IEC 7816-4 wrapped (`90 INS 00 00 Lc data
 /// 00`, answers ending `91 xx`, `91 AF` asking for the next frame); ISOSelectFile, ISOReadBinary
 /// and ISOUpdateBinary arrive with CLA `00`. Read_Sig answers the originality signature, made
-/// with the simulator's test key (``OriginalityTestKey``) unless the image holds another. What
-/// is not modelled: SetConfiguration (random ID, LRP mode,
-/// failed-authentication counters), TagTamper, and command chaining of long WriteData commands
-/// (the tag answers a length error; write in parts).
+/// with the simulator's test key (``OriginalityTestKey``) unless the image holds another.
+///
+/// SetConfiguration's option `05` with PDCap2.1 bit 1 switches the tag to LRP mode for good
+/// (§9.2, §10.5.1): from then on AuthenticateLRPFirst/NonFirst (``NTAG424LRP``, AN12304) and
+/// LRP secure messaging replace the AES ones, AuthenticateEV2First is refused, and SDM writes
+/// 24-byte PICC data and LRP MACs. What is not modelled: SetConfiguration's other options
+/// (random ID, failed-authentication counters, …), TagTamper, and command chaining of long
+/// WriteData commands (the tag answers a length error; write in parts).
 public struct NTAG424Tag: VirtualTag, TagImageRepresentable {
     /// An application key and its version.
     public struct Key: Sendable, Hashable {
@@ -41,6 +45,8 @@ public struct NTAG424Tag: VirtualTag, TagImageRepresentable {
     /// The 56-byte originality signature Read_Sig answers; `nil`: the simulator's test key's
     /// signature of the UID (``OriginalityTestKey/signature(of:)``), made when first asked.
     public var originalitySignature: [UInt8]?
+    /// LRP mode (SetConfiguration option `05`, PDCap2.1 bit 1): permanent once set.
+    public var lrpMode = false
 
     // Volatile state, reset when the tag enters the field.
     /// Whether the application (rather than the PICC level) is selected.
@@ -61,21 +67,27 @@ public struct NTAG424Tag: VirtualTag, TagImageRepresentable {
     /// that replay published examples; the system's generator supplies the rest.
     public var scriptedRandom: [UInt8] = []
 
-    /// An authenticated session (data sheet §9.1.7): key, session keys, transaction identifier, command counter.
+    /// An authenticated session (data sheet §9.1.7, §9.2.7): key, session keys, transaction
+    /// identifier, command counter; in LRP mode the primitive of SesAuthMasterKey (updated key 0
+    /// MACs, updated key 1 enciphers) and EncCtr, the LRICB counter every enciphered block of
+    /// either direction steps (§9.2.4).
     struct Session: Sendable, Hashable {
         var keyNumber: UInt8
         var encryption: [UInt8]
         var mac: [UInt8]
         var ti: [UInt8]
         var counter: UInt16
+        var lrp: NTAG424LRP? = nil
+        var encryptionCounter: UInt32 = 0
     }
 
     /// What a `90 AF` continues.
     enum Pending: Sendable, Hashable {
         /// GetVersion: the next part (1 or 2) to send.
         case version(part: Int)
-        /// AuthenticateEV2First or NonFirst after the card sent E(Kx, RndB).
-        case authentication(keyNumber: UInt8, rndB: [UInt8], first: Bool, pcdCapabilities: [UInt8])
+        /// AuthenticateEV2First or NonFirst after the card sent E(Kx, RndB), or their LRP
+        /// forms after it sent `01` ‖ RndB.
+        case authentication(keyNumber: UInt8, rndB: [UInt8], first: Bool, pcdCapabilities: [UInt8], lrp: Bool)
         /// The rest of a long answer and its final status.
         case response(rest: [UInt8])
     }

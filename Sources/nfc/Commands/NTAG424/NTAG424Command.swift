@@ -13,11 +13,12 @@ struct NTAG424Command: ParsableCommand {
         discussion: """
             Works on any reader (sim, sim:FILE, pcsc, pcsc:NAME, pn532:PATH). Keys are AES-128, 16 bytes as hex: \
             give - to read one from standard input, or leave --key out on a terminal to be asked. A new tag's \
-            keys are all zero (make one with nfc tag new ntag424). See docs/ntag424.md.
+            keys are all zero (make one with nfc tag new ntag424). A tag switched to LRP mode (set-lrp) \
+            is spoken to in LRP by every subcommand. See docs/ntag424.md.
             """,
         subcommands: [
             NTAG424InfoCommand.self, NTAG424ReadCommand.self, NTAG424WriteCommand.self, NTAG424SDMCommand.self,
-            NTAG424ChangeKeyCommand.self,
+            NTAG424ChangeKeyCommand.self, NTAG424SetLRPCommand.self,
         ]
     )
 }

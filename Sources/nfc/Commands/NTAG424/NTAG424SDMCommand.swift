@@ -12,8 +12,9 @@ struct NTAG424SDMCommand: AsyncParsableCommand {
             encrypted with key --meta-key), or {uid} and {ctr} in the clear, {enc:TEXT} (TEXT, 16 or 32 \
             ASCII characters, encrypted with a key derived from --file-key), and {mac} (SDMMAC, from \
             --file-key; required). Example: https://example.com/tap?picc_data={picc}&cmac={mac}. The \
-            reader authenticates with the NDEF file's change key (--key, key 0 unless --key-number). Check \
-            what the tag gives with nfc sun verify.
+            reader authenticates with the NDEF file's change key (--key, key 0 unless --key-number). On a \
+            tag in LRP mode (nfc ntag424 set-lrp) {picc} takes 48 characters, not 32. Check what the tag \
+            gives with nfc sun verify.
             """)
 
     @OptionGroup var readerOptions: ReaderOptions
@@ -31,7 +32,8 @@ struct NTAG424SDMCommand: AsyncParsableCommand {
         guard let retrieval = NTAG424Access(text: counterKey, maximumKey: 4) else {
             throw CLIError(.usage, "--counter-key is 0-4, free or never, not \(TerminalText.escape(counterKey))")
         }
-        let template: NTAG424SUNTemplate
+        // Checked before the tag is touched; laid out again for LRP once the session says the tag is in LRP mode.
+        var template: NTAG424SUNTemplate
         do {
             template = try NTAG424SUNTemplate(url: url, metaReadKey: metaKey, fileReadKey: fileKey, counterRetrieval: retrieval)
         } catch {
@@ -39,12 +41,21 @@ struct NTAG424SDMCommand: AsyncParsableCommand {
         }
         let key = try keys.required("NTAG 424 key \(try keys.number(or: 0)) (hex)")
         let number = try keys.number(or: 0)
-        try await NTAG424Runner.run(readerOptions, json: false) { client in
+        template = try await NTAG424Runner.run(readerOptions, json: false) { client in
             try await client.authenticate(keyNumber: number, key: key)
+            if case .lrp = await client.channel {
+                do {
+                    template = try NTAG424SUNTemplate(
+                        url: url, metaReadKey: metaKey, fileReadKey: fileKey, counterRetrieval: retrieval, lrp: true)
+                } catch let error as DESFireError {
+                    throw CLIError(.usage, "--url on a tag in LRP mode ({picc} takes 48 characters): \(error.reason)")
+                }
+            }
             try await client.write(template.ndefFile, file: 2)
             var settings = try await client.fileSettings(2)
             settings.sdm = template.sdm
             try await client.changeFileSettings(2, to: settings)
+            return template
         }
         Output.line(
             "SDM on: file 2 holds \(template.ndefFile.count - 2) bytes of NDEF; settings \(Hex.encode(template.sdm.bytes, uppercase: true))"
