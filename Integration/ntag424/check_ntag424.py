@@ -31,7 +31,13 @@ file's own AES, AES-CMAC and NDEF parsing.
    integer, verified as a prehashed SHA-224 digest) and by `openssl pkeyutl -verify` on the raw UID.
    Both verifiers must also accept AN12343's worked example under NXP's DESFire Light key and
    refuse the tag's signature for another UID (so they can fail); another address answers 91 9E.
-7. The emulator is stopped and the temporary files removed whatever happens.
+7. LRP mode by hand (NT4H2421Gx §9.2, §10.5.1; AN12343 §7.2): SetConfiguration option 05 with
+   PDCap2.1 = 02 in AES full mode under key 0, answered 91 00 without a MAC; AuthenticateEV2First
+   then refused with 91 9D; AuthenticateLRPFirst with this directory's own LRP (Integration/sun/
+   lrp.py, held to AN12304 vectors first): 01 ‖ RndB in the clear, PICCResp checked, PICCData
+   deciphered at EncCtr 0 to TI ‖ 02 00… ‖ 02 00…; GetCardUID in LRP full mode at EncCtr 1, its
+   MAC checked and the UID deciphered.
+8. The emulator is stopped and the temporary files removed whatever happens.
 
 Every check is counted and printed; the exit status is 1 when one fails or fewer than
 EXPECTED_CHECKS ran. Needs pcscd with Integration/pcsc/vpcd-readers.conf (Integration/pcsc/pcscd.sh
@@ -51,12 +57,14 @@ import checks  # noqa: E402
 import emulation  # noqa: E402
 from card import Card, expect  # noqa: E402
 from checks import check  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "sun"))
+import lrp  # noqa: E402
 from ev2_crypto import AuthenticationRefused, authenticate_ev2_first, cbc, cmac, ecb, truncate  # noqa: E402
 from originality import (LIGHT_KEY, LIGHT_SIGNATURE, LIGHT_UID, simulator_test_key,  # noqa: E402
                          verify_with_cryptography, verify_with_openssl)
 
 # Checks a whole run makes; fewer means part of it did not run.
-EXPECTED_CHECKS = 32
+EXPECTED_CHECKS = 40
 
 NFC = os.environ.get("NFC", ".build/debug/nfc")
 # "Virtual PCD C 00 00" (35967) is used by the PC/SC suite's nfc watch checks, which never run
@@ -203,7 +211,7 @@ def authenticated_commands(card):
 def originality(card, work):
     test_key = simulator_test_key()
     signature, sw = card.transmit(bytes.fromhex("903C0000010000"))
-    check("Read_Sig in plain: 56 bytes and 91 00", sw == 0x9100 and len(signature) == 56, "%s %04X" % (signature.hex(), sw))
+    check("Read_Sig in plain: 56 bytes and 91 90, as real chips answer", sw == 0x9190 and len(signature) == 56, "%s %04X" % (signature.hex(), sw))
     check("the verifiers accept AN12343's example under NXP's DESFire Light key",
           verify_with_cryptography(LIGHT_KEY, LIGHT_UID, LIGHT_SIGNATURE)
           and verify_with_openssl(work, LIGHT_KEY, LIGHT_UID, LIGHT_SIGNATURE))
@@ -216,6 +224,42 @@ def originality(card, work):
           and not verify_with_cryptography(LIGHT_KEY, UID, signature))
     _, sw = card.transmit(bytes.fromhex("903C0000010100"))
     check("Read_Sig of address 01: 91 9E", sw == 0x919E, "%04X" % sw)
+
+
+def lrp_mode(card):
+    expect(card, SELECT_APPLICATION, "SELECT application")
+    ti, _, _, enc_key, mac_key = authenticate_ev2_first(card, ZERO_KEY)
+    # SetConfiguration (5C), option 05, CmdCtr 0, full mode: E(SesAuthENCKey, IV, data ‖ 80 00…).
+    iv = ecb(enc_key, bytes.fromhex("A55A") + ti + bytes(2) + bytes(8))
+    encrypted = cbc(enc_key, iv, bytes.fromhex("00000000020000000000") + b"\x80" + bytes(5))
+    mac = truncate(cmac(mac_key, bytes([0x5C, 0x00, 0x00]) + ti + b"\x05" + encrypted))
+    answer, sw = card.transmit(bytes([0x90, 0x5C, 0x00, 0x00, 0x19, 0x05]) + encrypted + mac + b"\x00")
+    check("SetConfiguration 05 (LRP): 91 00 and no MAC", sw == 0x9100 and answer == b"", "%s %04X" % (answer.hex(), sw))
+    _, sw = card.transmit(bytes.fromhex("9071000002000000"))
+    check("AuthenticateEV2First on a tag in LRP mode: 91 9D", sw == 0x919D, "%04X" % sw)
+    check("the LRP implementation here passes AN12304's vectors", lrp.self_test())
+    first, sw = card.transmit(bytes.fromhex("9071000008000602000000000000"))
+    check("AuthenticateLRPFirst part 1: 01 ‖ RndB in the clear, 91 AF", sw == 0x91AF and len(first) == 17 and first[0] == 1,
+          "%s %04X" % (first.hex(), sw))
+    rnd_b, rnd_a = first[1:17], os.urandom(16)
+    xor = bytes(a ^ b for a, b in zip(rnd_a[2:8], rnd_b[0:6]))
+    vector = bytes.fromhex("00010080") + rnd_a[0:2] + xor + rnd_b[6:16] + rnd_a[8:16] + bytes.fromhex("9669")
+    session = lrp.LRP(lrp.LRP(ZERO_KEY).cmac(vector))
+    second, sw = card.transmit(bytes([0x90, 0xAF, 0x00, 0x00, 0x20]) + rnd_a + session.cmac(rnd_a + rnd_b) + b"\x00")
+    picc_data = second[:16]
+    check("AuthenticateLRPFirst part 2: PICCResp = CMAC_LRP(RndB ‖ RndA ‖ PICCData)",
+          sw == 0x9100 and len(second) == 32 and second[16:] == session.cmac(rnd_b + rnd_a + picc_data), "%s %04X" % (second.hex(), sw))
+    plain = session.decrypt(picc_data, bytes(4), updated_key=1)
+    ti = plain[:4]
+    check("PICCData deciphers (EncCtr 0) to TI ‖ PDcap2 02 00… ‖ PCDcap2 02 00…",
+          plain[4:] == bytes.fromhex("020000000000020000000000"), plain.hex())
+    command_mac = truncate(session.cmac(bytes([0x51, 0x00, 0x00]) + ti))
+    answer, sw = card.transmit(bytes([0x90, 0x51, 0x00, 0x00, 0x08]) + command_mac + b"\x00")
+    encrypted, answer_mac = answer[:16], answer[16:]
+    check("GetCardUID in LRP: the answer's MAC (CmdCtr 1) is right",
+          sw == 0x9100 and answer_mac == truncate(session.cmac(bytes([0x00, 0x01, 0x00]) + ti + encrypted)), "%s %04X" % (answer.hex(), sw))
+    uid = session.decrypt(encrypted, bytes.fromhex("00000001"), updated_key=1) if len(encrypted) == 16 else b""
+    check("GetCardUID in LRP: EncCtr 1 deciphers it to UID ‖ 80 ‖ zeros", uid == UID + b"\x80" + bytes(8), uid.hex())
 
 
 def run(work):
@@ -236,6 +280,7 @@ def run(work):
             print("      read 3: %s" % url, flush=True)
             check_url("read 3, after the session (ended by SELECT)", url, key1, key2, 3)
             originality(card, work)
+            lrp_mode(card)
         except Exception:
             print("APDUs so far:\n" + "\n".join(card.log[-12:]), flush=True)
             raise

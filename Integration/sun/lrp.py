@@ -42,6 +42,16 @@ class LRP:
             value = (value + 1) % (1 << (8 * len(counter)))
         return out
 
+    def decrypt(self, data, counter, updated_key=0):
+        """Algorithm 5 without padding: each block through AES decryption under EvalLRP(counter)."""
+        out, value = b"", int.from_bytes(counter, "big")
+        for start in range(0, len(data), 16):
+            key = self.eval(updated_key, value.to_bytes(len(counter), "big"))
+            decryptor = Cipher(algorithms.AES(key), modes.ECB()).decryptor()
+            out += decryptor.update(data[start:start + 16]) + decryptor.finalize()
+            value = (value + 1) % (1 << (8 * len(counter)))
+        return out
+
     def cmac(self, message):
         """Algorithm 6: CMAC with EvalLRP under updated key 0 as the block function."""
         def double(block):

@@ -198,6 +198,7 @@ import Testing
         try await checkReaderOptions(tag, ["ntag424", "write", "--file", "2", "--hex", "0000"])
         try await checkReaderOptions(tag, ["ntag424", "sdm", "--key", zero, "--url", "https://x.org/?p={picc}&c={mac}"])
         try await checkReaderOptions(tag, ["ntag424", "change-key", "--key", zero, "--change", "1", "--new-key", zero])
+        try await checkReaderOptions(tag, ["ntag424", "set-lrp", "--key", zero, "--yes"])
     }
 
     @Test func readerOptionsOnTheDESFireCommands() async throws {

@@ -79,6 +79,46 @@ import Testing
         #expect(object["keyVersions"] as? [Int] == [0, 2, 2, 0, 0])
     }
 
+    /// `set-lrp` asks first, then switches for good; every other subcommand then speaks LRP by
+    /// itself, `sdm` lays `{picc}` out at 48 characters, and `nfc sun verify` says "(LRP)".
+    @Test func lrpModeThroughTheCLI() async throws {
+        let path = try await image()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let sim = "sim:" + path
+        let unconfirmed = try await NFCTool.run(["ntag424", "set-lrp", "--reader", sim, "--key", Self.zero], stdin: "n\n")
+        #expect(unconfirmed.status != 0, "no --yes, no terminal: refused")
+        #expect(!(try String(contentsOfFile: path, encoding: .utf8)).contains("\"lrp\""))
+        let switched = try await NFCTool.run(["ntag424", "set-lrp", "--reader", sim, "--key", "-", "--yes"], stdin: Self.zero + "\n")
+        #expect(switched.status == 0 && switched.stdout.contains("LRP mode on"), "\(switched.stderr)")
+        let again = try await NFCTool.run(["ntag424", "set-lrp", "--reader", sim, "--key", Self.zero, "--yes"])
+        #expect(again.status == 0 && again.stdout.contains("already"), "\(again.stderr)")
+        let sdm = try await NFCTool.run([
+            "ntag424", "sdm", "--reader", sim, "--key", Self.zero, "--url", "https://example.org/t?picc_data={picc}&cmac={mac}",
+            "--meta-key", "2", "--file-key", "1",
+        ])
+        #expect(sdm.status == 0, "\(sdm.stderr)")
+        for expected in [1, 2] {
+            let read = try await NFCTool.run(["ntag424", "read", "--reader", sim, "--file", "2", "--offset", "2", "--json"])
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(read.stdout.utf8)) as? [String: Any])
+            let bytes = hexBytes(try #require(object["data"] as? String))
+            try #require(bytes.count >= 5 && bytes.count >= 4 + Int(bytes[2]), "not a short URI record: \(read.stdout)")
+            let url = "https://" + String(decoding: bytes[5..<4 + Int(bytes[2])], as: UTF8.self)
+            #expect(url.contains("picc_data=") && url.split(separator: "=")[1].prefix(48).allSatisfy(\.isHexDigit))
+            let verified = try await NFCTool.run(["sun", "verify", url, "--key", Self.zero, "--file-key", Self.zero])
+            #expect(verified.status == 0 && verified.stdout.contains("read counter \(expected) (LRP)"), "\(url): \(verified.stdout)")
+        }
+        let write = try await NFCTool.run([
+            "ntag424", "write", "--reader", sim, "--file", "3", "--hex", "CAFE", "--key", Self.zero, "--key-number", "3",
+        ])
+        #expect(write.status == 0, "\(write.stderr)")
+        let read = try await NFCTool.run([
+            "ntag424", "read", "--reader", sim, "--file", "3", "--length", "2", "--key", Self.zero, "--key-number", "2",
+        ])
+        #expect(read.stdout == "CAFE\n", "\(read.stderr)")
+        let info = try await NFCTool.run(["ntag424", "info", "--reader", sim, "--key", Self.zero])
+        #expect(info.status == 0 && info.stdout.contains("(GetCardUID)"), "\(info.stderr)")
+    }
+
     @Test func authenticatedWriteAndReadOfTheProprietaryFile() async throws {
         let path = try await image()
         defer { try? FileManager.default.removeItem(atPath: path) }

@@ -11,7 +11,7 @@ import NFCTransport
 /// with the simulator's test key (``OriginalityTestKey``) unless the image holds another.
 ///
 /// SetConfiguration's option `05` with PDCap2.1 bit 1 switches the tag to LRP mode for good
-/// (§9.2, §10.5.1): from then on AuthenticateLRPFirst/NonFirst (``NTAG424LRP``, AN12304) and
+/// (§9.2, §10.5.1): from then on AuthenticateLRPFirst/NonFirst (AN12304) and
 /// LRP secure messaging replace the AES ones, AuthenticateEV2First is refused, and SDM writes
 /// 24-byte PICC data and LRP MACs. What is not modelled: SetConfiguration's other options
 /// (random ID, failed-authentication counters, …), TagTamper, and command chaining of long
