@@ -101,7 +101,7 @@ import Testing
             let read = try await NFCTool.run(["ntag424", "read", "--reader", sim, "--file", "2", "--offset", "2", "--json"])
             let object = try #require(try JSONSerialization.jsonObject(with: Data(read.stdout.utf8)) as? [String: Any])
             let bytes = hexBytes(try #require(object["data"] as? String))
-            try #require(bytes.count >= 5 && bytes.count >= 4 + Int(bytes[2]), "not a short URI record: \(read.stdout)")
+            try #require(bytes.count >= 5 && bytes[2] >= 1 && bytes.count >= 4 + Int(bytes[2]), "not a short URI record: \(read.stdout)")
             let url = "https://" + String(decoding: bytes[5..<4 + Int(bytes[2])], as: UTF8.self)
             #expect(url.contains("picc_data=") && url.split(separator: "=")[1].prefix(48).allSatisfy(\.isHexDigit))
             let verified = try await NFCTool.run(["sun", "verify", url, "--key", Self.zero, "--file-key", Self.zero])
