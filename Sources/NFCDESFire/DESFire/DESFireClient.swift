@@ -16,7 +16,7 @@ import NFCBytes
 public actor DESFireClient {
     /// The channel every command goes through.
     public nonisolated let transmitter: any APDUTransmitter
-    /// The open secure channel, if any: an EV2 session or an EV1/legacy one.
+    /// The open secure channel, if any: an EV2 session, an LRP one or an EV1/legacy one.
     public internal(set) var channel: DESFireSecureChannel?
     /// The open EV2 session, if the channel is one.
     public var session: EV2Session? {
@@ -99,7 +99,7 @@ public actor DESFireClient {
     }
 
     /// Opens a session with `method`: AuthenticateEV2First (``authenticate(keyNumber:key:)``),
-    /// AuthenticateAES (`AA`, AES keys), AuthenticateISO (`1A`: 8- or 16-byte keys are DES or
+    /// AuthenticateLRPFirst (``authenticateLRP(keyNumber:key:)``, a tag in LRP mode), AuthenticateAES (`AA`, AES keys), AuthenticateISO (`1A`: 8- or 16-byte keys are DES or
     /// 2K3DES, 24-byte keys 3K3DES) or the legacy Authenticate (`0A`, DES and 2K3DES). The last three
     /// open an EV1 or legacy session (``EV1Session``): RndB from E(RndB), E(RndA ‖ RndB') back, the
     /// card's E(RndA') checked — chained CBC for `AA` and `1A`, each message alone (the reader
@@ -283,7 +283,7 @@ public actor DESFireClient {
         return file
     }
 
-    /// The mode of a management command: MAC in an EV2 session, plain otherwise (an EV1 session
+    /// The mode of a management command: MAC in an EV2 or LRP session, plain otherwise (an EV1 session
     /// still checks each answer's CMAC).
     var managementMode: DESFireCommunicationMode {
         switch channel {

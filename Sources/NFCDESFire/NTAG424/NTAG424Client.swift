@@ -103,11 +103,17 @@ public actor NTAG424Client {
     /// - Throws: ``DESFireError`` `.authenticationError` when the card refuses the key (`91 AE`: a
     ///   wrong key), `.authenticationFailed` when the card's answer does not prove the key,
     ///   `.wrongKey` for a key that is not 16 bytes.
+    ///   A tag that refuses both ways answers with AES's refusal.
     public func authenticate(keyNumber: UInt8, key: [UInt8]) async throws {
         do {
             try await core.authenticate(keyNumber: keyNumber, key: key)
-        } catch let error as DESFireError where error.code == .permissionDenied {
-            try await core.authenticateLRP(keyNumber: keyNumber, key: key)
+        } catch let refusal as DESFireError where refusal.code == .permissionDenied {
+            do {
+                try await core.authenticateLRP(keyNumber: keyNumber, key: key)
+            } catch let error as DESFireError where error.code == .permissionDenied {
+                // Not in LRP mode either (it answered the AES way, or refused again): AES's refusal says why.
+                throw refusal
+            }
         }
     }
 
@@ -127,15 +133,17 @@ public actor NTAG424Client {
     }
 
     /// SetConfiguration option `05` with PDCap2.1 bit 1 (§10.5.1, Table 50; AN12343 Table 18):
-    /// switches the tag to LRP mode. **This cannot be undone.** It needs a session with key 0;
-    /// the session ends (the answer carries no MAC), SDM is off on every file until
+    /// switches the tag to LRP mode. **This cannot be undone.** It needs an AES session with key
+    /// 0; the session ends (the answer carries no MAC), SDM is off on every file until
     /// ChangeFileSettings sets it again, and from then on only LRP authentication opens a session.
+    /// In an LRP session the tag is in LRP mode already: nothing is sent.
     /// - Throws: ``DESFireError`` `.notAuthenticated` without a session with key 0, the card's
     ///   status otherwise.
     public func enableLRP() async throws {
         guard let current = await core.channel, current.keyNumber == 0 else {
             throw DESFireError(.notAuthenticated, "SetConfiguration needs a session with key 0, the application master key")
         }
+        if case .lrp = current { return }
         try await core.commandEndingSession(
             "SetConfiguration", 0x5C, header: [0x05], data: [0x00, 0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00])
     }

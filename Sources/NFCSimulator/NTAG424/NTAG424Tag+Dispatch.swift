@@ -123,9 +123,9 @@ extension NTAG424Tag {
         case .authentication(let keyNumber, let rndB, let first, let capabilities, let lrp):
             if lrp { return finishLRPAuthentication(keyNumber: keyNumber, rndB: rndB, first: first, pcdCapabilities: capabilities, data) }
             return finishAuthentication(keyNumber: keyNumber, rndB: rndB, first: first, pcdCapabilities: capabilities, data)
-        case .response(let rest):
+        case .response(let rest, let status):
             guard data.isEmpty else { return Self.native(.lengthError) }
-            return chunked(rest)
+            return chunked(rest, status: status)
         }
     }
 
@@ -134,7 +134,7 @@ extension NTAG424Tag {
     /// ISO/IEC 14443-4 chaining (§8.5); the client never asks for one (it reads 192 bytes at a time).
     mutating func chunked(_ data: [UInt8], status: Status = .ok) -> SimResponseAPDU {
         guard data.count > Self.frameLimit else { return Self.native(data, status) }
-        pending = .response(rest: Array(data.dropFirst(Self.frameLimit)))
+        pending = .response(rest: Array(data.dropFirst(Self.frameLimit)), status: status)
         return Self.native(Array(data.prefix(Self.frameLimit)), .additionalFrame)
     }
 

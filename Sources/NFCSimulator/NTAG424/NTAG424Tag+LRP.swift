@@ -54,8 +54,7 @@ extension NTAG424Tag {
             guard option == 0x05 else { return Self.native(.parameterError) }
             guard parts.body.count == 10 else { return Self.native(.lengthError) }
             guard parts.body[4] & 0x02 != 0, !lrpMode else { return seal([], mode: .full, writes: true) }
-            lrpMode = true
-            for index in files.indices { files[index].sdm = nil }
+            lrpMode = true  // and SDM off (``lrpMode``)
             session = nil
             return Self.native(.ok, writes: true)
         }

@@ -45,8 +45,14 @@ public struct NTAG424Tag: VirtualTag, TagImageRepresentable {
     /// The 56-byte originality signature Read_Sig answers; `nil`: the simulator's test key's
     /// signature of the UID (``OriginalityTestKey/signature(of:)``), made when first asked.
     public var originalitySignature: [UInt8]?
-    /// LRP mode (SetConfiguration option `05`, PDCap2.1 bit 1): permanent once set.
-    public var lrpMode = false
+    /// LRP mode (SetConfiguration option `05`, PDCap2.1 bit 1): permanent once set. Turning it on
+    /// turns SDM off on every file, as the switch does (§9.3.4.2): SDM laid out for AES's 32
+    /// characters of PICC data would not hold LRP's 48.
+    public var lrpMode = false {
+        didSet {
+            if lrpMode && !oldValue { for index in files.indices { files[index].sdm = nil } }
+        }
+    }
 
     // Volatile state, reset when the tag enters the field.
     /// Whether the application (rather than the PICC level) is selected.
@@ -88,8 +94,8 @@ public struct NTAG424Tag: VirtualTag, TagImageRepresentable {
         /// AuthenticateEV2First or NonFirst after the card sent E(Kx, RndB), or their LRP
         /// forms after it sent `01` ‖ RndB.
         case authentication(keyNumber: UInt8, rndB: [UInt8], first: Bool, pcdCapabilities: [UInt8], lrp: Bool)
-        /// The rest of a long answer and its final status.
-        case response(rest: [UInt8])
+        /// The rest of a long answer and the status its last frame ends with.
+        case response(rest: [UInt8], status: Status)
     }
 
     /// An SDM file's bytes as one run of reads sees them.

@@ -80,6 +80,18 @@ final class RecordingTransmitter: APDUTransmitter {
         #expect(answers == expectedAnswers)
     }
 
+    /// A tag that refuses AES authentication and is not in LRP mode (PICC level: no application
+    /// selected) gets AES's refusal back, not the LRP attempt's.
+    @Test func bothRefusalsGiveTheAESOne() async throws {
+        let card = RecordingTransmitter(VirtualNTAG424())
+        let client = NTAG424Client(transmitter: card)
+        let refused = await #expect(throws: DESFireError.self) { try await client.authenticate(keyNumber: 0, key: Self.zero) }
+        #expect(
+            refused?.code == .permissionDenied && refused?.reason.contains("AuthenticateEV2First") == true, "\(String(describing: refused))"
+        )
+        #expect(card.log.withLock { $0.map(\.command) } == ["9071000002000000", "9071000008000602000000000000"])
+    }
+
     /// From a tag as shipped: AES session, the switch to LRP, an LRP session, keys changed and SDM
     /// set in LRP secure messaging; two phone reads give two URLs that verify in LRP mode with
     /// counters one apart, and file 03 is written and read back enciphered.
@@ -100,6 +112,11 @@ final class RecordingTransmitter: APDUTransmitter {
         try await client.authenticate(keyNumber: 0, key: Self.zero)
         guard case .lrp = await client.channel else {
             Issue.record("no LRP session")
+            return
+        }
+        try await client.enableLRP()
+        guard case .lrp = await client.channel else {
+            Issue.record("enableLRP in an LRP session ended it")
             return
         }
         try await client.changeKey(2, to: NTAG424SimulatorTests.metaKey, version: 1, oldKey: Self.zero)

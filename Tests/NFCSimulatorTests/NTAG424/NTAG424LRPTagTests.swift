@@ -82,11 +82,22 @@ import Testing
         #expect(tag.image.lrp == nil)
     }
 
-    @Test("Read_Sig answers 91 90, plain and in a session, as the chips and AN12196 do")
-    func readSignatureStatus() {
+    @Test("Read_Sig answers 91 90, plain and in an AES session (its MAC over RC 90), as the chips and AN12196 do")
+    func readSignatureStatus() throws {
         var tag = Self.selected(lrp: false)
         let answer = Self.send(&tag, "903C0000010000")
         #expect(answer.count == 116 && answer.hasSuffix("9190"))
         #expect(Self.send(&tag, "903C0000010100") == "919E")
+        let encryption = hexBytes("1309C877509E5A215007FF0ED19CA564")
+        let mac = hexBytes("4C6626F5E72EA694202139295C7A7FC7")
+        let ti = hexBytes("9D00C4DF")
+        tag.session = NTAG424Tag.Session(keyNumber: 0, encryption: encryption, mac: mac, ti: ti, counter: 0)
+        let commandMAC = try #require(NTAG424Cipher.truncatedMAC([0x3C, 0x00, 0x00] + ti + [0x00], key: mac))
+        let sealed = hexBytes(Self.send(&tag, "903C000009" + "00" + Hex.encode(commandMAC, uppercase: true) + "00"))
+        try #require(sealed.count == 64 + 8 + 2, "\(sealed.count) bytes")
+        #expect(sealed.suffix(2) == [0x91, 0x90])
+        let body = Array(sealed[0..<64])
+        #expect(Array(sealed[64..<72]) == NTAG424Cipher.truncatedMAC([0x90, 0x01, 0x00] + ti + body, key: mac), "RC 90 in the MAC")
+        #expect(tag.session?.counter == 1, "91 90 keeps the session")
     }
 }
