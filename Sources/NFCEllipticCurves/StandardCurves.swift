@@ -14,6 +14,17 @@ extension EllipticCurve {
         y: "547EF835C3DAC4FD97F8461A14611DC9C27745132DED8E545C1D54C72F046997",
         order: "A9FB57DBA1EEA9BC3E660A909D838D718C397AA3B561A6F7901E0E82974856A7")
 
+    /// SEC 2 v1 §2.3.1 secp128r1: the curve of NXP's Type 2 originality signatures (NTAG21x,
+    /// MIFARE Ultralight EV1; 32 bytes r ‖ s over the UID). No TR-03110 identifier.
+    public static let secp128r1 = EllipticCurve(
+        name: "secp128r1",
+        p: "FFFFFFFDFFFFFFFFFFFFFFFFFFFFFFFF",
+        a: "FFFFFFFDFFFFFFFFFFFFFFFFFFFFFFFC",
+        b: "E87579C11079F43DD824993C2CEE5ED3",
+        x: "161FF7528B899B2D0C28607CA52C5B86",
+        y: "CF5AC8395BAFEB13C02DA292DDED7A83",
+        order: "FFFFFFFE0000000075A30D1B9038A115")
+
     /// NIST P-224, secp224r1 (identifier 10).
     public static let secp224r1 = EllipticCurve(
         name: "secp224r1",

@@ -46,6 +46,39 @@ import Testing
         #expect(!Self.curve.verifyECDSA(digest: Self.hex("045A115A346181"), r: signature.r, s: signature.s, publicKey: key))
     }
 
+    /// Real tags' READ_SIG answers as proxmark3's `tools/recover_pk.py` carries them in its self
+    /// test: ECDSA on secp128r1 over the 7-byte UID as a big-endian integer, no hash, r ‖ s.
+    @Test(
+        "secp128r1: NTAG21x and Ultralight EV1 signatures of real tags verify under NXP's keys; another UID or key does not",
+        arguments: [
+            (
+                "04494E1A386D3D3CFE3DC10E5DE68A499B1C202DB5B132393E89ED19FE5BE8BC61", "04E10CDA993C80",
+                "8B76052EE42F5567BEB53238B3E3F9950707C0DCC956B5C5EFCFDB709B2D82B3"
+            ),
+            (
+                "04494E1A386D3D3CFE3DC10E5DE68A499B1C202DB5B132393E89ED19FE5BE8BC61", "04DB0BDA993C80",
+                "6048EFD9417CD10F6B7F1818D471A7FE5B46868D2EABDC6307A1E0AAE139D8D0"
+            ),
+            (
+                "0490933BDCD6E99B4E255E3DA55389A827564E11718E017292FAF23226A96614B8", "04C1285A373080",
+                "CEA2EB0B3C95D0844A95B824A7553703B3702378033BF0987899DB70151A19E7"
+            ),
+        ])
+    func type2OriginalitySignatures(key: String, uid: String, signature: String) throws {
+        let curve = EllipticCurve.secp128r1
+        let publicKey = try #require(curve.decode(Self.hex(key)))
+        let (r, s) = try #require(EllipticCurve.splitPlainSignature(Self.hex(signature)))
+        var other = Self.hex(uid)
+        other[6] ^= 0x01
+        #expect(curve.verifyECDSA(digest: Self.hex(uid), r: r, s: s, publicKey: publicKey))
+        #expect(!curve.verifyECDSA(digest: other, r: r, s: s, publicKey: publicKey))
+        let otherKey =
+            key.hasPrefix("04494E")
+            ? "0490933BDCD6E99B4E255E3DA55389A827564E11718E017292FAF23226A96614B8"
+            : "04494E1A386D3D3CFE3DC10E5DE68A499B1C202DB5B132393E89ED19FE5BE8BC61"
+        #expect(!curve.verifyECDSA(digest: Self.hex(uid), r: r, s: s, publicKey: try #require(curve.decode(Self.hex(otherKey)))))
+    }
+
     @Test("signing refuses a private key or nonce outside [1, n-1]; a signature verifies and a changed digest does not")
     func refusalsAndRoundTrip() throws {
         let n = Self.curve.order

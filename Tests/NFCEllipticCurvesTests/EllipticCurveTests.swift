@@ -9,7 +9,9 @@ import Testing
     static let curve = EllipticCurve.brainpoolP256r1
     static func hex(_ text: String) -> [UInt8] { (try? [UInt8](hex: text)) ?? [] }
 
-    @Test("each curve: G on the curve, n·G at infinity, (n+1)·G = G", arguments: [EllipticCurve.brainpoolP256r1, .secp256r1, .secp224r1])
+    @Test(
+        "each curve: G on the curve, n·G at infinity, (n+1)·G = G",
+        arguments: [EllipticCurve.brainpoolP256r1, .secp256r1, .secp224r1, .secp128r1])
     func identities(_ curve: EllipticCurve) {
         #expect(curve.contains(curve.generator))
         #expect(curve.multiply(curve.generator, by: curve.order) == .infinity)

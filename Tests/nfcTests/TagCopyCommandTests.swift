@@ -28,6 +28,32 @@ import Testing
         return file
     }
 
+    /// `dump -o` checks READ_SIG's answer: a virtual tag's names the simulator's Type 2 test key,
+    /// a real NTAG216's (UID and signature as proxmark3's `recover_pk.py` carries them) NXP's
+    /// NTAG21x key, a forged one none.
+    @Test func aCopyChecksTheOriginalitySignature() async throws {
+        let virtual = try await tag("ntag216", "virtual.json")
+        let dumped = try await NFCTool.run(["dump", "--reader", "sim:" + virtual, "-o", path("virtual-copy.json")])
+        #expect(dumped.stdout.contains("originality: signed with the OpenCoreNFC simulator (Type 2) test key"), "\(dumped.stdout)")
+        for (signature, verdict, valid) in [
+            ("8B76052EE42F5567BEB53238B3E3F9950707C0DCC956B5C5EFCFDB709B2D82B3", "valid, signed with NXP's NTAG21x key", true),
+            (String(repeating: "11", count: 32), "INVALID", false),
+        ] {
+            let file = try await tag("ntag216", "real-\(valid).json", uid: "04E10CDA993C80")
+            var image = try json(String(decoding: try Data(contentsOf: URL(fileURLWithPath: file)), as: UTF8.self))
+            var fields = try #require(image["tag"] as? [String: Any])
+            fields["signature"] = signature.lowercased()
+            image["tag"] = fields
+            try JSONSerialization.data(withJSONObject: image).write(to: URL(fileURLWithPath: file))
+            let text = try await NFCTool.run(["dump", "--reader", "sim:" + file, "-o", path("copy-\(valid).json")])
+            #expect(text.status == 0 && text.stdout.contains("originality: " + verdict), "\(text.stdout) \(text.stderr)")
+            let report = try await NFCTool.run(["dump", "--reader", "sim:" + file, "-o", path("copy-\(valid).json"), "--force", "--json"])
+            let originality = try #require(try json(report.stdout)["originality"] as? [String: Any])
+            #expect(originality["valid"] as? Bool == valid && originality["testKey"] as? Bool == false, "\(report.stdout)")
+            #expect(originality["signer"] as? String == (valid ? "NTAG21x" : nil))
+        }
+    }
+
     @Test func aCopyIsATagAndRestoresOntoAnotherOfTheSameModel() async throws {
         let original = try await tag("ntag215", "original.json", text: "copied")
         let copy = path("copy.json")

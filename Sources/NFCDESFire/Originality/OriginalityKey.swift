@@ -1,13 +1,15 @@
 import NFCBytes
 
-/// A public key NXP signs its chips' originality signatures with: ECDSA on NIST P-224 over the
-/// 7-byte UID with no hash, the signature 56 bytes r ‖ s (AN12343, originality check; NTAG 424
-/// DNA data sheet NT4H2421Gx, Read_Sig). Each product family has its own key; a check tries them
-/// all (``OriginalitySignature/signer(of:uid:among:)``).
+/// A public key NXP signs its chips' originality signatures with: ECDSA over the 7-byte UID with
+/// no hash, on NIST P-224 (57-byte keys, 56-byte signatures r ‖ s: AN12343, originality check;
+/// NTAG 424 DNA data sheet NT4H2421Gx, Read_Sig) for ISO-DEP chips, on secp128r1 (33-byte keys,
+/// 32-byte signatures: NTAG213/215/216 data sheet, READ_SIG) for Type 2 chips. Each product
+/// family has its own key; a check tries those on the signature's curve
+/// (``OriginalitySignature/signer(of:uid:among:)``).
 public struct OriginalityKey: Sendable, Hashable, CustomStringConvertible {
     /// What the key signs ("NTAG 424 DNA").
     public let name: String
-    /// The key, uncompressed (`04 ‖ x ‖ y`, 57 bytes).
+    /// The key, uncompressed (`04 ‖ x ‖ y`: 57 bytes on P-224, 33 on secp128r1).
     public let publicKey: [UInt8]
     /// Whether this is the simulator's test key rather than one of NXP's.
     public let isTestKey: Bool
@@ -56,6 +58,13 @@ public struct OriginalityKey: Sendable, Hashable, CustomStringConvertible {
         "NTAG 413 DNA", "04BB5D514F7050025C7D0F397310360EEC91EAF792E96FC7E0F496CB4E669D414F877B7B27901FE67C2E3B33CD39D1C797715189AC951C2ADD"
     )
 
+    /// NTAG210/212/213/215/216 (secp128r1), as NXP's TagInfo and the field's tools (proxmark3
+    /// `cmdhfmfu.c`) list it; real tags' signatures verify under it in the tests.
+    public static let ntag21x = OriginalityKey("NTAG21x", "04494E1A386D3D3CFE3DC10E5DE68A499B1C202DB5B132393E89ED19FE5BE8BC61")
+    /// MIFARE Ultralight EV1 (secp128r1), listed and checked the same way.
+    public static let ultralightEV1 = OriginalityKey(
+        "MIFARE Ultralight EV1", "0490933BDCD6E99B4E255E3DA55389A827564E11718E017292FAF23226A96614B8")
+
     /// The simulator's test key (`NFCSimulator`'s `OriginalityTestKey`, whose private key is
     /// public): virtual cards sign with it, and a check that finds it says so.
     public static let simulator = OriginalityKey(
@@ -63,12 +72,17 @@ public struct OriginalityKey: Sendable, Hashable, CustomStringConvertible {
         "048435017F0B8E72D8B16C24D7301317387A174350260CFBAF14234C28A0C8602E805CA353D9854289E6DD4CA66A40FECDBF549C8B635A2B5D",
         isTestKey: true)
 
+    /// The simulator's Type 2 test key: the same private key reduced on secp128r1, which virtual
+    /// NTAG21x and Ultralight EV1 tags sign their UIDs with.
+    public static let simulatorType2 = OriginalityKey(
+        "OpenCoreNFC simulator (Type 2)", "045F4866D350631F04114B5DF5C7D35B1DB2FE6843225E0E5E83AF1C1A706ACCB6", isTestKey: true)
+
     /// NXP's keys above, the NTAG 424 DNA ones first. The application notes publish some (AN12196,
-    /// AN12343); the rest are as the field's tools list them, each checked to lie on the curve.
+    /// AN12343); the rest are as the field's tools list them, each checked to lie on its curve.
     public static let nxp: [OriginalityKey] = [
-        ntag424DNA, desfireEV2, desfireEV3, desfireEV2XL, desfireLight, mifarePlusEV1, ntag413DNA,
+        ntag424DNA, desfireEV2, desfireEV3, desfireEV2XL, desfireLight, mifarePlusEV1, ntag413DNA, ntag21x, ultralightEV1,
     ]
 
     /// NXP's keys and the simulator's.
-    public static let all: [OriginalityKey] = nxp + [simulator]
+    public static let all: [OriginalityKey] = nxp + [simulator, simulatorType2]
 }

@@ -95,8 +95,8 @@ public struct Type2Tag: TagImageRepresentable, Hashable {
     ///   - blank: `false` writes the capability container for the size and an empty NDEF TLV
     ///     (`03 00 FE`) at page 04h, as NXP ships NTAG21x; `true` leaves page 03h and the user
     ///     memory zero, as NXP ships Ultralight EV1.
-    ///   - signature: the 32-byte originality signature; `nil` for 32 bytes derived from the UID
-    ///     (which do not verify against NXP's public key).
+    ///   - signature: the 32-byte originality signature; `nil` for the simulator's test key's
+    ///     signature of the UID (which verifies under that key, never under NXP's).
     /// Everything else is as shipped: static and dynamic lock bytes clear (dynamic byte 3 BDh),
     /// AUTH0 FFh (no protection), ACCESS 00h, PWD FFFFFFFFh, PACK 0000h, counters zero.
     public init(model: Model, uid: [UInt8]? = nil, blank: Bool = false, signature: [UInt8]? = nil) {
@@ -144,21 +144,10 @@ public struct Type2Tag: TagImageRepresentable, Hashable {
         return [uid[0], uid[1], uid[2], bcc0, uid[3], uid[4], uid[5], uid[6], bcc1, 0x48] + lockBytes
     }
 
-    /// 32 bytes that depend on the UID only (SplitMix64 seeded from it), standing in for NXP's
-    /// ECC signature.
-    static func defaultSignature(for uid: [UInt8]) -> [UInt8] {
-        var state = uid.reduce(UInt64(0x4E58_5020_5349_4721)) { ($0 << 8 | $0 >> 56) ^ UInt64($1) }
-        var bytes: [UInt8] = []
-        for _ in 0..<4 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            z ^= z >> 31
-            for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: z >> UInt64(shift))) }
-        }
-        return bytes
-    }
+    /// The originality signature a virtual chip is made with: ECDSA on secp128r1 over the UID as
+    /// NXP signs its chips (r ‖ s, no hash), under the simulator's test key
+    /// (``OriginalityTestKey/type2Signature(of:)``), since NXP's private key is NXP's.
+    static func defaultSignature(for uid: [UInt8]) -> [UInt8] { OriginalityTestKey.type2Signature(of: uid) }
 
     /// The 4 bytes of a page as stored.
     public func page(_ address: Int) -> [UInt8] {

@@ -50,6 +50,9 @@ enum TagCopyCommand {
         }
         try TagImageOutput.create(tag, at: path, replace: force)
         let missing = Self.unreadBeyondPassword(tag)
+        // READ_SIG's answer checked against the UID: NXP's NTAG21x or Ultralight EV1 key, the
+        // simulator's, or none (a clone's).
+        let originality = OriginalityVerdict(signature: capture.signature, uid: tag.uid)
         let kind = VirtualTagKind(of: tag)?.rawValue ?? tag.model.rawValue
         if json {
             var fields: [(String, JSONValue)] = [
@@ -61,6 +64,7 @@ enum TagCopyCommand {
                 ),
                 ("signature", .bool(capture.signature != nil)), ("complete", .bool(missing.isEmpty)),
             ]
+            if capture.signature != nil { fields.append(("originality", originality.json)) }
             if reader.stats { fields.append(("stats", StatisticsText.json(stats))) }
             Output.line(JSONValue.object(fields).serialized(pretty: true))
         } else {
@@ -69,7 +73,11 @@ enum TagCopyCommand {
             if pwd == nil {
                 Output.line("note: PWD and PACK cannot be read; the copy holds factory values (give --password to copy them)")
             }
-            if capture.signature == nil { Output.line("note: the tag did not give its signature; the copy holds a stand-in") }
+            if capture.signature == nil {
+                Output.line("note: the tag did not give its signature; the copy holds a stand-in")
+            } else {
+                Output.line("originality: \(originality.text)")
+            }
         }
         if !missing.isEmpty && json { throw ExitCode(CLIError.Code.incomplete.exitStatus) }  // "complete": false says it
         if let first = missing.first {

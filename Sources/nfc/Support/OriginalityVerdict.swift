@@ -2,7 +2,8 @@ import NFCBytes
 import NFCDESFire
 import NFCJSON
 
-/// What a Read_Sig answer says about a chip, as `nfc ntag424 info` and `nfc desfire info` print it.
+/// What a Read_Sig (or a Type 2 chip's READ_SIG) answer says about a chip, as `nfc ntag424 info`,
+/// `nfc desfire info` and `nfc dump -o` print it.
 struct OriginalityVerdict {
     /// Read_Sig's answer; `nil` when the chip refused it or has none.
     var signature: [UInt8]?

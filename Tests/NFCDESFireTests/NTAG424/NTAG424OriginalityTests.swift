@@ -10,10 +10,13 @@ import Testing
 @Suite struct NTAG424OriginalityTests {
     static let zero = [UInt8](repeating: 0, count: 16)
 
-    @Test("every listed key is a point on P-224 (a mistyped digit would not be)")
+    @Test("every listed key is a point on its curve, P-224 or secp128r1 (a mistyped digit would not be)")
     func keysLieOnTheCurve() {
         for key in OriginalityKey.all {
-            #expect(key.publicKey.count == 57 && EllipticCurve.secp224r1.decode(key.publicKey) != nil, "\(key.name)")
+            let onCurve =
+                key.publicKey.count == 57
+                ? EllipticCurve.secp224r1.decode(key.publicKey) != nil : EllipticCurve.secp128r1.decode(key.publicKey) != nil
+            #expect([57, 33].contains(key.publicKey.count) && onCurve, "\(key.name)")
         }
         #expect(OriginalityKey.simulator.publicKey == OriginalityTestKey.publicKey, "the client names the key the simulator signs with")
         #expect(OriginalityKey.nxp.allSatisfy { !$0.isTestKey } && OriginalityKey.simulator.isTestKey)
