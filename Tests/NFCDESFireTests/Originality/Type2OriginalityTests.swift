@@ -6,7 +6,8 @@ import NFCTestSupport
 import Testing
 
 /// Type 2 originality signatures (READ_SIG, secp128r1, 32 bytes): real tags' signatures as
-/// proxmark3's `tools/recover_pk.py` carries them name NXP's NTAG21x and Ultralight EV1 keys, and
+/// proxmark3 carries them (`tools/recover_pk.py`'s self test; the NTAG216 of
+/// `traces/mifare/ntag216-empty.json`) name NXP's NTAG21x and Ultralight EV1 keys, and
 /// a virtual tag's names the simulator's Type 2 test key.
 @Suite struct Type2OriginalityTests {
     @Test("real NTAG21x and Ultralight EV1 tags: the signer is NXP's key for the family; another UID's is no one's")
@@ -14,7 +15,9 @@ import Testing
         for (uid, signature, key) in [
             ("04E10CDA993C80", "8B76052EE42F5567BEB53238B3E3F9950707C0DCC956B5C5EFCFDB709B2D82B3", OriginalityKey.ntag21x),
             ("04DB0BDA993C80", "6048EFD9417CD10F6B7F1818D471A7FE5B46868D2EABDC6307A1E0AAE139D8D0", .ntag21x),
+            ("045869D29C3980", "1FA9FE479435E4B60280F7A2B44293DF9127471B3251BC8942F0941AD71A1755", .ntag21x),
             ("04C1285A373080", "CEA2EB0B3C95D0844A95B824A7553703B3702378033BF0987899DB70151A19E7", .ultralightEV1),
+            ("04EE45DAA34084", "EBB6102BFF74B087D18A57A54BC375159A04EA9BC61080B7F4A85AFE1587D73B", .ultralightEV1),
         ] {
             #expect(OriginalitySignature.signer(of: hexBytes(signature), uid: hexBytes(uid)) == key, "\(uid)")
             #expect(OriginalitySignature.signer(of: hexBytes(signature), uid: hexBytes("04000000000000")) == nil)
