@@ -79,7 +79,10 @@ def simulator_type2_key():
 
 
 def der_length(n):
-    return bytes([n]) if n < 0x80 else bytes([0x81, n])
+    if n < 0x80:
+        return bytes([n])
+    body = n.to_bytes((n.bit_length() + 7) // 8, "big")
+    return bytes([0x80 | len(body)]) + body
 
 
 def der_integer(value):

@@ -29,7 +29,7 @@ import Testing
     }
 
     /// `dump -o` checks READ_SIG's answer: a virtual tag's names the simulator's Type 2 test key,
-    /// a real NTAG216's (UID and signature as proxmark3's `recover_pk.py` carries them) NXP's
+    /// a real NTAG21x's (UID and signature as proxmark3's `recover_pk.py` carries them) NXP's
     /// NTAG21x key, a forged one none.
     @Test func aCopyChecksTheOriginalitySignature() async throws {
         let virtual = try await tag("ntag216", "virtual.json")

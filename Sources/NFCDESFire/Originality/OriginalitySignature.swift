@@ -21,7 +21,7 @@ public enum OriginalitySignature {
         }
         guard let (r, s) = EllipticCurve.splitPlainSignature(signature) else { return nil }
         return keys.first { key in
-            guard key.publicKey.count == signature.count + 1, let point = curve.decode(key.publicKey) else { return false }
+            guard let point = curve.decode(key.publicKey) else { return false }  // a key of the other curve does not decode
             return curve.verifyECDSA(digest: uid, r: r, s: s, publicKey: point)
         }
     }

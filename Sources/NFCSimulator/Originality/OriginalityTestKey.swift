@@ -12,7 +12,7 @@ import Synchronization
 /// `OriginalityKey.simulator` is its public key, so a check names a virtual card for what it is.
 ///
 /// NXP's Type 2 chips (NTAG21x, MIFARE Ultralight EV1) sign the same way on secp128r1, 32 bytes
-/// r ‖ s (READ_SIG; NTAG213/215/216 data sheet §8.8.9 and §10.13): the virtual ones use the same
+/// r ‖ s (READ_SIG, NTAG213/215/216 data sheet §10.9): the virtual ones use the same
 /// definition reduced on that curve (``type2Signature(of:)``, `OriginalityKey.simulatorType2`).
 public enum OriginalityTestKey {
     /// The curve.

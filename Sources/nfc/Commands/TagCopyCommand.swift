@@ -51,7 +51,7 @@ enum TagCopyCommand {
         try TagImageOutput.create(tag, at: path, replace: force)
         let missing = Self.unreadBeyondPassword(tag)
         // READ_SIG's answer checked against the UID: NXP's NTAG21x or Ultralight EV1 key, the
-        // simulator's, or none (a clone's).
+        // simulator's, or none (a clone's, or a key not listed).
         let originality = OriginalityVerdict(signature: capture.signature, uid: tag.uid)
         let kind = VirtualTagKind(of: tag)?.rawValue ?? tag.model.rawValue
         if json {

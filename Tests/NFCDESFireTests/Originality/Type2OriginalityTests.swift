@@ -6,8 +6,8 @@ import NFCTestSupport
 import Testing
 
 /// Type 2 originality signatures (READ_SIG, secp128r1, 32 bytes): real tags' signatures as
-/// proxmark3 carries them (`tools/recover_pk.py`'s self test; the NTAG216 of
-/// `traces/mifare/ntag216-empty.json`) name NXP's NTAG21x and Ultralight EV1 keys, and
+/// proxmark3 carries them (`tools/recover_pk.py`'s self test and usage example; an NTAG216 trace)
+/// name NXP's NTAG21x and Ultralight EV1 keys, and
 /// a virtual tag's names the simulator's Type 2 test key.
 @Suite struct Type2OriginalityTests {
     @Test("real NTAG21x and Ultralight EV1 tags: the signer is NXP's key for the family; another UID's is no one's")
@@ -33,8 +33,13 @@ import Testing
         #expect(OriginalityKey.simulatorType2.isTestKey && !OriginalityKey.ntag21x.isTestKey)
     }
 
-    @Test("a virtual NTAG216 and Ultralight EV1 sign their UIDs with the simulator's Type 2 test key, the same each time")
+    @Test("a virtual NTAG216 and Ultralight EV1 sign their UIDs with the simulator's Type 2 test key; the signature is the definition's")
     func virtualTags() {
+        // Computed in Python from the documented definition (d = SHA-256(…) mod n, nonce
+        // SHA-256(d ‖ UID) mod (n − 1) + 1), for the NTAG216's default UID.
+        #expect(
+            Type2Tag(model: .ntag216, uid: hexBytes("045A7B168C2180")).signature
+                == hexBytes("9A03BD6DBDBEEB840BECE948A5BFF3256F3F788F0A5E5C02735119369FD57F14"))
         for model in [Type2Tag.Model.ntag216, .ultralightEV1MF0UL11] {
             let tag = Type2Tag(model: model)
             #expect(tag.signature.count == 32)
