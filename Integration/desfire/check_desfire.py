@@ -42,10 +42,8 @@ start); DESFIRE_READER and DESFIRE_VPCD_PORT pick another vpcd reader.
 """
 import json
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pcsc"))
 import checks  # noqa: E402
@@ -362,14 +360,7 @@ def run(work):
 
 
 def main():
-    work = tempfile.mkdtemp(prefix="opencorenfc-desfire-")
-    try:
-        run(work)
-    except Exception as error:  # an exception is a failed check, never a silent stop
-        check("the run ends without an error", False, "%s: %s" % (type(error).__name__, error))
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
-    return checks.finish(EXPECTED_CHECKS)
+    return checks.run_in_directory(run, EXPECTED_CHECKS, prefix="opencorenfc-desfire-")
 
 
 if __name__ == "__main__":

@@ -25,10 +25,8 @@ Needs pcscd with Integration/pcsc/vpcd-readers.conf (Integration/pcsc/pcscd.sh s
     NFC=.build/debug/nfc .venv/bin/python Integration/mifare-plus/check_mifare_plus.py
 """
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pcsc"))
 import checks  # noqa: E402
@@ -211,14 +209,7 @@ def run(work):
 
 
 def main():
-    work = tempfile.mkdtemp(prefix="opencorenfc-mifare-plus-")
-    try:
-        run(work)
-    except Exception as error:  # an exception is a failed check, never a silent stop
-        check("the run ends without an error", False, "%s: %s" % (type(error).__name__, error))
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
-    return checks.finish(EXPECTED_CHECKS)
+    return checks.run_in_directory(run, EXPECTED_CHECKS, prefix="opencorenfc-mifare-plus-")
 
 
 if __name__ == "__main__":

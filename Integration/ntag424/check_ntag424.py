@@ -46,10 +46,8 @@ start); NTAG424_READER and NTAG424_VPCD_PORT pick another vpcd reader.
     NFC=.build/debug/nfc .venv/bin/python Integration/ntag424/check_ntag424.py
 """
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 import urllib.parse
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pcsc"))
@@ -289,14 +287,7 @@ def run(work):
 
 
 def main():
-    work = tempfile.mkdtemp(prefix="opencorenfc-ntag424-")
-    try:
-        run(work)
-    except Exception as error:  # an exception is a failed check, never a silent stop
-        check("the run ends without an error", False, "%s: %s" % (type(error).__name__, error))
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
-    return checks.finish(EXPECTED_CHECKS)
+    return checks.run_in_directory(run, EXPECTED_CHECKS, prefix="opencorenfc-ntag424-")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,7 @@
 """The pass/fail record the integration suites share: `check(name, ok, detail)` prints one line."""
+import shutil
+import tempfile
+
 failures = []
 _passed = [0]
 
@@ -26,3 +29,16 @@ def finish(minimum, what="checks"):
     for name in failures:
         print("  FAIL " + name)
     return 1 if failures else 0
+
+
+def run_in_directory(run, minimum, prefix):
+    """Runs `run(work)` in a fresh temporary directory, removed afterwards whatever happens; an
+    exception is a failed check, never a silent stop. Returns `finish(minimum)`'s exit status."""
+    work = tempfile.mkdtemp(prefix=prefix)
+    try:
+        run(work)
+    except Exception as error:
+        check("the run ends without an error", False, "%s: %s" % (type(error).__name__, error))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return finish(minimum)

@@ -21,10 +21,8 @@ Every check is counted; the exit status is 1 when one fails or fewer than EXPECT
 import hashlib
 import json
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pcsc"))
 import checks  # noqa: E402
@@ -165,14 +163,7 @@ def uid_hex():
 
 
 def main():
-    work = tempfile.mkdtemp(prefix="opencorenfc-type2-originality-")
-    try:
-        run(work)
-    except Exception as error:  # an exception is a failed check, never a silent stop
-        check("the run ends without an error", False, "%s: %s" % (type(error).__name__, error))
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
-    return checks.finish(EXPECTED_CHECKS)
+    return checks.run_in_directory(run, EXPECTED_CHECKS, prefix="opencorenfc-type2-originality-")
 
 
 if __name__ == "__main__":
