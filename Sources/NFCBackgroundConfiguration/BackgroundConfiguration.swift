@@ -14,17 +14,17 @@ import OpenCoreNFC
 /// An association is the file's JSON inline or a path (relative to the configuration file).
 /// A handler is an argument vector run without a shell: `{url}` arguments are replaced by the
 /// URL, and without one the URL is appended as the last argument.
-public struct BackgroundConfiguration: Sendable {
+package struct BackgroundConfiguration: Sendable {
     /// The background tag reader the apps and associations configure.
-    public var reader: NFCBackgroundTagReader
+    package var reader: NFCBackgroundTagReader
     /// The command for each app (by app ID) or system app (by `NFCSystemApp` raw value).
-    public var handlers: [String: [String]]
+    package var handlers: [String: [String]]
 
     /// No apps, no associations, no handlers.
-    public static let empty = BackgroundConfiguration(reader: NFCBackgroundTagReader(), handlers: [:])
+    package static let empty = BackgroundConfiguration(reader: NFCBackgroundTagReader(), handlers: [:])
 
     /// The handler for a target, if one is configured.
-    public func handler(for target: NFCBackgroundTarget) -> [String]? {
+    package func handler(for target: NFCBackgroundTarget) -> [String]? {
         switch target {
         case .app(let appID): handlers["app:" + appID]
         case .system(let app): handlers[app.rawValue]
@@ -32,7 +32,7 @@ public struct BackgroundConfiguration: Sendable {
     }
 
     /// Initializes a configuration from its parts.
-    public init(reader: NFCBackgroundTagReader, handlers: [String: [String]]) {
+    package init(reader: NFCBackgroundTagReader, handlers: [String: [String]]) {
         self.reader = reader
         self.handlers = handlers
     }
@@ -44,7 +44,7 @@ public struct BackgroundConfiguration: Sendable {
     /// Foundation's `JSONSerialization` reads it: key order does not matter here, and the
     /// `nfc` tool checks the syntax with `NFCJSON` first so that a broken file says where.
     /// - Throws: ``BackgroundConfigurationError`` naming the key path of what is wrong.
-    public static func parse(
+    package static func parse(
         _ data: Data, relativeTo directory: URL, readFile: (URL) -> Data? = { FileManager.default.contents(atPath: $0.path) }
     ) throws -> BackgroundConfiguration {
         guard let root = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {

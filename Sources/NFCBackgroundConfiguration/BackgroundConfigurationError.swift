@@ -1,26 +1,26 @@
 /// Why an `--apps` configuration file cannot be used, with the key path of what is wrong.
 ///
 /// A struct with a stable ``Code-swift.struct`` (the project's one error shape).
-public struct BackgroundConfigurationError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct BackgroundConfigurationError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What was wrong, as a stable, comparable value.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+    package struct Code: Hashable, Sendable, CustomStringConvertible {
         /// The stable name.
-        public let name: String
+        package let name: String
         private init(_ name: String) { self.name = name }
         /// The stable name.
-        public var description: String { name }
+        package var description: String { name }
 
         /// The file breaks the documented form (docs/background.md): a wrong type, an unknown
         /// key, an invalid entry, an unreadable association file.
-        public static let invalid = Code("invalid")
+        package static let invalid = Code("invalid")
     }
 
     /// What was wrong.
-    public let code: Code
+    package let code: Code
     /// The key path (`apps[0].associatedDomains[1]`); empty for the whole file.
-    public let path: String
+    package let path: String
     /// What was wrong, for people.
-    public let reason: String
+    package let reason: String
 
     init(_ path: String, _ reason: String) {
         code = .invalid
@@ -29,5 +29,5 @@ public struct BackgroundConfigurationError: Error, Hashable, Sendable, CustomStr
     }
 
     /// `path: reason`, or the reason alone.
-    public var description: String { path.isEmpty ? reason : "\(path): \(reason)" }
+    package var description: String { path.isEmpty ? reason : "\(path): \(reason)" }
 }

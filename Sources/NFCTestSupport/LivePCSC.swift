@@ -16,21 +16,21 @@ import Darwin
 /// the session tests the first (`Virtual PCD 00 00`, 35963), so that the two test targets'
 /// suites, which may run at the same time, never share a reader. Without pcscd they are skipped with the reason;
 /// with `OPENCORENFC_REQUIRE_PCSCD=1` (set by `.ci/run`) they run regardless and fail.
-public enum LivePCSC {
+package enum LivePCSC {
     /// One of vpcd's two readers.
-    public enum Slot: Sendable {
+    package enum Slot: Sendable {
         /// `Virtual PCD 00 00`, card side on TCP 35963 (the session tests).
         case first
         /// `Virtual PCD 00 01`, card side on TCP 35964 (the driver's tests).
         case second
         /// The PC/SC reader name pcscd gives this slot: `Virtual PCD 00 00` or `Virtual PCD 00 01`.
-        public var reader: String { self == .first ? "Virtual PCD 00 00" : "Virtual PCD 00 01" }
+        package var reader: String { self == .first ? "Virtual PCD 00 00" : "Virtual PCD 00 01" }
         /// The TCP port vpcd listens on for this slot's card: 35963 or 35964.
-        public var port: UInt16 { self == .first ? 35963 : 35964 }
+        package var port: UInt16 { self == .first ? 35963 : 35964 }
     }
 
     /// Why the live tests cannot run, or `nil` when they can.
-    public static let unavailableReason: String? = {
+    package static let unavailableReason: String? = {
         guard PCSCDriver.isLibraryAvailable else { return "libpcsclite is not installed" }
         do {
             let readers = try PCSCDriver().readers()
@@ -44,13 +44,13 @@ public enum LivePCSC {
     }()
 
     /// Whether CI demands these tests.
-    public static var required: Bool { ProcessInfo.processInfo.environment["OPENCORENFC_REQUIRE_PCSCD"] == "1" }
+    package static var required: Bool { ProcessInfo.processInfo.environment["OPENCORENFC_REQUIRE_PCSCD"] == "1" }
 
     /// Run the live tests: they can, or they must (and will fail saying why).
-    public static var shouldRun: Bool { unavailableReason == nil || required }
+    package static var shouldRun: Bool { unavailableReason == nil || required }
 
     /// The skip message.
-    public static var skipReason: String {
+    package static var skipReason: String {
         "needs pcscd with vsmartcard-vpcd: \(unavailableReason ?? "available") — skipped (.ci/run provides it)"
     }
 }
@@ -58,7 +58,7 @@ public enum LivePCSC {
 /// A virtual tag served to vpcd from a thread of the test process, as `nfc emulate` does:
 /// connects (retrying while vpcd is not there), answers until stopped, reconnects after pcscd
 /// restarts. `removeAfter` makes the card leave at that APDU, as a tag pulled out mid-command.
-public final class LiveCard: Sendable {
+package final class LiveCard: Sendable {
     private let link: VPCDLink
     private let state: Guarded<(front: EmulatedReaderFront, finished: Bool, removed: Bool)>
     private let done = DispatchSemaphore(value: 0)
@@ -66,7 +66,7 @@ public final class LiveCard: Sendable {
     /// Starts serving `tag` to vpcd's reader `slot` (the second by default) on a thread of its own; `basicReader` makes
     /// the reader answer `FF C2` with `6A81`, and with `removeAfter` the card answers that many APDUs, then leaves on
     /// the next one without answering it; `profile` makes the reader answer as that model's firmware.
-    public init(
+    package init(
         _ tag: any VirtualTag, slot: LivePCSC.Slot = .second, basicReader: Bool = false, profile: EmulatedReaderProfile = .generic,
         removeAfter: Int? = nil
     ) {
@@ -103,12 +103,12 @@ public final class LiveCard: Sendable {
     }
 
     /// The tag as the card holds it now.
-    public var tag: any VirtualTag { state.withLock { $0.front.tag } }
+    package var tag: any VirtualTag { state.withLock { $0.front.tag } }
     /// Whether the card left by `removeAfter`.
-    public var wasRemoved: Bool { state.withLock { $0.removed } }
+    package var wasRemoved: Bool { state.withLock { $0.removed } }
 
     /// Takes the card away and waits for its thread to end.
-    public func stop() {
+    package func stop() {
         link.stop()
         if !state.withLock({ $0.finished }) { done.wait() }
     }
@@ -117,7 +117,7 @@ public final class LiveCard: Sendable {
 extension LivePCSC {
     /// Runs a command (no shell) and returns its exit status; the child starts with default
     /// signal dispositions and an empty signal mask, so a daemon it starts behaves as from a shell.
-    public static func run(_ path: String, _ arguments: [String]) -> Int32 {
+    package static func run(_ path: String, _ arguments: [String]) -> Int32 {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }

@@ -7,20 +7,20 @@ import Darwin
 /// vpcd's side of the vpcd protocol (vsmartcard vpcd: every message a 2-byte big-endian length
 /// and a payload), in process: a listening socket on 127.0.0.1, port chosen by the kernel, that
 /// accepts the card and exchanges messages with blocking calls. For tests of the card side.
-public final class LoopbackVPCD {
+package final class LoopbackVPCD {
     /// A socket call that failed.
-    public struct Failure: Error, CustomStringConvertible {
+    package struct Failure: Error, CustomStringConvertible {
         /// The call and its `errno`, e.g. `bind/listen: 98`.
-        public let description: String
+        package let description: String
     }
 
     private(set) var listener: Int32 = -1
     private(set) var connection: Int32 = -1
     /// The port it listens on.
-    public let port: UInt16
+    package let port: UInt16
 
     /// Listens on `port` (0: any free port).
-    public init(port: UInt16 = 0) throws {
+    package init(port: UInt16 = 0) throws {
         #if os(Linux)
         let stream = Int32(SOCK_STREAM.rawValue)
         #else
@@ -59,7 +59,7 @@ public final class LoopbackVPCD {
     }
 
     /// Waits for the card to connect.
-    public func accept() throws {
+    package func accept() throws {
         let fd = posixAccept(listener)
         guard fd >= 0 else { throw Failure(description: "accept: \(errno)") }
         // A card that never answers fails the test after 30 s instead of hanging the run
@@ -70,19 +70,19 @@ public final class LoopbackVPCD {
     }
 
     /// Stops listening (a later connection attempt is refused).
-    public func closeListener() {
+    package func closeListener() {
         close(listener)
         listener = -1
     }
 
     /// Closes the card's connection (pcscd going away).
-    public func closeConnection() {
+    package func closeConnection() {
         close(connection)
         connection = -1
     }
 
     /// Sends one message; `split` writes the length and the payload in two sends, as older vpcd does.
-    public func send(_ payload: [UInt8], split: Bool = false) throws {
+    package func send(_ payload: [UInt8], split: Bool = false) throws {
         let header = [UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
         if split {
             try write(header)
@@ -93,14 +93,14 @@ public final class LoopbackVPCD {
     }
 
     /// Receives one message; `nil` when the card closed the connection.
-    public func receive() throws -> [UInt8]? {
+    package func receive() throws -> [UInt8]? {
         guard let header = try read(2) else { return nil }
         let length = Int(header[0]) << 8 | Int(header[1])
         return try read(length)
     }
 
     /// Sends an APDU and returns the card's answer.
-    public func transmit(_ apdu: [UInt8]) throws -> [UInt8]? {
+    package func transmit(_ apdu: [UInt8]) throws -> [UInt8]? {
         try send(apdu)
         return try receive()
     }

@@ -7,7 +7,7 @@ import Foundation
 /// other test's tasks behind it: on a 2-core machine, two `nfc` processes awaited synchronously
 /// held the whole pool, and under the thread sanitizer (where each process takes seconds) the
 /// suite's async tests sat unscheduled for minutes (docs/hardening.md).
-public func offCooperativePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+package func offCooperativePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
         let thread = Thread { continuation.resume(with: Result { try body() }) }
         thread.start()
@@ -15,7 +15,7 @@ public func offCooperativePool<T: Sendable>(_ body: @escaping @Sendable () throw
 }
 
 /// ``offCooperativePool(_:)`` for work that cannot fail.
-public func offCooperativePool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+package func offCooperativePool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
     await withCheckedContinuation { continuation in
         let thread = Thread { continuation.resume(returning: body()) }
         thread.start()

@@ -65,7 +65,7 @@ public final class SimulatedClock: Clock, Sendable {
     }
 
     /// How many tasks are suspended in `sleep` now (lets a test wait until a timer is armed).
-    public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
+    package var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 
     /// The earliest deadline among the sleepers, if any.
     public var nextDeadline: Instant? { state.withLock { $0.sleepers.map(\.deadline).min() } }

@@ -18,9 +18,9 @@ public struct EV1Session: Sendable, Hashable {
     /// The authentication that opened it (`.aes`, `.iso` or `.legacy`).
     public let method: DESFireAuthentication
     /// The session key's type.
-    public var keyType: DESFireKeyType { cipher.type }
+    package var keyType: DESFireKeyType { cipher.type }
     /// The session key.
-    public var sessionKey: [UInt8] { cipher.key }
+    package var sessionKey: [UInt8] { cipher.key }
     /// The current IV (EV1).
     public internal(set) var iv: [UInt8]
     let cipher: DESFireBlockCipher

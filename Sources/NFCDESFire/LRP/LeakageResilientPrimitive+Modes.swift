@@ -5,7 +5,7 @@ extension LeakageResilientPrimitive {
     /// an empty input gives one block; without, the input must be a non-empty multiple of 16.
     /// - Throws: ``DESFireError`` `.invalidArgument` for an empty counter or unpadded input that is
     ///   not whole blocks.
-    public func encrypt(_ plain: [UInt8], updatedKey: Int = 0, counter: inout [UInt8], padding: Bool) throws(DESFireError) -> [UInt8] {
+    package func encrypt(_ plain: [UInt8], updatedKey: Int = 0, counter: inout [UInt8], padding: Bool) throws(DESFireError) -> [UInt8] {
         try blocks(padding ? DESFireCrypto.pad(plain) : plain, updatedKey: updatedKey, counter: &counter, decrypt: false)
     }
 
@@ -13,7 +13,7 @@ extension LeakageResilientPrimitive {
     /// with `padding` the `80 00…` is taken off.
     /// - Throws: ``DESFireError`` `.invalidArgument` for data that is not whole blocks or an empty
     ///   counter, `.malformedMessage` when the padding is not there (a wrong key, most often).
-    public func decrypt(_ data: [UInt8], updatedKey: Int = 0, counter: inout [UInt8], padding: Bool) throws(DESFireError) -> [UInt8] {
+    package func decrypt(_ data: [UInt8], updatedKey: Int = 0, counter: inout [UInt8], padding: Bool) throws(DESFireError) -> [UInt8] {
         let out = try blocks(data, updatedKey: updatedKey, counter: &counter, decrypt: true)
         guard padding else { return out }
         guard let unpadded = DESFireCrypto.unpad(out) else {
@@ -39,7 +39,7 @@ extension LeakageResilientPrimitive {
 
     /// CMAC_LRP (AN12304 Algorithm 6): AES-CMAC's structure with F(x) = EvalLRP(UK₀, x, final)
     /// as the block function; L = F(0¹²⁸), K₁ = 2·L, K₂ = 4·L in GF(2¹²⁸). All 16 bytes.
-    public func cmac(_ message: [UInt8]) throws(DESFireError) -> [UInt8] {
+    package func cmac(_ message: [UInt8]) throws(DESFireError) -> [UInt8] {
         let l = try evaluate(updatedKey: 0, bytes: [UInt8](repeating: 0, count: 16), final: true)
         let k1 = Self.double(l)
         let k2 = Self.double(k1)

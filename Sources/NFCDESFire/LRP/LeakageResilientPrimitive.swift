@@ -14,15 +14,15 @@
 ///
 /// Not constant-time, like the rest of this module's reader-side cryptography: AN12304 meant the
 /// primitive's resilience for the card, and a reader's host is not under a probe.
-public struct LeakageResilientPrimitive: Sendable, Hashable {
+package struct LeakageResilientPrimitive: Sendable, Hashable {
     /// The 16 plaintexts P₀…P₁₅.
-    public let plaintexts: [[UInt8]]
+    package let plaintexts: [[UInt8]]
     /// The updated keys UK₀…UK₃.
-    public let updatedKeys: [[UInt8]]
+    package let updatedKeys: [[UInt8]]
 
     /// The plaintexts and updated keys of `key`.
     /// - Throws: ``DESFireError`` `.wrongKey` for a key that is not 16 bytes.
-    public init(key: [UInt8]) throws(DESFireError) {
+    package init(key: [UInt8]) throws(DESFireError) {
         guard key.count == 16 else { throw DESFireError(.wrongKey, "an LRP key is an AES-128 key of 16 bytes, not \(key.count)") }
         let fives = [UInt8](repeating: 0x55, count: 16)
         let tens = [UInt8](repeating: 0xAA, count: 16)
@@ -45,7 +45,7 @@ public struct LeakageResilientPrimitive: Sendable, Hashable {
     /// EvalLRP over `nibbles` (each 0–15) under updated key `updatedKey`.
     /// - Throws: ``DESFireError`` `.invalidArgument` for an updated key other than 0–3 or a
     ///   "nibble" over 15.
-    public func evaluate(updatedKey: Int, nibbles: [UInt8], final: Bool) throws(DESFireError) -> [UInt8] {
+    package func evaluate(updatedKey: Int, nibbles: [UInt8], final: Bool) throws(DESFireError) -> [UInt8] {
         guard updatedKeys.indices.contains(updatedKey) else {
             throw DESFireError(.invalidArgument, "LRP has updated keys 0 to \(updatedKeys.count - 1), not \(updatedKey)")
         }
@@ -59,10 +59,10 @@ public struct LeakageResilientPrimitive: Sendable, Hashable {
     }
 
     /// EvalLRP over whole bytes, high nibble first.
-    public func evaluate(updatedKey: Int, bytes: [UInt8], final: Bool) throws(DESFireError) -> [UInt8] {
+    package func evaluate(updatedKey: Int, bytes: [UInt8], final: Bool) throws(DESFireError) -> [UInt8] {
         try evaluate(updatedKey: updatedKey, nibbles: Self.nibbles(bytes), final: final)
     }
 
     /// The nibbles of `bytes`, high nibble of each byte first.
-    public static func nibbles(_ bytes: [UInt8]) -> [UInt8] { bytes.flatMap { [$0 >> 4, $0 & 0x0F] } }
+    package static func nibbles(_ bytes: [UInt8]) -> [UInt8] { bytes.flatMap { [$0 >> 4, $0 & 0x0F] } }
 }

@@ -8,11 +8,11 @@ import _CryptoExtras
 ///   each part present only when the tag mirrors it, the counter least significant byte first,
 ///   and zeros to fill a whole number of 16-byte blocks;
 /// - SesSDMFileReadENCKey = CMAC(KSDMFileRead, SV1), SesSDMFileReadMACKey = CMAC(KSDMFileRead, SV2).
-public struct SDMSessionKeys: Sendable, Hashable {
+package struct SDMSessionKeys: Sendable, Hashable {
     /// SesSDMFileReadENCKey: decrypts SDMENCFileData.
-    public let encryption: [UInt8]
+    package let encryption: [UInt8]
     /// SesSDMFileReadMACKey: computes SDMMAC.
-    public let mac: [UInt8]
+    package let mac: [UInt8]
 
     /// Derives both keys.
     /// - Parameters:
@@ -20,7 +20,7 @@ public struct SDMSessionKeys: Sendable, Hashable {
     ///   - uid: the 7-byte UID when the tag mirrors it, else `nil`.
     ///   - counter: SDMReadCtr when the tag mirrors it, else `nil`.
     /// - Throws: ``DESFireError`` `.wrongKey` for a key that is not 16 bytes.
-    public init(fileReadKey: [UInt8], uid: [UInt8]?, counter: UInt32?) throws(DESFireError) {
+    package init(fileReadKey: [UInt8], uid: [UInt8]?, counter: UInt32?) throws(DESFireError) {
         let context = (uid ?? []) + (counter.map(Self.counterBytes) ?? [])
         encryption = try DESFireCrypto.cmac(key: fileReadKey, Self.vector([0xC3, 0x3C], context))
         mac = try DESFireCrypto.cmac(key: fileReadKey, Self.vector([0x3C, 0xC3], context))
@@ -28,7 +28,7 @@ public struct SDMSessionKeys: Sendable, Hashable {
 
     /// SDMReadCtr as the chip sends it in session vectors and PICC data: 3 bytes, least
     /// significant first.
-    public static func counterBytes(_ counter: UInt32) -> [UInt8] {
+    package static func counterBytes(_ counter: UInt32) -> [UInt8] {
         [UInt8(truncatingIfNeeded: counter), UInt8(truncatingIfNeeded: counter >> 8), UInt8(truncatingIfNeeded: counter >> 16)]
     }
 
@@ -38,7 +38,7 @@ public struct SDMSessionKeys: Sendable, Hashable {
     /// (SesSDMFileReadMACKey) and deciphers SDMENCFileData under updated key 1
     /// (SesSDMFileReadENCKey).
     /// - Throws: ``DESFireError`` `.wrongKey` for a key that is not 16 bytes.
-    public static func lrp(fileReadKey: [UInt8], uid: [UInt8]?, counter: UInt32?) throws(DESFireError) -> LeakageResilientPrimitive {
+    package static func lrp(fileReadKey: [UInt8], uid: [UInt8]?, counter: UInt32?) throws(DESFireError) -> LeakageResilientPrimitive {
         var vector: [UInt8] = [0x00, 0x01, 0x00, 0x80] + (uid ?? []) + (counter.map(counterBytes) ?? [])
         while (vector.count + 2) % 16 != 0 { vector.append(0) }
         vector += [0x1E, 0xE1]

@@ -15,20 +15,20 @@ import Darwin
 /// that a client closing and opening it again finds the same line. ``close()`` removes the link
 /// and closes both sides; a link still there when the process exits normally (a Core NFC session
 /// whose reader was never stopped) is removed then, while it still points to its device.
-public final class PseudoTerminal: @unchecked Sendable {
+package final class PseudoTerminal: @unchecked Sendable {
     /// The master side, which the chip reads and writes.
-    public let master: Int32
+    package let master: Int32
     /// The device's own path, e.g. `/dev/pts/3`.
-    public let device: String
+    package let device: String
     /// The symbolic link to `device`.
-    public let linkPath: String
+    package let linkPath: String
     private let slave: Int32
     private var closed = false
 
     /// Opens a new pseudo-terminal and links `linkPath` to its device. An existing symbolic link
     /// at `linkPath` is replaced; any other file there is left alone and is an error.
     /// - Throws: `TransportError` `.serviceUnavailable`, naming the step that failed and why.
-    public init(linkingAt linkPath: String) throws(TransportError) {
+    package init(linkingAt linkPath: String) throws(TransportError) {
         let (master, device) = try Self.openMaster()
         let slave = open(device, O_RDWR | O_NOCTTY)
         guard slave >= 0 else {
@@ -58,7 +58,7 @@ public final class PseudoTerminal: @unchecked Sendable {
 
     /// Removes the link (while it still points to this terminal) and closes the terminal; later
     /// calls do nothing. Call it once nothing reads `master` any more.
-    public func close() {
+    package func close() {
         guard !closed else { return }
         closed = true
         LiveLinks.remove(linkPath, device: device)

@@ -1,6 +1,6 @@
 /// The PN532's command codes (NXP UM0701-02 §7, Table 20 "list of commands"). A response's code
 /// is the command's plus one.
-public enum PN532Command: UInt8, Sendable, CaseIterable {
+package enum PN532Command: UInt8, Sendable, CaseIterable {
     // Miscellaneous (§7.2)
     /// Self-diagnosis (§7.2.1); test 0 is the communication line test, echoing its data.
     case diagnose = 0x00
@@ -72,7 +72,7 @@ public enum PN532Command: UInt8, Sendable, CaseIterable {
 
     /// The command's name in the manual, e.g. `InListPassiveTarget`. (Not a `description`: the
     /// case name comes from `String(describing:)`, which would call that description again.)
-    public var manualName: String {
+    package var manualName: String {
         let name = String(describing: self)
         for acronym in ["sam", "rf"] where name.hasPrefix(acronym) {
             return acronym.uppercased() + name.dropFirst(acronym.count)

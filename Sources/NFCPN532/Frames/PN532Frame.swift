@@ -9,7 +9,7 @@
 /// - ACK `00 00 FF 00 FF 00` and NACK `00 00 FF FF 00 00` (§6.2.1.3, §6.2.1.4);
 /// - the error frame `00 00 FF 01 FF 7F 81 00` the PN532 sends for a frame it could not accept
 ///   (§6.2.1.5, "syntax error").
-public enum PN532Frame: Sendable, Hashable {
+package enum PN532Frame: Sendable, Hashable {
     /// An information frame: `tfi` and the command or response bytes after it.
     case information(tfi: UInt8, data: [UInt8])
     /// The acknowledgement of a received information frame.
@@ -20,14 +20,14 @@ public enum PN532Frame: Sendable, Hashable {
     case syntaxError
 
     /// TFI of a frame from the host to the PN532.
-    public static let hostToPN532: UInt8 = 0xD4
+    package static let hostToPN532: UInt8 = 0xD4
     /// TFI of a frame from the PN532 to the host.
-    public static let pn532ToHost: UInt8 = 0xD5
+    package static let pn532ToHost: UInt8 = 0xD5
     /// The most an information frame carries, TFI included (the PN532's buffer, UM0701-02 §6.2.1.2).
-    public static let maximumLength = 265
+    package static let maximumLength = 265
 
     /// The frame as it goes on the wire, preamble and postamble included.
-    public var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         switch self {
         case .ack: return [0x00, 0x00, 0xFF, 0x00, 0xFF, 0x00]
         case .nack: return [0x00, 0x00, 0xFF, 0xFF, 0x00, 0x00]
@@ -47,12 +47,12 @@ public enum PN532Frame: Sendable, Hashable {
     }
 
     /// A command frame from the host: `D4`, the command code, its parameters.
-    public static func command(_ code: UInt8, _ parameters: [UInt8] = []) -> PN532Frame {
+    package static func command(_ code: UInt8, _ parameters: [UInt8] = []) -> PN532Frame {
         .information(tfi: hostToPN532, data: [code] + parameters)
     }
 
     /// A response frame from the PN532: `D5`, the command code plus one, the response's bytes.
-    public static func response(to code: UInt8, _ bytes: [UInt8] = []) -> PN532Frame {
+    package static func response(to code: UInt8, _ bytes: [UInt8] = []) -> PN532Frame {
         .information(tfi: pn532ToHost, data: [code &+ 1] + bytes)
     }
 }

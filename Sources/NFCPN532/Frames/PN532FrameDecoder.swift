@@ -5,16 +5,16 @@
 /// wrong is reported as an error and skipped; decoding then looks for the next start code, as
 /// the PN532 itself does. A frame not yet complete waits for more bytes; its prefix is kept, up
 /// to one frame's worth.
-public struct PN532FrameDecoder: Sendable {
+package struct PN532FrameDecoder: Sendable {
     private var buffer: [UInt8] = []
     /// Stream offset of `buffer[0]`, for messages.
     private var offset = 0
 
     /// A decoder with nothing buffered.
-    public init() {}
+    package init() {}
 
     /// Takes the next bytes of the stream and returns every frame (or frame error) they complete, in order.
-    public mutating func feed(_ bytes: some Sequence<UInt8>) -> [Result<PN532Frame, PN532FrameError>] {
+    package mutating func feed(_ bytes: some Sequence<UInt8>) -> [Result<PN532Frame, PN532FrameError>] {
         buffer.append(contentsOf: bytes)
         var results: [Result<PN532Frame, PN532FrameError>] = []
         while let result = next() { results.append(result) }

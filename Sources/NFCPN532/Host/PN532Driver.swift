@@ -51,7 +51,7 @@ public actor PN532Driver: ReaderDriver {
 
     /// A reader over a line `open` makes on first use (a socket pair in tests), its link allowing
     /// `slack` on top of the manual's waits (`PN532Link`).
-    public init(name: String, slack: Duration = PN532Link.defaultSlack, open: @escaping @Sendable () throws(TransportError) -> PN532Line) {
+    package init(name: String, slack: Duration = PN532Link.defaultSlack, open: @escaping @Sendable () throws(TransportError) -> PN532Line) {
         self.name = name
         self.slack = slack
         openLine = open
@@ -59,7 +59,7 @@ public actor PN532Driver: ReaderDriver {
 
     /// The link, started on first use.
     /// - Throws: `TransportError` when the line cannot be opened or the chip does not start.
-    public func started() async throws(TransportError) -> PN532Link {
+    package func started() async throws(TransportError) -> PN532Link {
         if let link { return link }
         if starting == nil {
             let (open, name, slack) = (openLine, self.name, self.slack)

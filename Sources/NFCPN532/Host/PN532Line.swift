@@ -14,18 +14,18 @@ import Darwin
 /// Every read and write waits at most its time-out (a `poll` first, the descriptor non-blocking):
 /// a board that stops answering, or a line whose other end closed, is an error, never a hang.
 /// One caller at a time uses a line (``PN532Link`` runs its dialog on one queue).
-public final class PN532Line: @unchecked Sendable {
+package final class PN532Line: @unchecked Sendable {
     /// The path or name the line was opened from, for messages.
-    public let name: String
+    package let name: String
     /// The serial speed, in bits per second (115,200 for the PN532's HSU after reset, §6.2.2);
     /// used to estimate how long a frame takes on the wire.
-    public let baudRate: Int
+    package let baudRate: Int
     private let descriptor: Int32
     private let closed = Guarded(false)
 
     /// Takes over an open descriptor (it is closed with the line); nothing about it is changed
     /// but its blocking mode.
-    public init(fileDescriptor: Int32, name: String, baudRate: Int = 115_200) {
+    package init(fileDescriptor: Int32, name: String, baudRate: Int = 115_200) {
         self.name = name
         self.baudRate = baudRate
         descriptor = fileDescriptor
@@ -39,13 +39,13 @@ public final class PN532Line: @unchecked Sendable {
 
     /// The serial speeds a line opens at (the PN532's HSU takes 9,600 to 1,288,000 baud,
     /// SetSerialBaudRate §7.2.13; these are the ones both a PN532 and termios name).
-    public static let baudRates = [9600, 19200, 38400, 57600, 115_200, 230_400, 460_800, 921_600]
+    package static let baudRates = [9600, 19200, 38400, 57600, 115_200, 230_400, 460_800, 921_600]
 
     /// Opens a serial device (or a pseudo-terminal, or a link to one) raw, 8N1, at `baudRate`.
     /// - Throws: `TransportError` `.noSuchTarget` when the path does not exist, `.sharingViolation`
     ///   when it is busy, `.serviceUnavailable` when it cannot be opened or is not a terminal,
     ///   `.unsupportedCommand` for a speed outside ``baudRates``.
-    public static func openSerial(path: String, baudRate: Int = 115_200) throws(TransportError) -> PN532Line {
+    package static func openSerial(path: String, baudRate: Int = 115_200) throws(TransportError) -> PN532Line {
         guard let speed = speed(baudRate) else {
             throw TransportError(
                 .unsupportedCommand,
@@ -99,14 +99,14 @@ public final class PN532Line: @unchecked Sendable {
     }
 
     /// How long `count` bytes take on the wire (10 bits a byte: start, 8 data, stop).
-    public func transferTime(of count: Int) -> Duration {
+    package func transferTime(of count: Int) -> Duration {
         .microseconds(count * 10 * 1_000_000 / max(baudRate, 1))
     }
 
     /// Writes every byte, waiting at most `timeout` for the line to take them.
     /// - Throws: `TransportError` `.notConnected` after ``close()``, `.readerRemoved` when the
     ///   other end is gone, `.timeout` when the line does not drain in time.
-    public func write(_ bytes: [UInt8], timeout: Duration) throws(TransportError) {
+    package func write(_ bytes: [UInt8], timeout: Duration) throws(TransportError) {
         let fd = try openDescriptor()
         let deadline = ContinuousClock.now + timeout
         var offset = 0
@@ -130,7 +130,7 @@ public final class PN532Line: @unchecked Sendable {
     /// when none came.
     /// - Throws: `TransportError` `.notConnected` after ``close()``, `.readerRemoved` when the
     ///   other end closed (end of file, `EIO` on a terminal whose other side is gone).
-    public func read(timeout: Duration) throws(TransportError) -> [UInt8] {
+    package func read(timeout: Duration) throws(TransportError) -> [UInt8] {
         let fd = try openDescriptor()
         let deadline = ContinuousClock.now + timeout
         var buffer = [UInt8](repeating: 0, count: 512)
@@ -147,7 +147,7 @@ public final class PN532Line: @unchecked Sendable {
     }
 
     /// Throws away whatever the line holds unread (a late answer to an aborted command).
-    public func discardInput() {
+    package func discardInput() {
         guard !closed.withLock({ $0 }) else { return }
         let fd = descriptor
         var buffer = [UInt8](repeating: 0, count: 512)
@@ -156,7 +156,7 @@ public final class PN532Line: @unchecked Sendable {
 
     /// Closes the line: later reads and writes throw `.notConnected`, and a socket's other end
     /// sees its end (the descriptor itself is released with the line).
-    public func close() {
+    package func close() {
         let wasClosed = closed.withLock { value -> Bool in
             defer { value = true }
             return value

@@ -25,9 +25,9 @@ import NFCTransport
 /// Calls from several tasks at once are queued: the line never carries two commands
 /// interleaved. Each exchange runs on the link's own dispatch queue (its waits are `poll`s with
 /// time-outs), so no Swift concurrency thread is held while the chip works.
-public final class PN532Link: @unchecked Sendable {
+package final class PN532Link: @unchecked Sendable {
     /// The line to the chip.
-    public let line: PN532Line
+    package let line: PN532Line
     private let queue = DispatchQueue(label: "opencorenfc.pn532.link")
     // Confined to `queue`:
     private var decoder = PN532FrameDecoder()
@@ -36,19 +36,19 @@ public final class PN532Link: @unchecked Sendable {
     private let tally = Guarded(Counters())
 
     /// What went over the line since the link was made.
-    public struct Counters: Sendable, Hashable {
+    package struct Counters: Sendable, Hashable {
         /// Commands sent (each counted once, however often it was resent).
-        public var commands = 0
+        package var commands = 0
         /// Bytes written, frames and wake-up included.
-        public var bytesSent = 0
+        package var bytesSent = 0
         /// Bytes read.
-        public var bytesReceived = 0
+        package var bytesReceived = 0
         /// Command frames sent again because no ACK came.
-        public var resends = 0
+        package var resends = 0
         /// NACKs sent for damaged responses.
-        public var nacks = 0
+        package var nacks = 0
         /// The last 256 commands' codes, in order (for tests and the benchmark).
-        public var commandCodes: [UInt8] = []
+        package var commandCodes: [UInt8] = []
     }
 
     /// The HSU wake-up: `55 55` then zeros, long enough for the chip's oscillator (§6.2.2; the
@@ -57,19 +57,19 @@ public final class PN532Link: @unchecked Sendable {
     /// §6.2.3: the host waits 15 ms for the ACK, plus the slack.
     static let acknowledgementWait: Duration = .milliseconds(15)
     /// The slack a link allows unless told otherwise.
-    public static let defaultSlack: Duration = .milliseconds(500)
+    package static let defaultSlack: Duration = .milliseconds(500)
     /// Added to every wait, for the ACK and for the response: what the adapter and the host may
     /// hold bytes back.
-    public let slack: Duration
+    package let slack: Duration
 
     /// A link over `line`, allowing `slack` on top of the manual's waits.
-    public init(line: PN532Line, slack: Duration = PN532Link.defaultSlack) {
+    package init(line: PN532Line, slack: Duration = PN532Link.defaultSlack) {
         self.line = line
         self.slack = slack
     }
 
     /// What went over the line so far.
-    public var counters: Counters { tally.withLock { $0 } }
+    package var counters: Counters { tally.withLock { $0 } }
 
     /// Runs one command: its response's bytes after the response code.
     /// - Parameters:
@@ -79,7 +79,7 @@ public final class PN532Link: @unchecked Sendable {
     /// - Throws: `TransportError` — `.timeout` (no ACK after three sends, or no response),
     ///   `.transmission` (damaged answers), `.protocolViolation` (an answer to another command),
     ///   `.unsupportedCommand` (the error frame), `.frameTooLong`, and the line's own errors.
-    public func execute(_ command: PN532Command, _ parameters: [UInt8] = [], timeout: Duration) async throws(TransportError) -> [UInt8] {
+    package func execute(_ command: PN532Command, _ parameters: [UInt8] = [], timeout: Duration) async throws(TransportError) -> [UInt8] {
         let result: Result<[UInt8], TransportError> = await withCheckedContinuation { continuation in
             queue.async {
                 continuation.resume(

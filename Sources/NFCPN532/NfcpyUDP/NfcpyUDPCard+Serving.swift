@@ -4,29 +4,29 @@ import NFCTransport
 
 extension NfcpyUDPCard {
     /// What a reader sent and what the card answered so far.
-    public struct Statistics: Sendable, Hashable {
+    package struct Statistics: Sendable, Hashable {
         /// Frames received, by bit rate and technology.
-        public var received: [NfcpyUDPFrame.NfcpyBitRate: Int] = [:]
+        package var received: [NfcpyUDPFrame.NfcpyBitRate: Int] = [:]
         /// `RFOFF` datagrams received.
-        public var fieldOffs = 0
+        package var fieldOffs = 0
         /// Datagrams the card answered.
-        public var answered = 0
+        package var answered = 0
         /// Nothing yet.
-        public init() {}
+        package init() {}
     }
 
     /// An open UDP port for ``NfcpyUDPCard/serve(port:driver:stopped:afterOutput:)``.
-    public final class Port: Sendable {
+    package final class Port: Sendable {
         let socket: UDPSocket
         /// The address and port bound, e.g. `127.0.0.1:54321`.
-        public let description: String
+        package let description: String
         /// The port bound (the one the system chose when asked for port 0).
-        public let port: UInt16
+        package let port: UInt16
 
         /// Binds `host` (an IPv4 address or name; `0.0.0.0` for every interface) and `port` (0: any free one).
         /// - Throws: `TransportError` `.noSuchTarget` for a host that does not resolve,
         ///   `.sharingViolation` when the port is taken.
-        public init(host: String, port: UInt16) throws(TransportError) {
+        package init(host: String, port: UInt16) throws(TransportError) {
             let address = try UDPSocket.Address.resolve(host, port: port)
             socket = try UDPSocket(binding: address)
             let bound = socket.localAddress
@@ -35,7 +35,7 @@ extension NfcpyUDPCard {
         }
 
         /// Closes the port; call it after ``NfcpyUDPCard/serve(port:driver:stopped:afterOutput:)`` returned (its thread reads the socket until then).
-        public func close() { socket.close() }
+        package func close() { socket.close() }
     }
 
     /// Answers nfcpy's UDP reader as the card of `driver`'s field, on `port`, until `stopped`
@@ -44,7 +44,7 @@ extension NfcpyUDPCard {
     /// takes a late answer for the answer to its next command); `afterOutput` runs after each
     /// answer (the emulator queues an image save there).
     @discardableResult
-    public static func serve(
+    package static func serve(
         port: Port, driver: any ReaderDriver, stopped: Guarded<Bool>, afterOutput: @escaping @Sendable () async -> Void = {}
     ) async -> Statistics {
         let card = NfcpyUDPCard(driver: driver)

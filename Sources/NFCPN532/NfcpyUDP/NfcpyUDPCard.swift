@@ -24,7 +24,7 @@ import NFCTransport
 /// the reader its 1 s time-out). Anything the card would not answer gets no datagram — an
 /// active card ignores REQ and WUP and other technologies' frames. `RFOFF` resets the card. Whatever the tag's engine-level connection fails is silence, as a card
 /// that did not understand.
-public actor NfcpyUDPCard {
+package actor NfcpyUDPCard {
     let driver: any ReaderDriver
     let meter = AirTimeMeter()
 
@@ -46,12 +46,12 @@ public actor NfcpyUDPCard {
     private var runsISODEP = false
 
     /// A card of `driver`'s field.
-    public init(driver: any ReaderDriver) {
+    package init(driver: any ReaderDriver) {
         self.driver = driver
     }
 
     /// The answer to one datagram, or nil for silence.
-    public func receive(_ frame: NfcpyUDPFrame) async -> NfcpyUDPFrame? {
+    package func receive(_ frame: NfcpyUDPFrame) async -> NfcpyUDPFrame? {
         guard case .frame(let rate, let bytes) = frame else {
             await reset(to: .idle)
             return nil

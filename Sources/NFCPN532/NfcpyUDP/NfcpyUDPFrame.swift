@@ -5,14 +5,14 @@ import NFCBytes
 /// in hex with no CRC and no parity (a FeliCa frame keeps its LEN byte) — or `RFOFF`, the field
 /// switched off. A bare `"<brty>"` is a frame with no bytes: the listener's way of saying it does
 /// not answer that technology. OUTSIDE-READERS.md has what each side expects.
-public enum NfcpyUDPFrame: Sendable, Hashable, CustomStringConvertible {
+package enum NfcpyUDPFrame: Sendable, Hashable, CustomStringConvertible {
     /// A frame at a bit rate and technology.
     case frame(NfcpyBitRate, [UInt8])
     /// The reader switched its field off.
     case fieldOff
 
     /// The bit rates and technologies the frontend names.
-    public enum NfcpyBitRate: String, Sendable, Hashable, CaseIterable {
+    package enum NfcpyBitRate: String, Sendable, Hashable, CaseIterable {
         /// 106 kbit/s, type A.
         case a106 = "106A"
         /// 212 kbit/s, type A.
@@ -31,11 +31,11 @@ public enum NfcpyUDPFrame: Sendable, Hashable, CustomStringConvertible {
         case f424 = "424F"
 
         /// Type A, B or F.
-        public var technology: Character { rawValue.last ?? "A" }
+        package var technology: Character { rawValue.last ?? "A" }
     }
 
     /// Parses a datagram; nil for anything else (nfcpy drops such datagrams too).
-    public init?(datagram: [UInt8]) {
+    package init?(datagram: [UInt8]) {
         guard datagram.count <= 4096, let text = String(validating: datagram, as: UTF8.self) else { return nil }
         if text == "RFOFF" {
             self = .fieldOff
@@ -52,10 +52,10 @@ public enum NfcpyUDPFrame: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The datagram's bytes: `"212F 0600ffff0100"`, `"106A"` for an empty frame, `"RFOFF"`.
-    public var datagram: [UInt8] { Array(description.utf8) }
+    package var datagram: [UInt8] { Array(description.utf8) }
 
     /// The datagram's text.
-    public var description: String {
+    package var description: String {
         switch self {
         case .fieldOff: "RFOFF"
         case .frame(let rate, let bytes) where bytes.isEmpty: rate.rawValue

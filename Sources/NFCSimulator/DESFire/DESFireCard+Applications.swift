@@ -161,7 +161,7 @@ extension DESFireCard {
     /// Read_Sig (`3C`, address `00`; MIFARE DESFire EV2 and EV3 — an EV1 has no originality
     /// signature and answers `1C`): the 56-byte originality signature (ECDSA on P-224 over the
     /// UID, AN12343's originality check), plain outside a session, enciphered in one. Signed with
-    /// the simulator's test key (``OriginalityTestKey``) unless the image records another.
+    /// the simulator's test key (`OriginalityTestKey`) unless the image records another.
     /// Answered `90` (``DESFireStatus/signatureOK``), as the chips do.
     mutating func readSignature(_ data: [UInt8]) -> DESFireAnswer {
         guard model.hasEV2SecureMessaging else { return DESFireAnswer(.illegalCommand) }

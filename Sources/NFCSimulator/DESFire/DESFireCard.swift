@@ -51,7 +51,7 @@ public struct DESFireCard: VirtualTag, TagImageRepresentable {
     /// model's own.
     public var userATS: [UInt8]?
     /// The 56-byte originality signature Read_Sig answers (EV2, EV3); `nil`: the simulator's
-    /// test key's signature of the UID (``OriginalityTestKey/signature(of:)``).
+    /// test key's signature of the UID (`OriginalityTestKey/signature(of:)`).
     public var originalitySignature: [UInt8]?
 
     /// Whether FormatPICC is disabled (SetConfiguration option `00`, bit 0).

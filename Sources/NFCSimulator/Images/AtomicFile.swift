@@ -8,9 +8,9 @@ import Darwin
 
 /// Writes whole files so that a crash, a full disk or a signal at any moment leaves either the
 /// old file or the new one, and never a stray temporary file.
-public enum AtomicFile {
+package enum AtomicFile {
     /// The permissions of a file being written.
-    public enum Mode: Sendable, Equatable {
+    package enum Mode: Sendable, Equatable {
         /// A new file: `0666` less the process's umask, as `open(2)` creates files.
         case umask
         /// Exactly these permission bits, whatever the umask (`0o600` for files holding secrets).
@@ -21,7 +21,7 @@ public enum AtomicFile {
     /// flushed with `fsync`, given its mode, renamed over the target (atomic within a file system,
     /// POSIX.1-2017 rename()), and the folder is flushed so the rename itself is durable.
     ///
-    /// The temporary file is removed on every failure, and (once ``TemporaryFiles/removeOnSignals()``
+    /// The temporary file is removed on every failure, and (once `TemporaryFiles/removeOnSignals()`
     /// was called) when a signal ends the process mid-write.
     /// - Parameters:
     ///   - bytes: the file's whole new contents.
@@ -36,7 +36,7 @@ public enum AtomicFile {
     ///     the caller's next step (the caller closes it).
     /// - Returns: the new file's descriptor with `keepLocked`, else `nil`.
     @discardableResult
-    public static func write(
+    package static func write(
         _ bytes: [UInt8], to path: String, mode: Mode = .umask, owner: (uid_t, gid_t)? = nil, replace: Bool = true,
         keepLocked: Bool = false
     ) throws(TagImageError) -> Int32? {
@@ -112,7 +112,7 @@ public enum AtomicFile {
         return fsync(fd) == 0
     }
 
-    /// Reads a whole regular file (see ``RegularFile/read(_:limit:)``).
+    /// Reads a whole regular file (see `RegularFile/read(_:limit:)`).
     static func read(_ path: String, limit: Int = 16 << 20) throws(TagImageError) -> [UInt8] {
         try RegularFile.read(path, limit: limit)
     }

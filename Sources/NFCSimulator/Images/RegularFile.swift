@@ -13,11 +13,11 @@ import Darwin
 /// with `O_NONBLOCK` (so a FIFO or a device returns at once, POSIX.1-2017 open()), checked with
 /// `fstat` on the descriptor itself (no race with a rename between check and use), and only
 /// then switched back to blocking reads.
-public enum RegularFile {
+package enum RegularFile {
     /// Opens `path` (read-only, or read-write when `writable`); throws when it is missing, not
     /// readable (or writable) or not a regular file.
     /// - Returns: the descriptor (close-on-exec) and its `stat`.
-    public static func open(_ path: String, writable: Bool = false) throws(TagImageError) -> (descriptor: Int32, status: stat) {
+    package static func open(_ path: String, writable: Bool = false) throws(TagImageError) -> (descriptor: Int32, status: stat) {
         let fd = systemOpen(path, (writable ? O_RDWR : O_RDONLY) | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
         guard fd >= 0 else { throw ioError("cannot open") }
         var status = stat()
@@ -36,7 +36,7 @@ public enum RegularFile {
     }
 
     /// Reads a whole regular file, refusing files larger than `limit` bytes.
-    public static func read(_ path: String, limit: Int = 16 << 20) throws(TagImageError) -> [UInt8] {
+    package static func read(_ path: String, limit: Int = 16 << 20) throws(TagImageError) -> [UInt8] {
         let (fd, _) = try open(path)
         defer { close(fd) }
         return try readAll(fd, path: path, limit: limit)

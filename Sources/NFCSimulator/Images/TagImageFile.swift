@@ -61,7 +61,7 @@ public enum TagImageFile {
     }
 
     /// Loads the image at `path` without locking it (a save replaces the file whole, so a reader
-    /// sees the old or the new image). Commands that may save it back use ``TagImageStore``.
+    /// sees the old or the new image). Commands that may save it back use `TagImageStore`.
     public static func load(_ path: String) throws(TagImageError) -> any VirtualTag {
         try decode(RegularFile.read(path, limit: maximumFileSize))
     }
@@ -69,7 +69,7 @@ public enum TagImageFile {
     /// Saves a tag's image at `path` atomically, replacing what is there: a crash mid-save leaves
     /// the old file intact. An existing file keeps its mode and owner; a new one holding secrets
     /// is created `0600`. This takes no lock: a command that loaded the image uses
-    /// ``TagImageStore/Handle/save(_:)``, which does.
+    /// `TagImageStore/Handle/save(_:)`, which does.
     public static func save(_ tag: any VirtualTag, to path: String) throws(TagImageError) {
         let bytes = try encode(tag)
         var status = stat()

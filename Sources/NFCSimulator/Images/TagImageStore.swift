@@ -9,7 +9,7 @@ import Darwin
 #endif
 
 /// How a command means to use a tag image.
-public enum TagImageAccess: Sendable, Equatable {
+package enum TagImageAccess: Sendable, Equatable {
     /// Only reads the tag: a shared lock, and the image is never written (a change the tag made
     /// by itself, such as an NFC counter, is reported as not kept).
     case read
@@ -17,8 +17,8 @@ public enum TagImageAccess: Sendable, Equatable {
     case modify
 }
 
-/// What ``TagImageStore/Handle/save(_:)`` did.
-public enum TagImageSaveOutcome: Sendable, Equatable {
+/// What `TagImageStore/Handle/save(_:)` did.
+package enum TagImageSaveOutcome: Sendable, Equatable {
     /// The tag is as it was loaded: the file was not touched.
     case unchanged
     /// The file now holds the tag.
@@ -29,23 +29,23 @@ public enum TagImageSaveOutcome: Sendable, Equatable {
 
 /// Tag images as a small database: locked while in use, saved atomically, modes kept.
 ///
-/// A command opens an image for ``TagImageAccess/read`` (a shared `flock`) or
-/// ``TagImageAccess/modify`` (an exclusive `flock`) and keeps the lock until it has saved. The
+/// A command opens an image for `TagImageAccess/read` (a shared `flock`) or
+/// `TagImageAccess/modify` (an exclusive `flock`) and keeps the lock until it has saved. The
 /// lock is taken on the image file itself, so reading works in a folder the user cannot write.
 /// A save replaces the file by rename: a waiter that then gets the lock holds it on the old,
 /// replaced file, so after locking the store checks that the path still names the locked file
 /// (same device and inode) and otherwise starts again on the new one. Locks are per open file
 /// description (`flock(2)`), so they work between threads of one process as between processes.
-public enum TagImageStore {
+package enum TagImageStore {
     /// How long a command waits for another to release an image before giving up.
-    public static let defaultTimeout: Duration = .seconds(10)
+    package static let defaultTimeout: Duration = .seconds(10)
 
     /// Opens and loads the image at `path`, locked for `access`. A symbolic link is followed once
     /// and the file it names is used throughout, so a save updates that file.
-    /// - Throws: ``TagImageError`` — `notFound`, `permissionDenied` (for ``TagImageAccess/modify``,
+    /// - Throws: ``TagImageError`` — `notFound`, `permissionDenied` (for `TagImageAccess/modify`,
     ///   also when the file itself is read-only), `notARegularFile`, `busy` (another command held
     ///   the lock for `timeout`), or the image's own decoding errors.
-    public static func open(_ path: String, for access: TagImageAccess, timeout: Duration = defaultTimeout) throws(TagImageError) -> Handle
+    package static func open(_ path: String, for access: TagImageAccess, timeout: Duration = defaultTimeout) throws(TagImageError) -> Handle
     {
         let path = resolved(path)
         let (fd, status) = try lockCurrent(path, exclusive: access == .modify, deadline: .now + timeout)
@@ -65,7 +65,7 @@ public enum TagImageStore {
     /// Replacing holds the old file's exclusive lock until the new file is in place, so no
     /// command is half-way through it and none can save over it; the old file's mode is kept
     /// (narrowed to its owner when the new tag holds secrets).
-    public static func create(_ tag: any VirtualTag, at path: String, replace: Bool = false, timeout: Duration = defaultTimeout)
+    package static func create(_ tag: any VirtualTag, at path: String, replace: Bool = false, timeout: Duration = defaultTimeout)
         throws(TagImageError)
     {
         let path = resolved(path)
@@ -130,13 +130,13 @@ public enum TagImageStore {
     }
 
     /// An open, locked image; ``close()`` (or the end of its life) releases the lock.
-    public final class Handle: Sendable {
+    package final class Handle: Sendable {
         /// The image file.
-        public let path: String
+        package let path: String
         /// How the image was opened.
-        public let access: TagImageAccess
+        package let access: TagImageAccess
         /// The tag as loaded.
-        public let tag: any VirtualTag
+        package let tag: any VirtualTag
         private let state: Guarded<State>
 
         struct State {
@@ -158,12 +158,12 @@ public enum TagImageStore {
 
         /// Saves `tag` if it differs from what was loaded, keeping the file's mode and owner.
         ///
-        /// Opened for ``TagImageAccess/modify``, the exclusive lock is held, so the save cannot
+        /// Opened for `TagImageAccess/modify`, the exclusive lock is held, so the save cannot
         /// undo anyone's change, and the lock moves to the new file with it. Opened for
-        /// ``TagImageAccess/read``, nothing is ever written: a change the tag made by itself (an
-        /// NFC counter) is reported as ``TagImageSaveOutcome/notKept(_:)``.
+        /// `TagImageAccess/read`, nothing is ever written: a change the tag made by itself (an
+        /// NFC counter) is reported as `TagImageSaveOutcome/notKept(_:)`.
         @discardableResult
-        public func save(_ tag: any VirtualTag) throws(TagImageError) -> TagImageSaveOutcome {
+        package func save(_ tag: any VirtualTag) throws(TagImageError) -> TagImageSaveOutcome {
             let bytes = try TagImageFile.encode(tag)
             let path = self.path
             let access = self.access
@@ -180,7 +180,7 @@ public enum TagImageStore {
             }
         }
 
-        /// Makes the freshly written file (locked exclusively by ``AtomicFile/write``) the one this
+        /// Makes the freshly written file (locked exclusively by `AtomicFile/write`) the one this
         /// handle holds, and lets the replaced one go: waiters on the old file then find it
         /// replaced and queue on the new one, behind this handle.
         private static func adopt(_ fd: Int32?, into state: inout State) {
@@ -192,7 +192,7 @@ public enum TagImageStore {
         }
 
         /// Releases the lock (closing the file); later saves fail.
-        public func close() {
+        package func close() {
             state.withLock { state in
                 guard state.descriptor >= 0 else { return }
                 systemClose(state.descriptor)

@@ -18,7 +18,7 @@ import Darwin
 /// (`unlink` is async-signal-safe, POSIX.1-2017 §2.4.3), then restores that disposition and
 /// raises the signal again, so the process still dies of it. A handler installed earlier runs
 /// instead and the files stay: the process lives on, and its saves finish.
-public enum TemporaryFiles {
+package enum TemporaryFiles {
     static let slotCount = 16
     static let pathCapacity = Int(PATH_MAX) + 1
     /// Slot states: 0 free, 1 being filled or emptied, 2 holding a path the handler may unlink.
@@ -63,7 +63,7 @@ public enum TemporaryFiles {
     /// Installs the signal handler (once per process). Command-line tools call this at start; a
     /// library never does, since signal dispositions belong to the application. A signal the
     /// process ignores (SIGHUP under `nohup`, SIGINT in a background job) stays ignored.
-    public static func removeOnSignals() {
+    package static func removeOnSignals() {
         guard installed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
         _ = states
         _ = paths

@@ -8,7 +8,7 @@ import NFCTransport
 /// of the `NFCDESFire` client. Native commands arrive ISO/IEC 7816-4 wrapped (`90 INS 00 00 Lc data
 /// 00`, answers ending `91 xx`, `91 AF` asking for the next frame); ISOSelectFile, ISOReadBinary
 /// and ISOUpdateBinary arrive with CLA `00`. Read_Sig answers the originality signature, made
-/// with the simulator's test key (``OriginalityTestKey``) unless the image holds another.
+/// with the simulator's test key (`OriginalityTestKey`) unless the image holds another.
 ///
 /// SetConfiguration's option `05` with PDCap2.1 bit 1 switches the tag to LRP mode for good
 /// (§9.2, §10.5.1): from then on AuthenticateLRPFirst/NonFirst (AN12304) and
@@ -43,7 +43,7 @@ public struct NTAG424Tag: VirtualTag, TagImageRepresentable {
     /// Files `01` (CC), `02` (NDEF) and `03` (proprietary).
     public var files: [NTAG424File]
     /// The 56-byte originality signature Read_Sig answers; `nil`: the simulator's test key's
-    /// signature of the UID (``OriginalityTestKey/signature(of:)``), made when first asked.
+    /// signature of the UID (`OriginalityTestKey/signature(of:)`), made when first asked.
     public var originalitySignature: [UInt8]?
     /// LRP mode (SetConfiguration option `05`, PDCap2.1 bit 1): permanent once set. Turning it on
     /// turns SDM off on every file, as the switch does (§9.3.4.2): SDM laid out for AES's 32

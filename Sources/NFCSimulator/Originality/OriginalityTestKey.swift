@@ -14,7 +14,7 @@ import Synchronization
 /// NXP's Type 2 chips (NTAG21x, MIFARE Ultralight EV1) sign the same way on secp128r1, 32 bytes
 /// r ‖ s (READ_SIG, NTAG213/215/216 data sheet §10.9): the virtual ones use the same
 /// definition reduced on that curve (``type2Signature(of:)``, `OriginalityKey.simulatorType2`).
-public enum OriginalityTestKey {
+package enum OriginalityTestKey {
     /// The curve.
     static let curve = EllipticCurve.secp224r1
 
@@ -25,11 +25,11 @@ public enum OriginalityTestKey {
     }()
 
     /// The public key, uncompressed (`04 ‖ x ‖ y`, 57 bytes).
-    public static var publicKey: [UInt8] { curve.encode(curve.publicKey(of: privateKey)) }
+    package static var publicKey: [UInt8] { curve.encode(curve.publicKey(of: privateKey)) }
 
     /// The 56-byte signature of `uid`. The nonce is SHA-256(d ‖ UID) mod (n − 1) + 1, so a UID
     /// always gets the same signature, as a chip's is fixed at production.
-    public static func signature(of uid: [UInt8]) -> [UInt8] { sign(uid, on: curve, privateKey: privateKey) }
+    package static func signature(of uid: [UInt8]) -> [UInt8] { sign(uid, on: curve, privateKey: privateKey) }
 
     /// The Type 2 chips' curve.
     static let type2Curve = EllipticCurve.secp128r1
@@ -41,11 +41,11 @@ public enum OriginalityTestKey {
     }()
 
     /// The Type 2 public key, uncompressed (`04 ‖ x ‖ y`, 33 bytes).
-    public static var type2PublicKey: [UInt8] { type2Curve.encode(type2Curve.publicKey(of: type2PrivateKey)) }
+    package static var type2PublicKey: [UInt8] { type2Curve.encode(type2Curve.publicKey(of: type2PrivateKey)) }
 
     /// The 32-byte READ_SIG signature of a Type 2 chip's `uid`, made once per UID (tags are made
     /// by the thousand in tearing sweeps, mostly with one UID).
-    public static func type2Signature(of uid: [UInt8]) -> [UInt8] {
+    package static func type2Signature(of uid: [UInt8]) -> [UInt8] {
         if let known = type2Signatures.withLock({ $0[uid] }) { return known }
         let signature = sign(uid, on: type2Curve, privateKey: type2PrivateKey)
         type2Signatures.withLock { cache in

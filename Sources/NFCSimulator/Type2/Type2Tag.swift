@@ -146,7 +146,7 @@ public struct Type2Tag: TagImageRepresentable, Hashable {
 
     /// The originality signature a virtual chip is made with: ECDSA on secp128r1 over the UID as
     /// NXP signs its chips (r ‖ s, no hash), under the simulator's test key
-    /// (``OriginalityTestKey/type2Signature(of:)``), since NXP's private key is NXP's.
+    /// (`OriginalityTestKey/type2Signature(of:)`), since NXP's private key is NXP's.
     static func defaultSignature(for uid: [UInt8]) -> [UInt8] { OriginalityTestKey.type2Signature(of: uid) }
 
     /// The 4 bytes of a page as stored.

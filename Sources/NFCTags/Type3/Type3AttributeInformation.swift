@@ -6,35 +6,35 @@ import NFCBytes
 /// the high nibble, `10` for 1.0), 1 Nbr, 2 Nbw, 3–4 Nmaxb (big endian), 5–8 RFU (`00`), 9 WriteF
 /// (`00` done, `0F` in progress), 10 RWFlag (`00` read-only, `01` read/write), 11–13 Ln (big
 /// endian), 14–15 the checksum: the sum of bytes 0–13 as 16 bits, big endian.
-public struct Type3AttributeInformation: Sendable, Hashable, CustomStringConvertible {
+package struct Type3AttributeInformation: Sendable, Hashable, CustomStringConvertible {
     /// WriteF: the NDEF data is consistent.
-    public static let writeDone: UInt8 = 0x00
+    package static let writeDone: UInt8 = 0x00
     /// WriteF: a write is in progress; the NDEF data may be inconsistent.
-    public static let writeInProgress: UInt8 = 0x0F
+    package static let writeInProgress: UInt8 = 0x0F
     /// RWFlag: the NDEF data may only be read.
-    public static let readOnly: UInt8 = 0x00
+    package static let readOnly: UInt8 = 0x00
     /// RWFlag: the NDEF data may be read and written.
-    public static let readWrite: UInt8 = 0x01
+    package static let readWrite: UInt8 = 0x01
 
     /// Ver: the mapping version, major in the high nibble.
-    public var version: UInt8
+    package var version: UInt8
     /// Nbr: the most blocks one Read Without Encryption (Check) may carry.
-    public var blocksPerRead: UInt8
+    package var blocksPerRead: UInt8
     /// Nbw: the most blocks one Write Without Encryption (Update) may carry.
-    public var blocksPerWrite: UInt8
+    package var blocksPerWrite: UInt8
     /// Nmaxb: the NDEF data blocks after the attribute block.
-    public var maximumBlocks: UInt16
+    package var maximumBlocks: UInt16
     /// WriteF (`00` or `0F`).
-    public var writeFlag: UInt8
+    package var writeFlag: UInt8
     /// RWFlag (`00` or `01`).
-    public var readWriteFlag: UInt8
+    package var readWriteFlag: UInt8
     /// Ln: the NDEF message length in bytes (24 bits).
-    public var length: Int
+    package var length: Int
 
     /// An attribute block from its fields, not validated (see ``init(validating:)``).
     ///
     /// The defaults: Ver `10` (mapping 1.0), WriteF `00` (done), RWFlag `01` (read/write), Ln 0.
-    public init(
+    package init(
         version: UInt8 = 0x10, blocksPerRead: UInt8, blocksPerWrite: UInt8, maximumBlocks: UInt16,
         writeFlag: UInt8 = Type3AttributeInformation.writeDone,
         readWriteFlag: UInt8 = Type3AttributeInformation.readWrite, length: Int = 0
@@ -54,7 +54,7 @@ public struct Type3AttributeInformation: Sendable, Hashable, CustomStringConvert
     /// `00`/`0F`, RWFlag `00`/`01`, Ln ≤ Nmaxb × 16. Bytes 5–8 are RFU and ignored, as readers
     /// ignore RFU values.
     /// - Throws: ``TagEngineError`` `.invalidCapabilityContainer` naming the field and its byte.
-    public init(validating block: [UInt8]) throws(TagEngineError) {
+    package init(validating block: [UInt8]) throws(TagEngineError) {
         guard block.count == 16 else {
             throw Self.invalid("the attribute block has \(block.count) bytes, not 16")
         }
@@ -92,7 +92,7 @@ public struct Type3AttributeInformation: Sendable, Hashable, CustomStringConvert
     }
 
     /// The 16-byte block, RFU bytes `00` and the checksum computed.
-    public var block: [UInt8] {
+    package var block: [UInt8] {
         var writer = ByteWriter(capacity: 16)
         writer.write(version)
         writer.write(blocksPerRead)
@@ -110,21 +110,21 @@ public struct Type3AttributeInformation: Sendable, Hashable, CustomStringConvert
     }
 
     /// The NDEF capacity: Nmaxb × 16 bytes.
-    public var capacity: Int { Int(maximumBlocks) * 16 }
+    package var capacity: Int { Int(maximumBlocks) * 16 }
 
     /// Whether WriteF says a write is in progress.
-    public var isWriteInProgress: Bool { writeFlag == Self.writeInProgress }
+    package var isWriteInProgress: Bool { writeFlag == Self.writeInProgress }
 
     /// Whether RWFlag allows writing.
-    public var isWritable: Bool { readWriteFlag == Self.readWrite }
+    package var isWritable: Bool { readWriteFlag == Self.readWrite }
 
     /// The checksum: the sum of bytes 0–13 as 16 bits.
-    public static func checksum(_ block: [UInt8]) -> UInt16 {
+    package static func checksum(_ block: [UInt8]) -> UInt16 {
         block.prefix(14).reduce(UInt16(0)) { $0 &+ UInt16($1) }
     }
 
     /// The fields under their specification names: `Ver 10, Nbr 4, Nbw 1, Nmaxb 13, WriteF 00, RWFlag 01, Ln 0`.
-    public var description: String {
+    package var description: String {
         "Ver \(Self.hex8(version)), Nbr \(blocksPerRead), Nbw \(blocksPerWrite), Nmaxb \(maximumBlocks), "
             + "WriteF \(Self.hex8(writeFlag)), RWFlag \(Self.hex8(readWriteFlag)), Ln \(length)"
     }

@@ -4,21 +4,21 @@ import NFCTripleDES
 /// Basic Access Control (ICAO Doc 9303 Part 11 §4.3): GET CHALLENGE, then a mutual
 /// authentication with EXTERNAL AUTHENTICATE under keys derived from the MRZ, which yields the
 /// 3DES secure-messaging keys and the starting send sequence counter.
-public enum BasicAccessControl {
+package enum BasicAccessControl {
     /// The terminal's side of the exchange as values, so a published example can be replayed:
     /// the command data it sends for the chip's challenge, and how it checks the answer.
-    public struct Terminal: Sendable {
+    package struct Terminal: Sendable {
         /// K_Enc from the MRZ.
-        public let encryptionKey: [UInt8]
+        package let encryptionKey: [UInt8]
         /// K_MAC from the MRZ.
-        public let macKey: [UInt8]
+        package let macKey: [UInt8]
         /// RND.IFD: the terminal's 8-byte challenge.
-        public let terminalNonce: [UInt8]
+        package let terminalNonce: [UInt8]
         /// K.IFD: the terminal's 16-byte keying material.
-        public let terminalKeyMaterial: [UInt8]
+        package let terminalKeyMaterial: [UInt8]
 
         /// The terminal for `key`, with its nonce and keying material (fresh random bytes unless given).
-        public init(key: MRZKey, terminalNonce: [UInt8]? = nil, terminalKeyMaterial: [UInt8]? = nil) {
+        package init(key: MRZKey, terminalNonce: [UInt8]? = nil, terminalKeyMaterial: [UInt8]? = nil) {
             let seed = KeyDerivation.bacKeySeed(key)
             encryptionKey = KeyDerivation.tripleDESKey(seed: seed, purpose: .encryption)
             macKey = KeyDerivation.tripleDESKey(seed: seed, purpose: .mac)
@@ -29,7 +29,7 @@ public enum BasicAccessControl {
 
         /// EXTERNAL AUTHENTICATE's data for the chip's challenge RND.IC: E_IFD ‖ M_IFD (40 bytes).
         /// - Throws: ``EMRTDError`` `.unexpectedStatus` when the challenge is not 8 bytes.
-        public func authenticationData(chipNonce: [UInt8]) throws(EMRTDError) -> [UInt8] {
+        package func authenticationData(chipNonce: [UInt8]) throws(EMRTDError) -> [UInt8] {
             guard chipNonce.count == 8 else {
                 throw EMRTDError(.unexpectedStatus, "GET CHALLENGE gave \(chipNonce.count) bytes, not 8")
             }
@@ -43,7 +43,7 @@ public enum BasicAccessControl {
 
         /// The session the chip's answer E_IC ‖ M_IC opens, after its MAC and RND.IFD are checked.
         /// - Throws: ``EMRTDError`` `.authenticationFailed` when the answer does not verify.
-        public func session(chipNonce: [UInt8], answer: [UInt8]) throws(EMRTDError) -> SecureMessaging {
+        package func session(chipNonce: [UInt8], answer: [UInt8]) throws(EMRTDError) -> SecureMessaging {
             guard answer.count == 40 else {
                 throw EMRTDError(.authenticationFailed, "EXTERNAL AUTHENTICATE answered \(answer.count) bytes, not 40")
             }
@@ -75,7 +75,7 @@ public enum BasicAccessControl {
     /// Runs BAC over `transmitter` (the eMRTD application already selected).
     /// - Throws: ``EMRTDError`` `.accessDenied` when the chip refuses the MRZ (`6300`),
     ///   `.authenticationFailed` when its answer does not verify, `.transport` when the exchange fails.
-    public static func establish(key: MRZKey, over transmitter: any APDUTransmitter) async throws(EMRTDError) -> SecureMessaging {
+    package static func establish(key: MRZKey, over transmitter: any APDUTransmitter) async throws(EMRTDError) -> SecureMessaging {
         let terminal = Terminal(key: key)
         let challenge = try await PlainExchange.send(CommandAPDU(ins: 0x84, expectedLength: 8), over: transmitter)
         guard challenge.statusWord == .success else {

@@ -10,7 +10,7 @@ import NFCEllipticCurves
 /// chip's answer to the mapping step is empty.
 ///
 /// This build runs it with AES-128, whose constants c₀ and c₁ (§4.4.3.3.2, k = l = 128) it holds.
-public enum IntegratedMapping {
+package enum IntegratedMapping {
     /// c₀ and c₁ for AES-128 (§4.4.3.3.2).
     static let c0: [UInt8] = [0xA6, 0x68, 0x89, 0x2A, 0x7C, 0x41, 0xE3, 0xCA, 0x73, 0x9F, 0x40, 0xB0, 0x57, 0xD8, 0x59, 0x04]
     static let c1: [UInt8] = [0xA4, 0xE1, 0x36, 0xAC, 0x72, 0x5F, 0x73, 0x8B, 0x01, 0xC1, 0xF6, 0x02, 0x17, 0xC1, 0x88, 0xAD]
@@ -18,7 +18,7 @@ public enum IntegratedMapping {
     /// R(s, t): k₀ = E(t, s), then for i = 1…n: xᵢ = E(kᵢ₋₁, c₁), kᵢ = E(kᵢ₋₁, c₀); R = x₁ ‖ … ‖ xₙ,
     /// with n = ⌈(log₂ p + 64) / 128⌉ blocks (§4.4.3.3.2, Figure 2).
     /// - Throws: ``EMRTDError`` `.authenticationFailed` when s or t is not one AES block.
-    public static func pseudoRandom(nonce s: [UInt8], terminalNonce t: [UInt8], fieldBits: Int) throws(EMRTDError) -> [UInt8] {
+    package static func pseudoRandom(nonce s: [UInt8], terminalNonce t: [UInt8], fieldBits: Int) throws(EMRTDError) -> [UInt8] {
         guard s.count == 16, t.count == 16 else {
             throw EMRTDError(.authenticationFailed, "integrated mapping needs 16-byte nonces, got \(s.count) and \(t.count)")
         }
@@ -35,7 +35,7 @@ public enum IntegratedMapping {
     /// Ĝ = f_G(R(s, t) mod p).
     /// - Throws: ``EMRTDError`` `.authenticationFailed` when the curve has no point encoding or
     ///   the value is one of the few it cannot map.
-    public static func generator(nonce s: [UInt8], terminalNonce t: [UInt8], curve: EllipticCurve) throws(EMRTDError) -> ECPoint {
+    package static func generator(nonce s: [UInt8], terminalNonce t: [UInt8], curve: EllipticCurve) throws(EMRTDError) -> ECPoint {
         let fieldBits = curve.p.bitWidth
         let r = BigUInt(Data(try pseudoRandom(nonce: s, terminalNonce: t, fieldBits: fieldBits))) % curve.p
         guard let point = curve.encodeToPoint(r) else {

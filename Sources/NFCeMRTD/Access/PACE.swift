@@ -40,18 +40,18 @@ public enum PACEPassword: Sendable, Hashable, CustomStringConvertible {
 /// steps — the encrypted nonce, the mapping to a new generator (generic: Ĝ = s·G + H;
 /// integrated: Ĝ = f_G(R(s, t)), ``IntegratedMapping``), the key agreement on Ĝ, and the
 /// exchange of authentication tokens.
-public enum PACE {
+package enum PACE {
     /// The terminal's private keys, for replaying a published exchange; fresh random ones otherwise.
-    public struct TerminalKeys: Sendable {
+    package struct TerminalKeys: Sendable {
         /// SK_map,IFD.
-        public var mapping: [UInt8]?
+        package var mapping: [UInt8]?
         /// SK_DH,IFD.
-        public var agreement: [UInt8]?
+        package var agreement: [UInt8]?
         /// The integrated mapping's nonce t (16 bytes).
-        public var mappingNonce: [UInt8]?
+        package var mappingNonce: [UInt8]?
 
         /// Keys as given (`nil`: random).
-        public init(mapping: [UInt8]? = nil, agreement: [UInt8]? = nil, mappingNonce: [UInt8]? = nil) {
+        package init(mapping: [UInt8]? = nil, agreement: [UInt8]? = nil, mappingNonce: [UInt8]? = nil) {
             self.mapping = mapping
             self.agreement = agreement
             self.mappingNonce = mappingNonce
@@ -60,7 +60,7 @@ public enum PACE {
 
     /// Whether this build runs `info`: ECDH generic mapping with AES, or ECDH integrated
     /// mapping with AES-128, on a curve it has.
-    public static func supports(_ info: PACEInfo) -> Bool {
+    package static func supports(_ info: PACEInfo) -> Bool {
         guard info.isECDH, let keyLength = info.aesKeyLength, info.parameterIdentifier.flatMap(EllipticCurve.standardized) != nil
         else { return false }
         switch info.mapping {
@@ -83,7 +83,7 @@ public enum PACE {
     /// - Throws: ``EMRTDError`` `.unsupportedAlgorithm` for a protocol ``supports(_:)`` refuses,
     ///   `.accessDenied` when the chip refuses the password, `.authenticationFailed` when its
     ///   token or a point does not verify, `.transport`.
-    public static func establish(
+    package static func establish(
         password: PACEPassword, info: PACEInfo, offered: Int = 1, over transmitter: any APDUTransmitter,
         keys: TerminalKeys = TerminalKeys()
     ) async throws(EMRTDError) -> SecureMessaging {
@@ -180,7 +180,7 @@ public enum PACE {
     }
 
     /// KDF of §9.7.1 for AES: SHA-1 for 128-bit keys, SHA-256 for 192 and 256, truncated.
-    public static func derive(_ secret: [UInt8], counter: UInt32, length: Int) -> [UInt8] {
+    package static func derive(_ secret: [UInt8], counter: UInt32, length: Int) -> [UInt8] {
         let input = secret + withUnsafeBytes(of: counter.bigEndian) { Array($0) }
         if length == 16 { return Array(Insecure.SHA1.hash(data: input).prefix(16)) }
         return Array(SHA256.hash(data: input).prefix(length))
@@ -188,7 +188,7 @@ public enum PACE {
 
     /// An authentication token (§4.4.3.4): CMAC over the public key data object
     /// `7F49 { 06 OID, 86 point }`, its first 8 bytes.
-    public static func token(macKey: [UInt8], oid: [UInt8], point: [UInt8]) throws(EMRTDError) -> [UInt8] {
+    package static func token(macKey: [UInt8], oid: [UInt8], point: [UInt8]) throws(EMRTDError) -> [UInt8] {
         let object = BERTLV(tag: 0x7F49, value: BERTLV(tag: 0x06, value: oid).encoded + BERTLV(tag: 0x86, value: point).encoded).encoded
         do {
             var mac = try AES.CMAC(key: SymmetricKey(data: macKey))

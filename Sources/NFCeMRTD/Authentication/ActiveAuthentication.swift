@@ -80,7 +80,7 @@ public enum ActiveAuthentication {
     /// - Throws: ``EMRTDError`` `.unsupportedAlgorithm` for an ECDSA key without a signature
     ///   algorithm, `.unexpectedStatus` when the chip refuses, `.chipNotGenuine` when the
     ///   signature does not verify.
-    public static func run(
+    package static func run(
         key: ActiveAuthenticationKey, algorithm: SignatureAlgorithm?, channel: inout PassportChannel, challenge: [UInt8]? = nil
     ) async throws(EMRTDError) -> SignatureAlgorithm {
         if case .ec = key, algorithm == nil {

@@ -12,19 +12,19 @@ import NFCEllipticCurves
 /// Authenticate (`00 86 00 00`, `7C { 80 ephemeral key }`). With 3DES: MSE:Set KAT
 /// (`00 22 41 A6`, `91` ephemeral key, `84` the key). Both are sent under the session BAC or
 /// PACE opened, and answered under it.
-public enum ChipAuthentication {
+package enum ChipAuthentication {
     /// The protocol and key the chip was authenticated with.
-    public struct Result: Sendable, Hashable, CustomStringConvertible {
+    package struct Result: Sendable, Hashable, CustomStringConvertible {
         /// The protocol run.
-        public let info: ChipSecurityInfos.ChipAuthenticationInfo
+        package let info: ChipSecurityInfos.ChipAuthenticationInfo
         /// The chip's static key.
-        public let key: ChipPublicKey
+        package let key: ChipPublicKey
 
-        public var description: String { "\(info) on \(key.curve)" }
+        package var description: String { "\(info) on \(key.curve)" }
     }
 
     /// The protocol this build runs, of those DG14 offers, with its key: ECDH with 3DES or AES.
-    public static func choose(from infos: ChipSecurityInfos) -> (ChipSecurityInfos.ChipAuthenticationInfo, ChipPublicKey)? {
+    package static func choose(from infos: ChipSecurityInfos) -> (ChipSecurityInfos.ChipAuthenticationInfo, ChipPublicKey)? {
         for info in infos.chipAuthentication where info.isECDH && (info.aesKeyLength != nil || info.isTripleDES) {
             let matching = infos.chipAuthenticationKeys.first { $0.keyIdentifier == info.keyIdentifier || info.keyIdentifier == nil }
             if let matching { return (info, matching.key) }
@@ -41,7 +41,7 @@ public enum ChipAuthentication {
     /// - Throws: ``EMRTDError`` `.unsupportedAlgorithm` when DG14 offers nothing this build runs,
     ///   `.unexpectedStatus` when the chip refuses a command, `.chipNotGenuine` when the chip
     ///   cannot answer under the agreed keys (it does not hold DG14's key).
-    public static func run(
+    package static func run(
         infos: ChipSecurityInfos, channel: inout PassportChannel, terminalKey: [UInt8]? = nil
     ) async throws(EMRTDError) -> Result {
         guard let (info, chipKey) = choose(from: infos) else {

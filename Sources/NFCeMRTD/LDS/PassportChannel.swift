@@ -3,24 +3,24 @@ import ISO7816
 /// The exchange with an eMRTD chip: plain until access control succeeds, then every command
 /// through ``SecureMessaging``. Reads files with SELECT (P1 `02`, by file identifier, no answer
 /// data) and READ BINARY (ICAO Doc 9303 Part 10 §3.6, Part 11 §9.8).
-public struct PassportChannel: Sendable {
+package struct PassportChannel: Sendable {
     /// The link to the chip.
-    public let transmitter: any APDUTransmitter
+    package let transmitter: any APDUTransmitter
     /// The secure-messaging session, once access control has opened one.
-    public var secureMessaging: SecureMessaging?
+    package var secureMessaging: SecureMessaging?
     /// The most bytes one READ BINARY asks for: 223 (`DF`) with short APDUs, so that the protected
     /// answer fits 256 bytes; more with extended length.
-    public var chunkSize: Int
+    package var chunkSize: Int
 
     /// A channel over `transmitter`, plain until ``secureMessaging`` is set.
-    public init(transmitter: any APDUTransmitter) {
+    package init(transmitter: any APDUTransmitter) {
         self.transmitter = transmitter
         chunkSize = transmitter.supportsExtendedLength ? 0x0F00 : 0xDF
     }
 
     /// Sends `command` (protected when a session is open) and returns the plain answer.
     /// - Throws: ``EMRTDError`` `.transport` or `.secureMessaging`.
-    public mutating func send(_ command: CommandAPDU) async throws(EMRTDError) -> ResponseAPDU {
+    package mutating func send(_ command: CommandAPDU) async throws(EMRTDError) -> ResponseAPDU {
         guard var session = secureMessaging else { return try await PlainExchange.send(command, over: transmitter) }
         let protected = try session.protect(command)
         let raw: ResponseAPDU
@@ -37,7 +37,7 @@ public struct PassportChannel: Sendable {
     /// Selects the eMRTD application (SELECT by DF name, no answer data: Part 10 §3.6.2), protected
     /// when PACE has opened a session.
     /// - Throws: ``EMRTDError`` `.notAPassport` when the chip refuses it.
-    public mutating func selectApplication() async throws(EMRTDError) {
+    package mutating func selectApplication() async throws(EMRTDError) {
         let answer = try await send(CommandAPDU(ins: 0xA4, p1: 0x04, p2: 0x0C, data: LDSFile.applicationIdentifier))
         guard answer.statusWord == .success else {
             throw EMRTDError(.notAPassport, statusWord: answer.statusWord, "the chip has no eMRTD application (A0000002471001)")
@@ -47,7 +47,7 @@ public struct PassportChannel: Sendable {
     /// EF.CardAccess's PACEInfos, read plainly from the MF (ICAO Doc 9303 Part 10 §3.11.3), or
     /// `nil` when the chip has no EF.CardAccess (a BAC-only chip).
     /// - Throws: ``EMRTDError`` `.malformedFile`, `.transport`.
-    public mutating func readCardAccess() async throws(EMRTDError) -> [PACEInfo]? {
+    package mutating func readCardAccess() async throws(EMRTDError) -> [PACEInfo]? {
         do {
             return try PACEInfo.parse(cardAccess: try await read(.cardAccess))
         } catch  where error.code == .fileNotFound || error.code == .securityStatusNotSatisfied || error.code == .unexpectedStatus {
@@ -57,7 +57,7 @@ public struct PassportChannel: Sendable {
 
     /// Reads the whole of `file`: SELECT, the first four bytes for the length of its TLV, then the rest.
     /// - Throws: ``EMRTDError`` `.fileNotFound`, `.securityStatusNotSatisfied`, `.malformedFile`, …
-    public mutating func read(_ file: LDSFile) async throws(EMRTDError) -> [UInt8] {
+    package mutating func read(_ file: LDSFile) async throws(EMRTDError) -> [UInt8] {
         let fid = file.fileIdentifier
         let selected = try await send(
             CommandAPDU(ins: 0xA4, p1: 0x02, p2: 0x0C, data: [UInt8(fid >> 8), UInt8(fid & 0xFF)]))

@@ -10,31 +10,31 @@ import ISO7816
 /// and the MAC is ISO/IEC 9797-1 algorithm 3. With AES keys (PACE, §9.8.6.2) the counter has 16
 /// bytes, the IV is the counter enciphered with KS_Enc, the MAC is CMAC truncated to 8 bytes, and
 /// padding fills 16-byte blocks.
-public struct SecureMessaging: Sendable {
+package struct SecureMessaging: Sendable {
     private let cipher: SecureMessagingCipher
     /// The send sequence counter (its low 64 bits; an AES counter's upper 8 bytes stay zero).
-    public private(set) var sendSequenceCounter: UInt64
+    package private(set) var sendSequenceCounter: UInt64
 
     /// A 3DES channel with 16-byte session keys and the starting counter (BAC).
     /// - Throws: ``EMRTDError`` `.authenticationFailed` when a key is not 16 bytes.
-    public init(encryptionKey: [UInt8], macKey: [UInt8], sendSequenceCounter: UInt64) throws(EMRTDError) {
+    package init(encryptionKey: [UInt8], macKey: [UInt8], sendSequenceCounter: UInt64) throws(EMRTDError) {
         cipher = try .tripleDES(encryptionKey: encryptionKey, macKey: macKey)
         self.sendSequenceCounter = sendSequenceCounter
     }
 
     /// An AES channel (PACE), its counter starting at zero.
     /// - Throws: ``EMRTDError`` `.authenticationFailed` when a key is not 16, 24 or 32 bytes.
-    public init(aesEncryptionKey: [UInt8], macKey: [UInt8]) throws(EMRTDError) {
+    package init(aesEncryptionKey: [UInt8], macKey: [UInt8]) throws(EMRTDError) {
         cipher = try .aes(encryptionKey: aesEncryptionKey, macKey: macKey)
         sendSequenceCounter = 0
     }
 
     /// Whether the session runs AES (PACE) rather than 3DES (BAC).
-    public var isAES: Bool { cipher.blockSize == 16 }
+    package var isAES: Bool { cipher.blockSize == 16 }
 
     /// The protected form of `command`, as it goes to the chip.
     /// - Throws: ``EMRTDError`` `.secureMessaging` when the command cannot be encoded.
-    public mutating func protect(_ command: CommandAPDU) throws(EMRTDError) -> CommandAPDU {
+    package mutating func protect(_ command: CommandAPDU) throws(EMRTDError) -> CommandAPDU {
         let cla = command.cla | 0x0C
         let header = [cla, command.ins, command.p1, command.p2]
         var objects: [UInt8] = []
@@ -66,7 +66,7 @@ public struct SecureMessaging: Sendable {
     /// The plain answer inside a protected one, after its MAC is verified.
     /// - Throws: ``EMRTDError`` `.secureMessaging` for a missing or malformed data object or a MAC
     ///   that does not verify (the chip has then ended the session, ICAO Doc 9303 Part 11 §9.8.4).
-    public mutating func unprotect(_ bytes: [UInt8]) throws(EMRTDError) -> ResponseAPDU {
+    package mutating func unprotect(_ bytes: [UInt8]) throws(EMRTDError) -> ResponseAPDU {
         sendSequenceCounter &+= 1
         let response: ResponseAPDU
         do { response = try ResponseAPDU(parsing: bytes) } catch {

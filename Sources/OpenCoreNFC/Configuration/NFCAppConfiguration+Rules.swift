@@ -19,7 +19,7 @@ extension NFCAppConfiguration {
     /// `NDEF`. `TAG` is enough: App Store Connect refuses `NDEF` in builds for iOS 13 and later, and
     /// apps shipping with `TAG` alone run NDEF sessions (Apple's `NFCNDEFReaderSession` reference
     /// asks only for the entitlement and a usage description).
-    public func checkCanBeginNDEFSession() -> NFCConfigurationViolation? {
+    package func checkCanBeginNDEFSession() -> NFCConfigurationViolation? {
         if let violation = checkCommon() { return violation }
         let formats = readerSessionFormats
         guard formats.contains(.tag) || formats.contains(.ndef) else {
@@ -53,7 +53,7 @@ extension NFCAppConfiguration {
     /// ISO 7816 documents, so it needs a selectable AID (see ``selectableAIDs``). ISO 14443 polling
     /// does not: MIFARE tags are found without one; ``checkCanDetectISO7816Tag()`` applies when an
     /// ISO 7816 tag turns up.
-    public func checkCanBeginTagSession(polling: Set<PollingKind>) -> NFCConfigurationViolation? {
+    package func checkCanBeginTagSession(polling: Set<PollingKind>) -> NFCConfigurationViolation? {
         guard !polling.isEmpty else {
             return NFCConfigurationViolation(.emptyPolling, "A tag reader session must poll for at least one technology")
         }
@@ -89,7 +89,7 @@ extension NFCAppConfiguration {
     /// that succeeds (Apple's `NFCISO7816Tag` reference); with none usable iOS fails the connection
     /// with "Missing required entitlement" (NFCError 2), as capawesome-team/capacitor-nfc-demo#12
     /// shows.
-    public func checkCanDetectISO7816Tag() -> NFCConfigurationViolation? {
+    package func checkCanDetectISO7816Tag() -> NFCConfigurationViolation? {
         guard selectableAIDs.isEmpty else { return nil }
         return NFCConfigurationViolation(
             .missingSelectIdentifier,
@@ -110,7 +110,7 @@ extension NFCAppConfiguration {
     ///
     /// `allowingPayment` is for `NFCPaymentTagReaderSession` (iOS 26), which exists to select the
     /// payment AIDs the app declares.
-    public func checkCanSelect(aid: [UInt8], allowingPayment: Bool = false) -> NFCConfigurationViolation? {
+    package func checkCanSelect(aid: [UInt8], allowingPayment: Bool = false) -> NFCConfigurationViolation? {
         let allowed =
             aid.count >= 5 && (allowingPayment || PaymentApplicationIdentifiers.paymentApplication(aid) == nil)
             && selectableAIDs(allowingPayment: allowingPayment).contains { declared in
