@@ -157,7 +157,8 @@ public struct TextRecord: NDEFRecordConvertible, Hashable, Sendable {
 
     /// The encoded payload.
     public func payload() throws(NDEFError) -> [UInt8] {
-        let language = Array(languageCode.utf8)
+        // The code's UTF-8 view, not an array of it: one allocation per record (the payload's).
+        let language = languageCode.utf8
         guard language.count <= 63 else {
             throw NDEFError(.invalidValue, "a Text language code is at most 63 bytes, \"\(languageCode)\" has \(language.count)")
         }
