@@ -1,26 +1,26 @@
 /// FeliCa command codes (FeliCa Card User's Manual Excerpted Edition v2.0 §4.4; JIS X 6319-4),
 /// shared by the Type 3 tag engine and Core NFC's `NFCFeliCaTag` (the simulator keeps its own
 /// reading). Each response code is the command code plus one.
-public enum FeliCaCommandCode {
+package enum FeliCaCommandCode {
     /// Polling (`00`).
-    public static let polling: UInt8 = 0x00
+    package static let polling: UInt8 = 0x00
     /// Request Service (`02`).
-    public static let requestService: UInt8 = 0x02
+    package static let requestService: UInt8 = 0x02
     /// Request Response (`04`).
-    public static let requestResponse: UInt8 = 0x04
+    package static let requestResponse: UInt8 = 0x04
     /// Read Without Encryption (`06`).
-    public static let readWithoutEncryption: UInt8 = 0x06
+    package static let readWithoutEncryption: UInt8 = 0x06
     /// Write Without Encryption (`08`).
-    public static let writeWithoutEncryption: UInt8 = 0x08
+    package static let writeWithoutEncryption: UInt8 = 0x08
     /// Request System Code (`0C`).
-    public static let requestSystemCode: UInt8 = 0x0C
+    package static let requestSystemCode: UInt8 = 0x0C
     /// Request Service V2 (`32`).
-    public static let requestServiceV2: UInt8 = 0x32
+    package static let requestServiceV2: UInt8 = 0x32
     /// Request Specification Version (`3C`).
-    public static let requestSpecificationVersion: UInt8 = 0x3C
+    package static let requestSpecificationVersion: UInt8 = 0x3C
     /// Reset Mode (`3E`).
-    public static let resetMode: UInt8 = 0x3E
+    package static let resetMode: UInt8 = 0x3E
 
     /// The longest frame body: LEN is one byte and counts itself (JIS X 6319-4 §8.1).
-    public static let maximumFrameBody = 254
+    package static let maximumFrameBody = 254
 }
